@@ -1,0 +1,69 @@
+// Appends command records to a fresh log with each fsync policy, keyed and not, and prints
+// records per second. Each append is the real path: flock, tail read, head check, write,
+// sync per policy, head update.
+import AuditLog
+import Crypto
+import Glibc
+
+func argument(_ name: String) -> String? {
+    guard let i = CommandLine.arguments.firstIndex(of: name), i + 1 < CommandLine.arguments.count else { return nil }
+    return CommandLine.arguments[i + 1]
+}
+
+let base = argument("--dir") ?? "/tmp"
+let counts: [AuditWriter.SyncPolicy: Int] = [
+    .always: Int(argument("--records") ?? "") ?? 2_000,
+    .interval: Int(argument("--records") ?? "") ?? 20_000,
+    .never: Int(argument("--records") ?? "") ?? 20_000,
+]
+
+var template = Array("\(base)/auditlog-bench-XXXXXX".utf8CString)
+guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+    fatalError("mkdtemp in \(base) failed")
+}
+let directory = String(cString: template)
+let session = AuditRecord.SessionFields(id: "bench", user: "demo", role: "clinician")
+let entry = AuditEntry.command(LineSummary(command: "open", mrn: "MRN-1042"), chart: nil)
+
+print("fsync     key    records   seconds   records/s")
+for policy in AuditWriter.SyncPolicy.allCases {
+    for keyed in [false, true] {
+        let path = "\(directory)/\(policy.rawValue)-\(keyed ? "hmac" : "sha").jsonl"
+        let chain = keyed ? AuditChain(key: SymmetricKey(size: .bits256)) : AuditChain()
+        let writer = try AuditWriter(path: path, chain: chain, policy: policy)
+        let n = counts[policy]!
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            var lastSync = clock.now
+            for _ in 0..<n {
+                try writer.append(entry, session: session, source: "tty")
+                // What the plugin's deadline does under `interval`: one sync a second.
+                if policy == .interval, clock.now - lastSync >= .seconds(1) {
+                    try writer.sync()
+                    lastSync = clock.now
+                }
+            }
+            if policy != .never { try writer.sync() }
+        }
+        writer.close()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let report = try AuditVerifier(chain: chain).verify(path: path)
+        precondition(report.isIntact && report.records == n, "the benchmark's own log does not verify")
+        print(
+            policy.rawValue.padding(10) + (keyed ? "hmac" : "sha").padding(7) + String(n).padding(10)
+                + String(format3(seconds)).padding(10) + String(Int(Double(n) / seconds)))
+        _ = unlink(path)
+        _ = unlink(AuditHead.path(forLog: path))
+    }
+}
+_ = rmdir(directory)
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(1, width - count)) }
+}
+
+func format3(_ x: Double) -> String {
+    let ms = Int((x * 1000).rounded())
+    let frac = String(ms % 1000)
+    return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
+}

@@ -1,0 +1,112 @@
+// swift-tools-version:6.1
+// Ward: a guarded readline shell over patient records. See README.md and man/ward.1.
+import PackageDescription
+
+let package = Package(
+    name: "ward",
+    products: [
+        .executable(name: "ward", targets: ["ward"]),
+        // For Benchmarks/AuditLog, which depends on this package by path.
+        .library(name: "AuditLog", targets: ["AuditLog"]),
+        // For Benchmarks/Records, which depends on this package by path.
+        .library(name: "WardRecords", targets: ["WardRecords"]),
+        // For Benchmarks/Guards, which depends on this package by path.
+        .library(name: "IdleTimer", targets: ["IdleTimer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C surfaces.
+        .systemLibrary(
+            name: "CReadline",
+            pkgConfig: "readline",
+            providers: [.apt(["libreadline-dev"])]
+        ),
+        .target(name: "CScrub"),
+
+        // The engine: events, chain, loop, terminal, session. Knows nothing about patients.
+        .target(
+            name: "WardCore",
+            dependencies: [
+                "CReadline",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+
+        // The records shell: one file per command.
+        .target(
+            name: "WardShell",
+            dependencies: [
+                "WardCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // The executable: argument parsing and wiring. The only place that knows every plugin.
+        .executableTarget(
+            name: "ward",
+            dependencies: [
+                "CReadline",
+                "CScrub",
+                "WardCore",
+                "WardShell",
+                "WardRecords",
+                "AuditLog",
+                "ExternalPlugin",
+                "IdleTimer",
+                "SuspendGuard",
+                "FocusGuard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The records: SQLite store through GRDB, schema, demo generator, FHIR R4 import, LoadedChart.
+        .target(
+            name: "WardRecords",
+            dependencies: [
+                "WardCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+
+        // The tamper-evident audit trail: one hash-chained JSON line per event that matters.
+        .target(
+            name: "AuditLog",
+            dependencies: [
+                "WardCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/AuditLog"
+        ),
+
+        // Runs a site's own program as an interceptor, speaking JSON Lines (man/ward-site.toml.5).
+        .target(name: "ExternalPlugin", dependencies: ["WardCore"], path: "Plugins/ExternalPlugin"),
+
+        // The guards: lock on idleness, on Ctrl-Z beyond a grace, on the window out of focus (issue 5).
+        .target(name: "IdleTimer", dependencies: ["WardCore"], path: "Plugins/IdleTimer"),
+        .target(name: "SuspendGuard", dependencies: ["WardCore"], path: "Plugins/SuspendGuard"),
+        .target(name: "FocusGuard", dependencies: ["WardCore"], path: "Plugins/FocusGuard"),
+
+        // -- more targets above this line --
+
+        .testTarget(name: "WardCoreTests", dependencies: ["WardCore"]),
+        .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore"]),
+        .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore"]),
+        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore"]),
+        .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),
+        .testTarget(name: "GuardPluginTests", dependencies: ["IdleTimer", "SuspendGuard", "FocusGuard", "WardCore"]),
+        // -- more test targets above this line --
+        // Drives the real binary in a pseudo-terminal; depends on `ward` so it is built first.
+        .testTarget(name: "EndToEndTests", dependencies: ["ward"]),
+    ]
+)

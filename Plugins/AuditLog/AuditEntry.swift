@@ -1,0 +1,85 @@
+/// What one audit record says happened, before the writer gives it a number and a place in
+/// the chain.
+///
+/// Each case of `Kind` is one event that matters; the details are the few fields that event
+/// needs, in a fixed order. Nothing here ever holds a key press, a password or clinical text:
+/// a line is reduced to a `LineSummary` first.
+public struct AuditEntry: Equatable, Sendable {
+    /// The record kinds, as the `kind` field writes them.
+    public enum Kind: String, Equatable, Sendable, CaseIterable {
+        /// A user signed on.
+        case signOn = "sign-on"
+        /// A sign-on failed (wrong password, unknown user); `user` is the name given.
+        case signOnFailed = "sign-on-failed"
+        /// The session locked; `cause` says why (idle, suspend, focus, user, max-session, failure).
+        case lock
+        /// The user unlocked the session with their password.
+        case unlock
+        /// A command line passed the audit log on its way to the shell.
+        case command
+        /// A command line was refused, with the message the user saw.
+        case denied
+        /// Break-the-glass: emergency access to a chart, with the user's stated reason.
+        case breakGlass = "break-glass"
+        /// Ctrl-Z: the process is about to stop.
+        case suspend
+        /// `fg` after a stop; `away_ms` is how long the process was stopped.
+        case resume
+        /// SIGHUP or SIGTERM reached the session.
+        case signal
+        /// The session ended; `how` says how (user, timeout, hangup, terminate, failed-attempts,
+        /// end-of-input).
+        case signOff = "sign-off"
+    }
+
+    public var kind: Kind
+    /// The event's own fields, in the order they are written, after the envelope.
+    public var details: [(key: String, value: CanonicalJSON.Value)]
+    /// For `signOnFailed`: the name given, since nobody is signed on.
+    public var userOverride: String?
+
+    public static func == (a: AuditEntry, b: AuditEntry) -> Bool {
+        a.kind == b.kind && a.userOverride == b.userOverride && a.details.count == b.details.count
+            && zip(a.details, b.details).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    init(_ kind: Kind, _ details: [(key: String, value: CanonicalJSON.Value)] = [], user: String? = nil) {
+        self.kind = kind
+        self.details = details
+        self.userOverride = user
+    }
+
+    public static func signOn() -> AuditEntry { AuditEntry(.signOn) }
+
+    public static func signOnFailed(user: String) -> AuditEntry { AuditEntry(.signOnFailed, user: user) }
+
+    public static func lock(cause: String) -> AuditEntry { AuditEntry(.lock, [("cause", .string(cause))]) }
+
+    public static func unlock() -> AuditEntry { AuditEntry(.unlock) }
+
+    /// A line as the shell is about to run it; `chart` is the MRN of the chart open at the time.
+    public static func command(_ line: LineSummary, chart: String?) -> AuditEntry {
+        AuditEntry(.command, line.fields(chart: chart))
+    }
+
+    /// A line refused by an interceptor or the shell; `reason` is the message the user saw.
+    public static func denied(_ line: LineSummary, chart: String?, reason: String) -> AuditEntry {
+        AuditEntry(.denied, line.fields(chart: chart) + [("reason", .string(reason))])
+    }
+
+    /// Emergency access to `mrn`, with the reason the user typed (a justification, never a note).
+    public static func breakGlass(mrn: String, reason: String) -> AuditEntry {
+        AuditEntry(.breakGlass, [("mrn", .string(mrn)), ("reason", .string(reason))])
+    }
+
+    public static func suspend() -> AuditEntry { AuditEntry(.suspend) }
+
+    public static func resume(away: Duration) -> AuditEntry {
+        AuditEntry(.resume, [("away_ms", .integer(away.nanoseconds / 1_000_000))])
+    }
+
+    /// `name` as a signal prints: `SIGHUP`, `SIGTERM`.
+    public static func signal(_ name: String) -> AuditEntry { AuditEntry(.signal, [("signal", .string(name))]) }
+
+    public static func signOff(how: String) -> AuditEntry { AuditEntry(.signOff, [("how", .string(how))]) }
+}

@@ -1,0 +1,151 @@
+import WardCore
+
+/// Records every event that matters as one hash-chained JSON line: sign-on and its failures,
+/// locks with their cause, unlocks, each command line with the MRN it touched, denials,
+/// break-the-glass, suspend and resume, signals, sign-off.
+///
+/// A plugin rather than session code because sites choose where the log goes, how hard it is
+/// synced and whether it is keyed; WardCore holds no policy. It sees a line before the shell
+/// runs it, so the record exists before the chart is opened.
+///
+/// Fails closed, as sudo does with its I/O log: when the record for a line (or for anything that
+/// grants access: a sign-on, an unlock, a resume) cannot be written, the line is denied with the
+/// reason and the session locks with `.failure`. Other events it could not record are reported
+/// above the prompt.
+///
+/// - Important: Never a key press, never a password, never note text: a line is reduced to a
+///   `LineSummary` (command name, MRN, and arguments only from an allow-list) before it is written.
+public final class AuditLog: Interceptor {
+    /// The name a site file uses.
+    public static let name = "audit-log"
+    public var name: String { Self.name }
+
+    /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`.
+    public static let fsyncChoices = AuditWriter.SyncPolicy.allCases.map(\.rawValue)
+
+    public let writer: AuditWriter
+    /// How often `fsync = "interval"` syncs.
+    public let syncInterval: Duration
+    /// The MRN most recently opened in this session, for `show` and `note` records.
+    private var openChart: String?
+    /// The source of the last line: where the session's other events came from.
+    private var lastSource: Line.Source?
+
+    public init(writer: AuditWriter, syncInterval: Duration = .seconds(1)) {
+        self.writer = writer
+        self.syncInterval = syncInterval
+    }
+
+    /// Builds the plugin from its `[[plugin]]` table.
+    ///
+    /// - `path`: the log, absolute; default `HOME/audit.jsonl`.
+    /// - `fsync`: `always` (default), `interval`, `never`.
+    /// - `fsync-interval`: for `interval`, 10ms to 1m; default 1s.
+    /// - `key-file`: the HMAC key, the caller's own and 0600; unkeyed when absent.
+    ///
+    /// - Throws: `ConfigError` for a bad value (naming FILE:LINE), `AuditError` when the key
+    ///   file is refused or the log cannot be opened: Ward does not start without its audit log.
+    public static func make(settings: PluginSettings, home: String) throws -> AuditLog {
+        let path = try settings.string("path") ?? WardHome(path: home).auditLogPath
+        guard path.hasPrefix("/") || !settings.has("path") else {
+            throw ConfigError.wrongType(
+                file: settings.file, line: settings.line(of: "path"), key: "path", expected: "an absolute path")
+        }
+        let fsync = try settings.choice("fsync", from: fsyncChoices) ?? AuditWriter.SyncPolicy.always.rawValue
+        let interval =
+            try settings.duration("fsync-interval", in: .milliseconds(10)...(.seconds(60))) ?? .seconds(1)
+        let chain = try settings.string("key-file").map { path throws(AuditError) in
+            AuditChain(key: try AuditKey.load(path: path))
+        }
+        let writer = try AuditWriter(
+            path: path, chain: chain ?? AuditChain(), policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always)
+        return AuditLog(writer: writer, syncInterval: interval)
+    }
+
+    public func intercept(_ event: Event, context: PluginContext) -> Disposition {
+        switch event {
+        case .line(let line):
+            guard let summary = LineSummary(line.text) else { return .pass }
+            lastSource = line.source
+            let chart = openChart
+            if summary.command == "open", let mrn = summary.mrn { openChart = mrn }
+            if summary.command == "close" { openChart = nil }
+            record(.command(summary, chart: chart), context: context, source: line.source, grantsAccess: true)
+        case .session(let change):
+            intercept(change, context: context)
+        case .lifecycle(.suspend):
+            record(.suspend(), context: context, grantsAccess: false)
+        case .lifecycle(.resume(let away)):
+            record(.resume(away: away), context: context, grantsAccess: true)
+        case .lifecycle(.hangup):
+            record(.signal("SIGHUP"), context: context, grantsAccess: false)
+        case .lifecycle(.terminate):
+            record(.signal("SIGTERM"), context: context, grantsAccess: false)
+        case .timer:
+            syncNow(context: context)
+            return .consume
+        case .key, .focus, .lifecycle:
+            break
+        }
+        return .pass
+    }
+
+    private func intercept(_ change: SessionEvent, context: PluginContext) {
+        switch change {
+        case .signedOn:
+            openChart = nil
+            record(.signOn(), context: context, grantsAccess: true)
+        case .signOnFailed(let user):
+            record(.signOnFailed(user: user), context: context, grantsAccess: false)
+        case .locked(let reason):
+            openChart = nil
+            record(.lock(cause: reason.rawValue), context: context, grantsAccess: false)
+        case .unlocked:
+            record(.unlock(), context: context, grantsAccess: true)
+        case .signedOff(let reason):
+            openChart = nil
+            record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
+        }
+        // When WardCore announces them (see the issue note), denials and break-the-glass map to
+        // `AuditEntry.denied(_:chart:reason:)` and `AuditEntry.breakGlass(mrn:reason:)`.
+    }
+
+    public func removed(context: PluginContext) {
+        writer.close()
+    }
+
+    /// Writes one record; on failure, fails closed when the event would let the user see data.
+    private func record(
+        _ entry: AuditEntry, context: PluginContext, source: Line.Source? = nil, grantsAccess: Bool
+    ) {
+        let session = context.session
+        let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role)
+        do {
+            try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
+        } catch {
+            context.logger.error("audit record not written", metadata: ["audit.kind": "\(entry.kind.rawValue)"])
+            let message = "Not run: the audit log cannot be written (\(error)). The session is locked."
+            if grantsAccess {
+                context.deny(message)
+                context.lock(reason: .failure)
+            } else {
+                context.notice("The audit log cannot be written (\(error)).")
+            }
+            return
+        }
+        if writer.policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
+    }
+
+    private func syncNow(context: PluginContext) {
+        do {
+            try writer.sync()
+        } catch {
+            context.logger.error("audit log not synced")
+            context.notice("The audit log cannot be synced (\(error)). The session is locked.")
+            context.lock(reason: .failure)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AuditLog: Sendable {}

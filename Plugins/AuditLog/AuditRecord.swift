@@ -1,0 +1,95 @@
+/// One line of the audit log, as written and as read back.
+///
+/// ```
+/// {"seq":7,"ts":"2026-11-22T09:41:07.123Z","host":"ward1","pid":4242,"session":"3f9c…",
+///  "user":"demo","role":"clinician","source":"tty","kind":"command","command":"open",
+///  "mrn":"MRN-1042","prev":"<hash of seq 6>","hash":"<this record's hash>"}
+/// ```
+/// (one line in the file). The envelope comes first in a fixed order, then `kind` and the
+/// entry's details, then `prev`, and `hash` always last: the record's *body* is the line up to
+/// `,"hash":` with the closing brace, and its hash is SHA-256 (or HMAC-SHA-256 with the site's
+/// key) over the previous hash's 64 hex digits followed by the body's bytes.
+public struct AuditRecord: Sendable {
+    /// The 1-based line of the file this record was read from.
+    public let line: Int
+    /// The record's fields.
+    public let object: FlatJSONObject
+    public let seq: Int64
+    /// The previous record's hash, as this record names it.
+    public let prev: String
+    /// This record's hash, as written.
+    public let hash: String
+    /// The bytes the hash covers (the line without its `hash` field).
+    public let body: [UInt8]
+
+    /// Reads one line (without its newline); nil when it is not a complete record.
+    public init?(line: Int, bytes: ArraySlice<UInt8>) {
+        let marker = Array(#","hash":""#.utf8)
+        // `,"hash":"` + 64 hex digits + `"}` ends every record.
+        let suffixLength = marker.count + 64 + 2
+        guard bytes.count > suffixLength, bytes.last == UInt8(ascii: "}") else { return nil }
+        let suffixStart = bytes.endIndex - suffixLength
+        guard Array(bytes[suffixStart..<suffixStart + marker.count]) == marker,
+            bytes[bytes.endIndex - 2] == UInt8(ascii: "\""),
+            let object = FlatJSONObject(bytes),
+            object.fields.last?.key == "hash",
+            let seq = object.integer("seq"), let prev = object.string("prev"), let hash = object.string("hash"),
+            AuditChain.isHash(hash)
+        else { return nil }
+        self.line = line
+        self.object = object
+        self.seq = seq
+        self.prev = prev
+        self.hash = hash
+        self.body = Array(bytes[bytes.startIndex..<suffixStart]) + [UInt8(ascii: "}")]
+    }
+
+    /// The body of a new record: envelope, kind, details, prev.
+    public static func body(
+        seq: Int64, milliseconds: Int64, host: String, pid: Int32, session: SessionFields,
+        source: String?, entry: AuditEntry, prev: String
+    ) -> [UInt8] {
+        var fields: [(key: String, value: CanonicalJSON.Value)] = [
+            ("seq", .integer(seq)),
+            ("ts", .string(UTCTimestamp.format(milliseconds: milliseconds))),
+            ("host", .string(host)),
+            ("pid", .integer(Int64(pid))),
+            ("session", .string(session.id)),
+            ("user", (entry.userOverride ?? session.user).map { .string($0) } ?? .null),
+            ("role", session.role.map { .string($0) } ?? .null),
+            ("source", source.map { .string($0) } ?? .null),
+            ("kind", .string(entry.kind.rawValue)),
+        ]
+        fields.append(contentsOf: entry.details)
+        fields.append(("prev", .string(prev)))
+        return CanonicalJSON.object(fields)
+    }
+
+    /// The full line for `body` and its `hash`, newline included.
+    public static func line(body: [UInt8], hash: String) -> [UInt8] {
+        var out = body
+        out.removeLast()  // the closing brace; the hash goes before it
+        out.append(contentsOf: #","hash":""#.utf8)
+        out.append(contentsOf: hash.utf8)
+        out.append(contentsOf: "\"}\n".utf8)
+        return out
+    }
+
+    /// Who a record is about, as the envelope writes it.
+    public struct SessionFields: Sendable {
+        public var id: String
+        public var user: String?
+        public var role: String?
+
+        public init(id: String, user: String?, role: String?) {
+            self.id = id
+            self.user = user
+            self.role = role
+        }
+    }
+
+    /// Convenience accessors for `show` and filters.
+    public var timestamp: String? { object.string("ts") }
+    public var user: String? { object.string("user") }
+    public var kind: String? { object.string("kind") }
+}

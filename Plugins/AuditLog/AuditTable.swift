@@ -1,0 +1,85 @@
+/// Audit records as a table for people: one row a record, the event's details last.
+///
+/// ```
+/// SEQ  TIME (UTC)               USER  ROLE       SESSION   SOURCE  EVENT    DETAIL
+/// 7    2026-11-22T09:41:07.123Z demo  clinician  3f9c2a1b  tty     command  open mrn=MRN-1042
+/// ```
+///
+/// - Important: Every cell is cleaned of control characters: a log is evidence, and printing it
+///   must not let a crafted field drive the auditor's terminal.
+public enum AuditTable {
+    public static let header = ["SEQ", "TIME (UTC)", "USER", "ROLE", "SESSION", "SOURCE", "EVENT", "DETAIL"]
+
+    /// The fields that make up the envelope; every other field goes to DETAIL.
+    static let envelope: Set<String> = [
+        "seq", "ts", "host", "pid", "session", "user", "role", "source", "kind", "prev", "hash",
+    ]
+
+    public static func render(_ records: [AuditRecord]) -> String {
+        let rows = [header] + records.map(row)
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in rows {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                if i == row.count - 1 {
+                    line += cell
+                } else {
+                    line += cell + String(repeating: " ", count: widths[i] - cell.count + 2)
+                }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+
+    static func row(_ r: AuditRecord) -> [String] {
+        let o = r.object
+        let text = { (key: String) -> String in
+            switch o[key] {
+            case .string(let s): clean(s)
+            case .integer(let n): String(n)
+            case .null, nil: "-"
+            }
+        }
+        return [
+            String(r.seq), text("ts"), text("user"), text("role"), String(text("session").prefix(8)), text("source"),
+            text("kind"), detail(r),
+        ]
+    }
+
+    /// `open mrn=MRN-1042`, `cause=idle`, `away=1m30s`.
+    static func detail(_ r: AuditRecord) -> String {
+        var parts: [String] = []
+        for (key, value) in r.object.fields where !envelope.contains(key) {
+            switch (key, value) {
+            case ("command", .string(let s)): parts.append(clean(s))
+            case ("away_ms", .integer(let ms)): parts.append("away=\(formatDuration(ms))")
+            case (_, .string(let s)): parts.append("\(key)=\(quoteIfNeeded(clean(s)))")
+            case (_, .integer(let n)): parts.append("\(key)=\(n)")
+            case (_, .null): parts.append("\(key)=-")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Control characters (C0, DEL, C1) become `?`.
+    public static func clean(_ s: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
+    }
+
+    private static func quoteIfNeeded(_ s: String) -> String {
+        s.contains(" ") || s.isEmpty ? "\"" + s + "\"" : s
+    }
+
+    private static func formatDuration(_ ms: Int64) -> String {
+        if ms < 1000 { return "\(ms)ms" }
+        let s = ms / 1000
+        let (h, m, sec) = (s / 3600, s / 60 % 60, s % 60)
+        return (h > 0 ? "\(h)h" : "") + (m > 0 ? "\(m)m" : "") + (sec > 0 || (h == 0 && m == 0) ? "\(sec)s" : "")
+    }
+}

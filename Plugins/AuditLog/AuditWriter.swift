@@ -1,0 +1,260 @@
+import Glibc
+import WardCore
+
+/// Appends records to one audit log file, shared with other Ward processes.
+///
+/// Each append, under `flock(LOCK_EX)` on the log:
+/// 1. checks the path still names the file it opened (reopening after a rotation; refusing a
+///    symbolic link, a file others can write, a read-only file);
+/// 2. reads the last record's `seq` and `hash` from the file's tail, and the head file;
+/// 3. writes the new record with one `write(2)` on an `O_APPEND` descriptor, and on failure
+///    cuts the file back to where it was, so a failed append leaves no half line;
+/// 4. syncs as the policy says, then updates the head file.
+///
+/// A final line left torn by a crashed writer is closed with a newline before the next record,
+/// so it never merges with it; `ward audit verify` reports it as torn.
+///
+/// - Important: Not `Sendable`: one writer per thread. Processes (and threads, each with its own
+///   writer) share the file through `flock`.
+public final class AuditWriter {
+    /// `fsync` in the site file.
+    public enum SyncPolicy: String, Sendable, CaseIterable {
+        /// `fdatasync` after every record, before the command runs: a power cut loses nothing.
+        case always
+        /// `fdatasync` at most once per interval (the plugin schedules it); a crash may lose that much.
+        case interval
+        /// Leave it to the kernel.
+        case never
+    }
+
+    public let path: String
+    public let headPath: String
+    public let chain: AuditChain
+    public let policy: SyncPolicy
+    /// Written by `append` since the last `sync()`.
+    public private(set) var hasUnsyncedWrites = false
+
+    private var log: Int32 = -1
+    private var head: Int32 = -1
+    private var identity: (device: UInt64, inode: UInt64)?
+    private let clock: @Sendable () -> Int64
+    private let host: String
+
+    /// Opens (creating 0600) the log at `path` and its head file.
+    ///
+    /// - Parameter clock: Milliseconds since the epoch; the real time unless a test says otherwise.
+    public init(
+        path: String, chain: AuditChain = AuditChain(), policy: SyncPolicy = .always,
+        clock: @escaping @Sendable () -> Int64 = UTCTimestamp.nowMilliseconds
+    ) throws(AuditError) {
+        self.path = path
+        self.headPath = AuditHead.path(forLog: path)
+        self.chain = chain
+        self.policy = policy
+        self.clock = clock
+        self.host = Self.hostName()
+        try reopen()
+    }
+
+    deinit { closeFiles() }
+
+    /// Appends one record and returns its sequence number.
+    @discardableResult
+    public func append(_ entry: AuditEntry, session: AuditRecord.SessionFields, source: String?) throws(AuditError)
+        -> Int64
+    {
+        try ensureSamePath()
+        try checkOpenFile()
+        try lockLog()
+        defer { _ = flock(log, LOCK_UN) }
+
+        let tail = try readTail()
+        let stored = try readHead()
+        if let stored {
+            if stored.seq > tail.seq {
+                throw .headMismatch(
+                    path: path, detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written")
+            }
+            if stored.seq == tail.seq, stored.hash != tail.hash {
+                throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
+            }
+        }
+
+        let seq = tail.seq + 1
+        let body = AuditRecord.body(
+            seq: seq, milliseconds: clock(), host: host, pid: getpid(), session: session, source: source,
+            entry: entry, prev: tail.hash)
+        let hash = chain.hash(prev: tail.hash, body: body)
+        var bytes: [UInt8] = tail.isTorn ? [0x0A] : []
+        bytes += AuditRecord.line(body: body, hash: hash)
+
+        if let code = Self.writeAll(log, bytes) {
+            _ = ftruncate(log, off_t(tail.size))
+            throw .io(path: path, operation: "write", errno: code)
+        }
+        if policy == .always {
+            if fdatasync(log) != 0 { throw .io(path: path, operation: "fdatasync", errno: errno) }
+        } else {
+            hasUnsyncedWrites = true
+        }
+        try writeHead(AuditHead(seq: seq, hash: hash))
+        return seq
+    }
+
+    /// Flushes what `interval` and `never` left in the page cache.
+    public func sync() throws(AuditError) {
+        guard hasUnsyncedWrites else { return }
+        if fdatasync(log) != 0 { throw .io(path: path, operation: "fdatasync", errno: errno) }
+        _ = fdatasync(head)
+        hasUnsyncedWrites = false
+    }
+
+    /// Syncs and closes; the writer is unusable afterwards.
+    public func close() {
+        try? sync()
+        closeFiles()
+    }
+
+    // MARK: - Files
+
+    private func reopen() throws(AuditError) {
+        closeFiles()
+        do {
+            log = try FileSecurity.openFile(atPath: path, flags: O_RDWR | O_APPEND, create: true)
+            head = try FileSecurity.openFile(atPath: headPath, flags: O_RDWR, create: true)
+        } catch {
+            closeFiles()
+            throw .file(error)
+        }
+        var info = stat()
+        guard fstat(log, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        identity = (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    private func closeFiles() {
+        if log >= 0 { Glibc.close(log) }
+        if head >= 0 { Glibc.close(head) }
+        log = -1
+        head = -1
+        identity = nil
+    }
+
+    /// Reopens when the log was moved away (rotation); refuses a symbolic link in its place.
+    private func ensureSamePath() throws(AuditError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            let code = errno
+            guard code == ENOENT else { throw .io(path: path, operation: "stat", errno: code) }
+            try reopen()
+            return
+        }
+        if info.st_mode & S_IFMT == S_IFLNK { throw .file(.symbolicLink(path: path)) }
+        if identity == nil || identity! != (UInt64(info.st_dev), UInt64(info.st_ino)) { try reopen() }
+    }
+
+    /// The open file itself: still a file of ours that others cannot write and we may.
+    private func checkOpenFile() throws(AuditError) {
+        do {
+            try FileSecurity.checkFile(descriptor: log, path: path)
+        } catch {
+            throw .file(error)
+        }
+        var info = stat()
+        guard fstat(log, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        if info.st_mode & S_IWUSR == 0 { throw .readOnly(path: path) }
+    }
+
+    private func lockLog() throws(AuditError) {
+        while flock(log, LOCK_EX) != 0 {
+            if errno != EINTR { throw .io(path: path, operation: "lock (flock)", errno: errno) }
+        }
+    }
+
+    // MARK: - Tail and head
+
+    private struct Tail {
+        var seq: Int64
+        var hash: String
+        var size: Int
+        /// The file ends in a line without its newline (a writer crashed mid-record).
+        var isTorn: Bool
+    }
+
+    /// The last record's seq and hash, read backwards from the end in growing chunks.
+    private func readTail() throws(AuditError) -> Tail {
+        var info = stat()
+        guard fstat(log, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        let size = Int(info.st_size)
+        if size == 0 { return Tail(seq: 0, hash: AuditChain.genesis, size: 0, isTorn: false) }
+        var window = min(size, 8192)
+        while true {
+            let start = size - window
+            var chunk = [UInt8](repeating: 0, count: window)
+            let n = chunk.withUnsafeMutableBytes { pread(log, $0.baseAddress, window, off_t(start)) }
+            if n != window { throw .io(path: path, operation: "read", errno: n < 0 ? errno : EIO) }
+            let isTorn = chunk.last != 0x0A
+            // Complete lines only: drop a torn end, and a first line that may be cut by the window.
+            var lines = chunk.split(separator: 0x0A, omittingEmptySubsequences: false)
+            lines.removeLast()
+            if start > 0, !lines.isEmpty { lines.removeFirst() }
+            for line in lines.reversed() {
+                if let record = AuditRecord(line: 0, bytes: line) {
+                    return Tail(seq: record.seq, hash: record.hash, size: size, isTorn: isTorn)
+                }
+            }
+            if start == 0 {
+                // Only a torn first write: start the chain; otherwise refuse to guess.
+                if !chunk.contains(0x0A) { return Tail(seq: 0, hash: AuditChain.genesis, size: size, isTorn: true) }
+                throw .noLastRecord(path: path)
+            }
+            window = min(size, window * 4)
+        }
+    }
+
+    private func readHead() throws(AuditError) -> AuditHead? {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = buffer.withUnsafeMutableBytes { pread(head, $0.baseAddress, $0.count, 0) }
+        if n < 0 { throw .io(path: headPath, operation: "read", errno: errno) }
+        if n == 0 { return nil }
+        guard let stored = AuditHead(bytes: Array(buffer[0..<n]), chain: chain) else {
+            throw .headMismatch(path: path, detail: "its head file \(headPath) is not one Ward wrote with this key")
+        }
+        return stored
+    }
+
+    private func writeHead(_ value: AuditHead) throws(AuditError) {
+        let bytes = value.line(chain: chain)
+        let n = bytes.withUnsafeBytes { pwrite(head, $0.baseAddress, $0.count, 0) }
+        if n != bytes.count { throw .io(path: headPath, operation: "write", errno: n < 0 ? errno : EIO) }
+        if ftruncate(head, off_t(bytes.count)) != 0 { throw .io(path: headPath, operation: "truncate", errno: errno) }
+        if policy == .always, fdatasync(head) != 0 {
+            throw .io(path: headPath, operation: "fdatasync", errno: errno)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Writes every byte; returns the errno of a failure, nil on success.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if n == 0 { return EIO }
+            offset += n
+        }
+        return nil
+    }
+
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+@available(*, unavailable)
+extension AuditWriter: Sendable {}

@@ -1,0 +1,67 @@
+/// The audit log's one JSON dialect: flat objects of strings, integers and nulls, keys in the
+/// order the writer gives them, no spaces, one line.
+///
+/// Written by hand rather than with `JSONEncoder` because the chain hashes these exact bytes:
+/// the same record must serialise to the same bytes on every run and every Swift version, and a
+/// general encoder promises neither key order nor number and escape forms.
+///
+/// Escapes: `"` and `\` as `\"`, `\\`; `\n`, `\r`, `\t` in short form; every other control
+/// character, DEL and U+2028/U+2029 as `\u00XX`, so a record stays one line and nothing in it
+/// can drive a terminal that prints the file. Other characters pass through as UTF-8.
+public enum CanonicalJSON {
+    /// One value of a flat record.
+    public enum Value: Equatable, Sendable {
+        case string(String)
+        case integer(Int64)
+        case null
+    }
+
+    /// `{"k1":v1,"k2":v2}` in the order given, as UTF-8 bytes.
+    public static func object(_ fields: [(key: String, value: Value)]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(UInt8(ascii: "{"))
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            appendString(field.key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            appendValue(field.value, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// Appends one value in canonical form.
+    public static func appendValue(_ value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .string(let s): appendString(s, to: &out)
+        case .integer(let n): out.append(contentsOf: String(n).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        }
+    }
+
+    /// Appends `"…"` with the escapes above.
+    public static func appendString(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for scalar in string.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20, 0x7F, 0x2028, 0x2029:
+                out.append(contentsOf: "\\u".utf8)
+                out.append(contentsOf: hex4(scalar.value))
+            default:
+                out.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func hex4(_ value: UInt32) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return [12, 8, 4, 0].map { digits[Int((value >> UInt32($0)) & 0xF)] }
+    }
+}

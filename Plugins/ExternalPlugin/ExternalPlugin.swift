@@ -1,0 +1,221 @@
+import Glibc
+import WardCore
+
+/// Runs a site's own program as an interceptor: Ward sends it each subscribed event as one JSON
+/// line, and it answers `continue`, `deny` with a message, or `rewrite` with a new line.
+///
+/// The protocol (man/ward-site.toml.5 documents it for plugin authors; keep these names):
+///
+/// ```
+/// Ward → plugin, once:  {"type":"hello","ward":1,"plugin":"NAME","settings":{...}}
+/// Ward → plugin:        {"id":N,"type":"event","event":{"kind":"line","text":"open 123",
+///                        "user":"alice","role":"clinician","source":"tty"}}
+/// plugin → Ward:        {"id":N,"action":"continue"}
+///                       {"id":N,"action":"deny","message":"..."}
+///                       {"id":N,"action":"rewrite","text":"..."}
+/// ```
+///
+/// Never a key press and never a secret: only `line`, `session` and `lifecycle` events exist
+/// here. Fails closed by default: a reply slower than `timeout`, a crash, or a line that is not
+/// a reply counts as a failure and `on-failure` (`deny` unless the site says `allow`) decides.
+/// A plugin that crashes is started again once; after a second crash its failure mode holds
+/// for the rest of the session.
+///
+/// - Important: `intercept` waits for the reply on the loop's thread, bounded by `timeout`:
+///   the line cannot run before the plugin has judged it, and the loop is single-threaded.
+public final class ExternalPlugin: Interceptor {
+    public static let name = "external"
+    public var name: String { Self.name }
+
+    /// Which events a site may subscribe a plugin to.
+    public static let eventKinds = ["line", "session", "lifecycle"]
+
+    let label: String
+    let command: [String]
+    let events: Set<String>
+    let timeout: Duration
+    let failClosed: Bool
+    let settings: JSONValue
+
+    private var process: PluginProcess?
+    private var restartsLeft = 1
+    private var nextID = 1
+
+    /// Builds the plugin from its `[[plugin]]` table; starts nothing (the process starts in `added`).
+    public init(_ table: PluginSettings, _ environment: PluginEnvironment) throws {
+        guard let command = try table.strings("command"), let program = command.first, !program.isEmpty else {
+            throw ConfigError.missingKey(file: table.file, line: table.line, key: "command", table: "plugin 'external'")
+        }
+        if program.contains("/"), access(program, X_OK) != 0 {
+            throw ConfigError.pluginFailed(
+                file: table.file, line: table.line(of: "command"), name: "external",
+                reason: "cannot run \(program): \(String(cString: strerror(errno)).lowercased()).")
+        }
+        let events = try table.strings("events") ?? ["line"]
+        for kind in events where !Self.eventKinds.contains(kind) {
+            throw ConfigError.outOfRange(
+                file: table.file, line: table.line(of: "events"), key: "events", value: "\"\(kind)\"",
+                allowed: Self.eventKinds.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        self.command = command
+        self.events = Set(events)
+        self.timeout = try table.duration("timeout", in: .milliseconds(1) ... .seconds(30)) ?? .milliseconds(500)
+        self.failClosed = try table.choice("on-failure", from: ["deny", "allow"]).map { $0 == "deny" } ?? true
+        // `["python3", "/opt/ward/working-hours.py"]` is "working-hours": the first path's base name.
+        let path = command.first { $0.contains("/") } ?? program
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        self.label = try table.string("label") ?? String(base.split(separator: ".").first ?? Substring(base))
+        self.settings = JSONValue(try table.table("settings") ?? [:])
+    }
+
+    public func added(context: PluginContext) {
+        start(context: context)
+    }
+
+    public func removed(context: PluginContext) {
+        process?.stop()
+        process = nil
+    }
+
+    public func intercept(_ event: Event, context: PluginContext) -> Disposition {
+        guard let payload = payload(for: event, session: context.session) else { return .pass }
+        let outcome = ask(payload, context: context)
+        guard case .line(let line) = event else { return .pass }  // notifications: nothing to decide
+        switch outcome {
+        case .continue:
+            return .pass
+        case .deny(let message):
+            context.deny(message)
+            return .consume
+        case .rewrite(let text):
+            return .replace(.line(Line(text, source: line.source)))
+        case .failed(let failure):
+            if failClosed {
+                context.deny("The '\(label)' plugin did not answer (\(failure)); the command was not run.")
+                return .consume
+            }
+            return .pass
+        }
+    }
+
+    /// What the plugin decided about one event.
+    enum Outcome: Equatable {
+        case `continue`
+        case deny(String)
+        case rewrite(String)
+        case failed(PluginProcess.Failure)
+    }
+
+    /// Sends one event and waits at most `timeout` for its answer.
+    func ask(_ event: JSONValue, context: PluginContext) -> Outcome {
+        guard let process, process.isAlive else {
+            return .failed(.crashed)
+        }
+        let id = nextID
+        nextID += 1
+        let deadline = monotonicNow() + timeout.nanoseconds
+        let message = JSONValue.object([("id", .number(Double(id))), ("type", .string("event")), ("event", event)])
+        let result = process.send(message) ? process.reply(to: id, deadline: deadline) : .failure(.crashed)
+        switch result {
+        case .success(let reply):
+            switch reply["action"]?.string {
+            case "continue": return .continue
+            case "deny": return .deny(reply["message"]?.string ?? "Refused by the '\(label)' plugin.")
+            case "rewrite":
+                guard let text = reply["text"]?.string else { return failed(.garbage, context: context) }
+                return .rewrite(text)
+            default: return failed(.garbage, context: context)
+            }
+        case .failure(let failure):
+            return failed(failure, context: context)
+        }
+    }
+
+    private func failed(_ failure: PluginProcess.Failure, context: PluginContext) -> Outcome {
+        context.logger.warning(
+            "external plugin failed", metadata: ["plugin.label": "\(label)", "plugin.failure": "\(failure)"])
+        if failure == .crashed || process?.isAlive == false {
+            process?.stop()
+            process = nil
+            if restartsLeft > 0 {
+                restartsLeft -= 1
+                start(context: context)
+            }
+        }
+        return .failed(failure)
+    }
+
+    private func start(context: PluginContext) {
+        guard let started = PluginProcess(command: command) else {
+            context.logger.warning("external plugin did not start", metadata: ["plugin.label": "\(label)"])
+            return
+        }
+        process = started
+        let hello = JSONValue.object([
+            ("type", .string("hello")), ("ward", .number(1)), ("plugin", .string(label)), ("settings", settings),
+        ])
+        if !started.send(hello) { process = nil }
+    }
+
+    /// The event as the plugin sees it; nil for events it did not subscribe to (and always
+    /// for keys, focus and timers).
+    func payload(for event: Event, session: SessionInfo) -> JSONValue? {
+        var fields: [(String, JSONValue)]
+        switch event {
+        case .line(let line) where events.contains("line"):
+            fields = [("kind", .string("line")), ("text", .string(line.text))]
+            fields += whoami(session)
+            fields.append(("source", .string(line.source.description)))
+        case .session(let change) where events.contains("session"):
+            fields = [("kind", .string("session"))]
+            switch change {
+            case .signedOn(let user, let role):
+                fields += [("change", .string("signed-on")), ("user", .string(user)), ("role", .string(role))]
+            case .signOnFailed(let user):
+                fields += [("change", .string("sign-on-failed")), ("user", .string(user))]
+            case .locked(let reason):
+                fields += [("change", .string("locked")), ("reason", .string(reason.rawValue))] + whoami(session)
+            case .unlocked(let user):
+                fields += [("change", .string("unlocked")), ("user", .string(user))]
+            case .signedOff(let reason):
+                fields += [("change", .string("signed-off")), ("reason", .string(reason.rawValue))] + whoami(session)
+            }
+        case .lifecycle(let signal) where events.contains("lifecycle"):
+            fields = [("kind", .string("lifecycle"))]
+            switch signal {
+            case .interrupt: fields.append(("signal", .string("interrupt")))
+            case .suspend: fields.append(("signal", .string("suspend")))
+            case .resume(let away):
+                fields += [("signal", .string("resume")), ("away_ms", .number(Double(away.nanoseconds / 1_000_000)))]
+            case .hangup: fields.append(("signal", .string("hangup")))
+            case .terminate: fields.append(("signal", .string("terminate")))
+            case .resize: fields.append(("signal", .string("resize")))
+            }
+        default:
+            return nil
+        }
+        return .object(fields)
+    }
+
+    private func whoami(_ session: SessionInfo) -> [(String, JSONValue)] {
+        [("user", session.user.map { .string($0) } ?? .null), ("role", session.role.map { .string($0) } ?? .null)]
+    }
+}
+
+extension JSONValue {
+    /// A site file's `settings` table, as the hello carries it.
+    init(_ table: [String: PluginSettings.Value]) {
+        self = .object(table.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
+    }
+
+    init(_ value: PluginSettings.Value) {
+        switch value {
+        case .string(let s): self = .string(s)
+        case .integer(let n): self = .number(Double(n))
+        case .bool(let b): self = .bool(b)
+        case .float(let d): self = .number(d)
+        case .array(let items): self = .array(items.map(JSONValue.init))
+        case .table(let fields): self = JSONValue(fields)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+// The C surface Ward needs from GNU readline, glibc's malloc.h and the terminal, in one module.
+#ifndef WARD_CREADLINE_SHIM_H
+#define WARD_CREADLINE_SHIM_H
+
+#include <stdio.h>
+#include <string.h>
+#include <signal.h>
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+#include <malloc.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/random.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+/* Internals that libreadline.so.8 exports but no public header declares (rlprivate.h).
+   The wipe needs them: ../shared/notes/readline.md §3. */
+extern int _rl_last_command_was_kill;
+extern HIST_ENTRY *_rl_saved_line_for_history;
+
+/* Declared by unistd.h only under _GNU_SOURCE, which a module header cannot set. */
+extern int pipe2(int pipefd[2], int flags);
+
+/* stdout is a mutable global that Swift 6 will not touch; readline and Ward share it. */
+static inline FILE *ward_stdout(void) { return stdout; }
+static inline FILE *ward_stderr(void) { return stderr; }
+
+/* rl_message is variadic, which Swift cannot call. */
+static inline int ward_rl_message(const char *text) { return rl_message("%s", text); }
+
+/* Exact ppoll with a nanosecond timeout; NULL timeout when ns < 0 (wait forever). */
+static inline int ward_ppoll(struct pollfd *fds, nfds_t n, long long ns) {
+    if (ns < 0) return ppoll(fds, n, NULL, NULL);
+    struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
+    return ppoll(fds, n, &ts, NULL);
+}
+
+/* TIOCGWINSZ through ioctl, whose variadic signature Swift cannot call. */
+static inline int ward_window_size(int fd, unsigned short *rows, unsigned short *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *rows = ws.ws_row; *cols = ws.ws_col;
+    return 0;
+}
+
+/* prctl is variadic too. */
+static inline int ward_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+
+/* ---- readline's globals, touched only here: Swift 6 refuses unsynchronised C globals, and the
+   recipes below come from ../shared/notes/readline.md, written and checked in C. ---- */
+
+/* Before the first handler install: no signal handlers of readline's own, input only from ours (§1, §2). */
+static inline void ward_rl_configure(rl_getc_func_t *getc_fn, rl_hook_func_t *available_fn,
+                                     rl_completion_func_t *complete_fn) {
+    rl_readline_name = "ward";
+    rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
+    rl_change_environment = 0;
+    rl_getc_function = getc_fn;
+    rl_input_available_hook = available_fn;
+    rl_attempted_completion_function = complete_fn;
+}
+
+/* Completion never falls back to file names. */
+static inline void ward_rl_completion_over(void) { rl_attempted_completion_over = 1; }
+
+static inline const char *ward_rl_line_buffer(void) { return rl_line_buffer; }
+
+static inline void ward_rl_scrub_line_buffer(void) {
+    if (rl_line_buffer) explicit_bzero(rl_line_buffer, malloc_usable_size(rl_line_buffer));
+    rl_point = rl_end = rl_mark = 0;
+}
+
+/* Ctrl-C: cancel the line, fresh prompt; _rl_handle_signal's order (§2). */
+static inline void ward_rl_cancel_line(void) {
+    rl_free_line_state();
+    rl_callback_sigcleanup();
+    rl_point = rl_end;
+    rl_redisplay();
+    rl_echo_signal_char(SIGINT);
+    rl_crlf();
+    ward_rl_scrub_line_buffer();
+    rl_on_new_line();
+    rl_redisplay();
+}
+
+static inline void ward_scrub_undo(UNDO_LIST *u) {
+    for (; u; u = u->next) if (u->text) explicit_bzero(u->text, strlen(u->text));
+}
+
+/* Everything readline keeps of what was typed, in the order that passed every test here (§3):
+   history, saved line, undo list, line state, search strings, kill ring, message and display
+   buffers, the line buffer. `feed` queues bytes and runs rl_callback_read_char on them; a handler
+   must be installed. `junk_len` = longest line seen + 64. */
+static inline void ward_rl_wipe(size_t junk_len, void (*feed)(const char *)) {
+    rl_callback_sigcleanup();
+    HIST_ENTRY **list = history_list();
+    int n = history_length;
+    for (int i = 0; list && i < n && list[i]; i++) {
+        if (list[i]->line) explicit_bzero(list[i]->line, strlen(list[i]->line));
+        ward_scrub_undo((UNDO_LIST *)list[i]->data);
+    }
+    if (_rl_saved_line_for_history) {
+        if (_rl_saved_line_for_history->line)
+            explicit_bzero(_rl_saved_line_for_history->line, strlen(_rl_saved_line_for_history->line));
+        ward_scrub_undo((UNDO_LIST *)_rl_saved_line_for_history->data);
+        rl_maybe_unsave_line();
+    }
+    ward_scrub_undo(rl_undo_list);
+    rl_free_undo_list();                   /* before any programmatic edit: crash note in §3 */
+    rl_free_line_state();
+    rl_clear_history();
+    for (int i = 0; list && i < n; i++) list[i] = NULL;   /* i-search walks to NULL: crash note */
+
+    rl_reverse_search_history(1, 0); feed("\033");       /* replaces last_isearch_string */
+    rl_noninc_reverse_search(1, 0); feed("z\r");         /* replaces noninc_search_string */
+    for (int i = 0; i < 12; i++) {                       /* evicts every kill-ring slot */
+        rl_insert_text("z");
+        _rl_last_command_was_kill = 0;
+        rl_kill_text(0, rl_end);
+    }
+    _rl_last_command_was_kill = 0;
+    rl_free_undo_list();
+
+    char *junk = malloc(junk_len + 1);
+    if (junk) {
+        memset(junk, 'z', junk_len); junk[junk_len] = 0;
+        rl_message("%s", junk); rl_message("%s", junk); rl_clear_message();
+        rl_replace_line(junk, 0); rl_redisplay(); rl_redisplay();
+        free(junk);
+    }
+    rl_replace_line("", 1);
+    rl_redisplay();
+    ward_rl_scrub_line_buffer();
+    rl_free_undo_list();
+}
+
+#endif

@@ -1,0 +1,84 @@
+/// Why a user could not be added, changed, or signed on. Each says what to do next.
+///
+/// - Important: No case carries a password or a hash. `wrongCredentials` does not say whether the
+///   name or the password was wrong: that would tell a guesser which names exist.
+public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No credential store at this path yet: nobody can sign on until a user is added.
+    case noStore(path: String)
+    /// A line of the credential store does not parse: damaged, or not written by Ward.
+    case corruptStore(path: String, line: Int, reason: String)
+    /// The store, its lock file or the home is unsafe (others can write it) or unreadable.
+    case file(FileSecurityError)
+    /// A user name outside `[a-z_][a-z0-9_.-]{0,31}`.
+    case invalidUserName(String)
+    /// A role other than clinician, clerk or auditor.
+    case unknownRole(String)
+    /// `passwd` or `remove` named a user the store does not have.
+    case noSuchUser(String)
+    /// `add` named a user the store already has.
+    case userExists(String)
+    /// A new password shorter than the minimum (an empty one included).
+    case passwordTooShort(minimum: Int)
+    /// A password longer than Ward reads.
+    case passwordTooLong(maximum: Int)
+    /// The two entries of a new password differ.
+    case passwordMismatch
+    /// No password came: end of input with `--password-stdin`, or Ctrl-D at the prompt.
+    case noPassword
+    /// A password prompt needs a terminal, and the process has none.
+    case noTerminal
+    /// Sign-on or unlock refused: the name or the password is wrong.
+    case wrongCredentials
+    /// Sign-on gave up after this many failed attempts in a row.
+    case tooManyAttempts(Int)
+    /// scrypt itself failed (parameters out of range, out of memory).
+    case hashingFailed(String)
+
+    public var description: String {
+        switch self {
+        case .noStore(let path):
+            "No users yet: \(path) does not exist. Add the first with 'ward user add NAME --role clinician'."
+        case .corruptStore(let path, let line, let reason):
+            "\(path):\(line): \(reason). The credential store is damaged; restore it from a backup or remove it and add the users again."
+        case .file(let error):
+            error.description
+        case .invalidUserName(let name):
+            "'\(name)' is not a valid user name: use 1 to 32 lowercase letters, digits, '_', '-' or '.', starting with a letter or '_'."
+        case .unknownRole(let role):
+            "'\(role)' is not a role; choose \(Role.choices)."
+        case .noSuchUser(let name):
+            "No user named '\(name)'. 'ward user list' shows who there is."
+        case .userExists(let name):
+            "User '\(name)' exists already. To change the password, use 'ward user passwd \(name)'."
+        case .passwordTooShort(let minimum):
+            "The password is too short; use at least \(minimum) characters."
+        case .passwordTooLong(let maximum):
+            "The password is too long; use at most \(maximum) bytes."
+        case .passwordMismatch:
+            "The passwords do not match; nothing was changed."
+        case .noPassword:
+            "No password was given; nothing was changed."
+        case .noTerminal:
+            "There is no terminal to ask for the password on; pipe it in with --password-stdin."
+        case .wrongCredentials:
+            "Wrong user name or password."
+        case .tooManyAttempts(let count):
+            "\(count) failed attempts; signing out."
+        case .hashingFailed(let reason):
+            "Could not hash the password: \(reason)."
+        }
+    }
+
+    /// sysexits: 64 usage, 65 bad data, 66 no input, 77 refused, 78 configuration; 1 otherwise.
+    public var sysexit: Int32 {
+        switch self {
+        case .noStore, .noPassword, .noTerminal: 66
+        case .corruptStore: 78
+        case .file(let error): error.sysexit
+        case .invalidUserName, .unknownRole: 64
+        case .passwordTooShort, .passwordTooLong, .passwordMismatch: 65
+        case .wrongCredentials, .tooManyAttempts: 77
+        case .noSuchUser, .userExists, .hashingFailed: 1
+        }
+    }
+}

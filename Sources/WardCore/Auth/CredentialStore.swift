@@ -1,0 +1,257 @@
+import Glibc
+
+/// The users who may sign on: a text file in the Ward home, 0600, one user a line, holding each
+/// user's role, scrypt hash, last sign-on and failed attempts since.
+///
+/// ```
+/// ward-credentials 1
+/// alice	clinician	$scrypt$ln=14,r=8,p=1$<salt>$<digest>	1732265640	/dev/pts/3	0
+/// ```
+///
+/// Writes are atomic and serialised: under an exclusive `flock` on `credentials.lock`, the whole
+/// store is read again, changed, written to a new 0600 file, `fsync`ed and renamed over the old
+/// one (and the directory `fsync`ed). So two `ward user` processes, or two sign-ons recording
+/// their time, never lose each other's update, and a crash leaves the old store or the new one,
+/// never half of one. Readers take no lock: `rename` swaps the whole file at once.
+///
+/// A store that group or others can read or write is refused, with the reason and the `chmod`
+/// that fixes it: the hashes can be attacked offline, and a writable store can be given a user.
+///
+/// - Important: Passwords reach the store only as `Password` values and leave it only as scrypt
+///   hashes; nothing here prints, logs or throws a password, a salt or a digest.
+public struct CredentialStore: Sendable {
+    /// The store file.
+    public let path: String
+    /// The file whose `flock` serialises writers (the store itself is replaced on every write,
+    /// so it cannot carry the lock).
+    public let lockPath: String
+    /// The cost new hashes are made with; existing hashes keep their own.
+    public let parameters: ScryptParameters
+    /// The shortest password `add` and `setPassword` accept.
+    public let minimumPasswordLength: Int
+
+    /// The longest password Ward reads, in bytes.
+    public static let maximumPasswordLength = 1024
+
+    static let header = "ward-credentials 1"
+
+    /// The store in `home` (`home.credentialsPath`). The home should have been checked with
+    /// `WardHome.open` or `prepare()`.
+    public init(home: WardHome, parameters: ScryptParameters = .standard, minimumPasswordLength: Int = 1) {
+        self.init(
+            path: home.credentialsPath, lockPath: home.credentialsLockPath, parameters: parameters,
+            minimumPasswordLength: minimumPasswordLength)
+    }
+
+    public init(path: String, lockPath: String, parameters: ScryptParameters, minimumPasswordLength: Int = 1) {
+        self.path = path
+        self.lockPath = lockPath
+        self.parameters = parameters
+        self.minimumPasswordLength = max(1, minimumPasswordLength)
+    }
+
+    // MARK: Reading
+
+    /// True when the store file exists (it may still be unsafe or damaged).
+    public var exists: Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Every user, sorted by name.
+    ///
+    /// - Throws: `.noStore` when there is no store yet; `.file` when it is unsafe;
+    ///   `.corruptStore` naming the line that does not parse.
+    public func users() throws(AuthError) -> [UserRecord] {
+        guard let users = try load() else { throw .noStore(path: path) }
+        return users
+    }
+
+    /// The user named `name`, or nil.
+    public func user(named name: String) throws(AuthError) -> UserRecord? {
+        try users().first { $0.name == name }
+    }
+
+    // MARK: Sign-on
+
+    /// Checks `password` for `name` without recording anything: for the lock screen, or for a
+    /// caller that records the outcome itself.
+    ///
+    /// Returns the user when the password is right, nil when the name is unknown or the password
+    /// wrong. An unknown name costs a full scrypt too, so timing does not tell which names exist.
+    public func verify(name: String, password: borrowing Password) throws(AuthError) -> UserRecord? {
+        let user = try UserRecord.isValidName(name) ? self.user(named: name) : nil
+        guard let user else {
+            _ = try PasswordHash(password: password, parameters: parameters)
+            return nil
+        }
+        return try user.passwordHash.matches(password) ? user : nil
+    }
+
+    /// Verifies and records the outcome: on success the previous sign-on and the failures since
+    /// are returned (to show the user) and replaced by this sign-on; on failure the user's
+    /// failure count goes up (when the name exists) and `.wrongCredentials` is thrown.
+    ///
+    /// - Parameters:
+    ///   - tty: The terminal signed on from (`ttyname(0)`), kept for the next sign-on's summary.
+    ///   - time: Wall-clock seconds since 1970; `SignOnSummary.currentTime()` by default.
+    public func signOn(
+        name: String, password: borrowing Password, tty: String?, at time: Int64 = SignOnSummary.currentTime()
+    ) throws(AuthError) -> SignOnSummary {
+        guard try verify(name: name, password: password) != nil else {
+            try recordFailure(name: name)
+            throw .wrongCredentials
+        }
+        return try recordSuccess(name: name, tty: tty, at: time)
+    }
+
+    /// Records a successful sign-on: returns what to tell the user (the sign-on before this one
+    /// and the failed attempts since), then resets the count and remembers this one.
+    @discardableResult
+    public func recordSuccess(name: String, tty: String?, at time: Int64 = SignOnSummary.currentTime())
+        throws(AuthError) -> SignOnSummary
+    {
+        try update { (users: inout [UserRecord]) throws(AuthError) -> SignOnSummary in
+            guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            let summary = SignOnSummary(
+                user: name, role: users[i].role, previous: users[i].lastSignOn,
+                failedAttempts: users[i].failedAttempts)
+            users[i].lastSignOn = SignOnRecord(time: time, tty: tty)
+            users[i].failedAttempts = 0
+            return summary
+        }
+    }
+
+    /// Records a failed attempt for `name` (sign-on or unlock). An unknown name is not recorded
+    /// (there is no one to tell) and is not an error.
+    public func recordFailure(name: String) throws(AuthError) {
+        guard UserRecord.isValidName(name), try user(named: name) != nil else { return }
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            if let i = users.firstIndex(where: { $0.name == name }) { users[i].failedAttempts += 1 }
+        }
+    }
+
+    // MARK: Managing users (`ward user`)
+
+    /// Adds a user; creates the store (0600) when there is none.
+    public func add(name: String, role: Role, password: borrowing Password) throws(AuthError) {
+        guard UserRecord.isValidName(name) else { throw .invalidUserName(name) }
+        try checkStrength(password)
+        let hash = try PasswordHash(password: password, parameters: parameters)
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            if users.contains(where: { $0.name == name }) { throw .userExists(name) }
+            users.append(UserRecord(name: name, role: role, passwordHash: hash))
+        }
+    }
+
+    /// Replaces a user's password (new salt, current parameters) and clears their failure count.
+    public func setPassword(name: String, password: borrowing Password) throws(AuthError) {
+        guard UserRecord.isValidName(name), try user(named: name) != nil else { throw .noSuchUser(name) }
+        try checkStrength(password)
+        let hash = try PasswordHash(password: password, parameters: parameters)
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            users[i].passwordHash = hash
+            users[i].failedAttempts = 0
+        }
+    }
+
+    /// Changes a user's role.
+    public func setRole(name: String, role: Role) throws(AuthError) {
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            users[i].role = role
+        }
+    }
+
+    /// Removes a user. Their open sessions are not ended, but they cannot sign on or unlock again.
+    public func remove(name: String) throws(AuthError) {
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            users.remove(at: i)
+        }
+    }
+
+    private func checkStrength(_ password: borrowing Password) throws(AuthError) {
+        if password.count < minimumPasswordLength { throw .passwordTooShort(minimum: minimumPasswordLength) }
+        if password.count > Self.maximumPasswordLength {
+            throw .passwordTooLong(maximum: Self.maximumPasswordLength)
+        }
+    }
+
+    // MARK: File
+
+    /// Runs `change` on a fresh read of the store under the writers' lock, then writes the
+    /// result atomically. A store that does not exist yet starts empty.
+    func update<Result>(_ change: (inout [UserRecord]) throws(AuthError) -> Result) throws(AuthError) -> Result {
+        let lock: Int32
+        do throws(FileSecurityError) {
+            lock = try FileSecurity.openFile(atPath: lockPath, flags: O_RDWR, create: true, rule: .ownerOnly)
+        } catch {
+            throw .file(error)
+        }
+        defer { close(lock) }  // closing releases the flock
+        while flock(lock, LOCK_EX) != 0 {
+            if errno != EINTR { throw .file(.system(path: lockPath, operation: "lock", errno: errno)) }
+        }
+        var users = try load() ?? []
+        let result = try change(&users)
+        try write(users)
+        return result
+    }
+
+    /// The users in the file, or nil when there is no file.
+    private func load() throws(AuthError) -> [UserRecord]? {
+        let bytes: [UInt8]
+        do throws(FileSecurityError) {
+            let fd = try FileSecurity.openFile(atPath: path, flags: O_RDONLY, rule: .ownerOnly)
+            defer { close(fd) }
+            bytes = try FileSecurity.readAll(descriptor: fd, path: path)
+        } catch .notFound {
+            return nil
+        } catch {
+            throw .file(error)
+        }
+        return try CredentialFile.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// Writes `users` to `path.new` (0600), `fsync`s it, renames it over the store and `fsync`s
+    /// the directory, so the rename itself survives a crash.
+    private func write(_ users: [UserRecord]) throws(AuthError) {
+        let temporary = path + ".new"
+        let text = CredentialFile.render(users.sorted { $0.name < $1.name })
+        do throws(FileSecurityError) {
+            // We hold the lock: a leftover .new is from a writer that died; replace it.
+            if unlink(temporary) != 0, errno != ENOENT {
+                throw FileSecurityError.system(path: temporary, operation: "remove", errno: errno)
+            }
+            let fd = try FileSecurity.createFile(atPath: temporary, flags: O_WRONLY)
+            do throws(FileSecurityError) {
+                try FileSecurity.writeAll(descriptor: fd, path: temporary, bytes: Array(text.utf8))
+                if fsync(fd) != 0 { throw FileSecurityError.system(path: temporary, operation: "fsync", errno: errno) }
+            } catch {
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            close(fd)
+            if rename(temporary, path) != 0 {
+                let code = errno
+                unlink(temporary)
+                throw FileSecurityError.system(path: path, operation: "replace", errno: code)
+            }
+            syncDirectory(of: path)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// `fsync` on the directory that holds `file`; best effort (some file systems refuse it).
+    private func syncDirectory(of file: String) {
+        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
+        let fd = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,8 @@
+/// Something an interceptor asked the session to do, performed after the event has passed.
+public enum ChainRequest: Equatable, Sendable {
+    case lock(LockReason)
+    case signOff(SignOffReason)
+    case notice(String)
+    /// Turn the terminal's focus reports on or off (`ESC[?1004h` / `ESC[?1004l`).
+    case focusReporting(Bool)
+}

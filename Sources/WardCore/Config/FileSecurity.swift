@@ -1,0 +1,195 @@
+import Glibc
+
+/// Opens and checks the files Ward keeps in its home: created 0600, never through a symbolic
+/// link, refused when another user owns them or group/others can write them.
+///
+/// Why so strict: the credential store decides who may read patient records and the audit log
+/// is the evidence of who did. A file that someone else can write (or swap through a symbolic
+/// link) could let them add a user or rewrite history. Checks run on the open descriptor
+/// (`fstat`), not on the path, so the file checked is the file used.
+///
+/// - Important: Descriptors are opened `O_CLOEXEC` and `O_NOFOLLOW`; callers close them.
+public enum FileSecurity {
+    /// How private an existing file must be.
+    public enum Rule: Sendable {
+        /// Group and others may read, never write (the records database, the audit log).
+        case notWritableByOthers
+        /// Group and others may neither read nor write (the credential store: its hashes can
+        /// be attacked offline, as ssh refuses a private key that others can read).
+        case ownerOnly
+
+        /// The permission bits that this rule refuses.
+        var forbiddenBits: mode_t { self == .ownerOnly ? 0o077 : 0o022 }
+        /// The `chmod` mode that fixes a refused file.
+        var fix: String { "600" }
+    }
+
+    /// Creates a new file 0600 and opens it; fails if the path exists (even as a symbolic link).
+    ///
+    /// `flags` adds to `O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`; pass `O_WRONLY` or `O_RDWR`.
+    /// The mode is set again with `fchmod`, so a restrictive umask cannot leave the owner
+    /// without write access and a loose one cannot add any.
+    public static func createFile(atPath path: String, flags: Int32 = O_WRONLY) throws(FileSecurityError) -> Int32 {
+        let fd = Glibc.open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 { throw .system(path: path, operation: "create", errno: errno) }
+        if fchmod(fd, 0o600) != 0 {
+            let code = errno
+            close(fd)
+            throw .system(path: path, operation: "chmod", errno: code)
+        }
+        return fd
+    }
+
+    /// Opens an existing file and checks it with `rule`; creates it 0600 first when
+    /// `create` is true and it does not exist.
+    ///
+    /// - Throws: `.notFound` when it is missing and `create` is false; `.symbolicLink`,
+    ///   `.notRegularFile`, `.wrongOwner`, `.unsafeMode` when it exists but is not safe to use.
+    public static func openFile(
+        atPath path: String, flags: Int32 = O_RDONLY, create: Bool = false, rule: Rule = .notWritableByOthers
+    ) throws(FileSecurityError) -> Int32 {
+        if create {
+            do throws(FileSecurityError) {
+                return try createFile(atPath: path, flags: flags)
+            } catch .system(_, _, let code) where code == EEXIST {
+                // Exists already (or is a link): open it below and check it.
+            }
+        }
+        let fd = Glibc.open(path, flags | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            switch code {
+            case ENOENT: throw .notFound(path: path)
+            case ELOOP: throw .symbolicLink(path: path)
+            default: throw .system(path: path, operation: "open", errno: code)
+            }
+        }
+        do {
+            try checkFile(descriptor: fd, path: path, rule: rule)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Checks an open file: a regular file, owned by this process's user, with no bit `rule`
+    /// forbids. Says why when it refuses.
+    public static func checkFile(descriptor fd: Int32, path: String, rule: Rule = .notWritableByOthers)
+        throws(FileSecurityError)
+    {
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw .system(path: path, operation: "stat", errno: errno) }
+        if info.st_mode & S_IFMT != S_IFREG { throw .notRegularFile(path: path) }
+        try checkOwnerAndMode(info, path: path, forbidden: rule.forbiddenBits, fix: rule.fix)
+    }
+
+    /// Checks an existing file by path, without following a final symbolic link.
+    public static func checkFile(atPath path: String, rule: Rule = .notWritableByOthers) throws(FileSecurityError) {
+        let fd = try openFile(atPath: path, flags: O_RDONLY, rule: rule)
+        close(fd)
+    }
+
+    /// Shared by files and the home directory: same owner, none of the `forbidden` bits.
+    static func checkOwnerAndMode(_ info: stat, path: String, forbidden: mode_t, fix: String)
+        throws(FileSecurityError)
+    {
+        let me = geteuid()
+        if info.st_uid != me { throw .wrongOwner(path: path, owner: info.st_uid, user: me) }
+        let mode = info.st_mode & 0o7777
+        if mode & forbidden != 0 { throw .unsafeMode(path: path, mode: mode, fix: fix) }
+    }
+
+    /// Reads a whole file from an open descriptor; refuses one larger than `limit` bytes.
+    public static func readAll(descriptor fd: Int32, path: String, limit: Int = 16 << 20)
+        throws(FileSecurityError) -> [UInt8]
+    {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { throw .tooLarge(path: path, limit: limit) }
+        }
+        return bytes
+    }
+
+    /// Writes every byte, retrying short writes and `EINTR`.
+    public static func writeAll(descriptor fd: Int32, path: String, bytes: [UInt8]) throws(FileSecurityError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(path: path, operation: "write", errno: errno)
+            }
+            offset += n
+        }
+    }
+}
+
+/// A file or directory in the Ward home that Ward will not use, or could not use.
+///
+/// Each names the path and what to do. Exit code 78 (EX_CONFIG) for an unsafe file, 66
+/// (EX_NOINPUT) for a missing one, 74 (EX_IOERR) when the system call itself failed.
+public enum FileSecurityError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file does not exist.
+    case notFound(path: String)
+    /// The path is a symbolic link; Ward opens its files only directly.
+    case symbolicLink(path: String)
+    /// The path is a directory, device or pipe where a regular file belongs.
+    case notRegularFile(path: String)
+    /// The path is a file where the Ward home directory belongs.
+    case notDirectory(path: String)
+    /// Another user owns it; they could change it behind Ward's back.
+    case wrongOwner(path: String, owner: uid_t, user: uid_t)
+    /// Its permissions let group or others write it (or, for the credential store, read it).
+    case unsafeMode(path: String, mode: mode_t, fix: String)
+    /// Larger than any file Ward writes; refused rather than read into memory.
+    case tooLarge(path: String, limit: Int)
+    /// A system call failed (`open`, `read`, `rename`, ...) with this `errno`.
+    case system(path: String, operation: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            "\(path): no such file."
+        case .symbolicLink(let path):
+            "\(path) is a symbolic link; Ward uses only the file itself. Replace the link with the file."
+        case .notRegularFile(let path):
+            "\(path) is not a regular file; move it away and try again."
+        case .notDirectory(let path):
+            "\(path) is not a directory; give the Ward home as a directory (--home DIR)."
+        case .wrongOwner(let path, let owner, let user):
+            "\(path) belongs to user id \(owner), not to you (user id \(user)); "
+                + "use a Ward home of your own (--home DIR) or have it handed over with chown."
+        case .unsafeMode(let path, let mode, let fix):
+            "\(path) has mode \(octal(mode)): \(mode & 0o022 != 0 ? "group or others can write it" : "group or others can read it"); "
+                + "Ward refuses it. Run 'chmod \(fix) \(path)' if its contents are yours."
+        case .tooLarge(let path, let limit):
+            "\(path) is larger than \(limit) bytes; this is not a file Ward wrote."
+        case .system(let path, let operation, let code):
+            "\(path): cannot \(operation): \(String(cString: strerror(code)))."
+        }
+    }
+
+    /// sysexits: 66 EX_NOINPUT, 74 EX_IOERR, 78 EX_CONFIG.
+    public var sysexit: Int32 {
+        switch self {
+        case .notFound: 66
+        case .system: 74
+        default: 78
+        }
+    }
+}
+
+/// `0755` for 0o755: how `chmod` and `ls` users read a mode.
+func octal(_ mode: mode_t) -> String {
+    let digits = String(mode, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

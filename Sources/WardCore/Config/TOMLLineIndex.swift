@@ -1,0 +1,223 @@
+/// The line each table header and each key of a TOML document is on.
+///
+/// TOMLKit (toml++ underneath) gives a line only for a parse error, never for a key, and Ward's
+/// messages must name `FILE:LINE` for every setting. So the text is scanned once more, after
+/// TOMLKit has accepted it: this scanner may assume valid TOML and only has to follow headers,
+/// keys, strings (all four kinds, multi-line included), arrays spanning lines and comments.
+///
+/// Paths are the table's keys; an element of an array of tables adds `[i]` after its name, so
+/// the second `[[plugin]]` is `["plugin", "[1]"]` and its `[plugin.settings]` is
+/// `["plugin", "[1]", "settings"]`. A key written dotted (`a.b = 1`) is recorded under the
+/// table `a`. A key inside an inline table has no line of its own: `line(ofKey:in:)` falls back
+/// to the key that holds it, then to the table's header.
+struct TOMLLineIndex {
+    private var tables: [[String]: Int] = [:]
+    private var keys: [[String]: Int] = [:]
+
+    init(scanning text: String) {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        scanner.run()
+        tables = scanner.tables
+        keys = scanner.keys
+    }
+
+    /// The line of the table's header (or of the first key that made it, for a dotted key).
+    func line(ofTable path: [String]) -> Int? {
+        var path = path
+        while !path.isEmpty {
+            if let line = tables[path] ?? keys[path] { return line }
+            path.removeLast()
+        }
+        return nil
+    }
+
+    /// The line `key` of the table at `path` is on, else the nearest enclosing one's, else 1.
+    func line(ofKey key: String, in path: [String]) -> Int {
+        keys[path + [key]] ?? tables[path + [key]] ?? line(ofTable: path) ?? 1
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var i = 0
+        var line = 1
+        var current: [String] = []
+        var arrayCounts: [[String]: Int] = [:]
+        var tables: [[String]: Int] = [:]
+        var keys: [[String]: Int] = [:]
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        var atEnd: Bool { i >= bytes.count }
+        func peek(_ offset: Int = 0) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
+
+        mutating func run() {
+            while !atEnd {
+                let before = i
+                skipBlankAndComments()
+                guard let c = peek() else { return }
+                if c == UInt8(ascii: "[") {
+                    header()
+                } else {
+                    keyValue()
+                }
+                if i == before { i += 1 }  // never loop on something unexpected
+            }
+        }
+
+        mutating func skipBlankAndComments() {
+            while let c = peek() {
+                switch c {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
+                case UInt8(ascii: "\n"): i += 1; line += 1
+                case UInt8(ascii: "#"): skipToEndOfLine()
+                default: return
+                }
+            }
+        }
+
+        mutating func skipSpaces() {
+            while let c = peek(), c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { i += 1 }
+        }
+
+        mutating func skipToEndOfLine() {
+            while let c = peek(), c != UInt8(ascii: "\n") { i += 1 }
+        }
+
+        /// `[a.b]` or `[[a.b]]`.
+        mutating func header() {
+            let isArray = peek(1) == UInt8(ascii: "[")
+            i += isArray ? 2 : 1
+            let names = keyPath(until: UInt8(ascii: "]"))
+            i += isArray ? 2 : 1
+            var path: [String] = []
+            for (n, name) in names.enumerated() {
+                path.append(name)
+                if let count = arrayCounts[path], !(isArray && n == names.count - 1) {
+                    path.append("[\(count - 1)]")
+                }
+            }
+            if isArray {
+                let count = arrayCounts[path] ?? 0
+                arrayCounts[path] = count + 1
+                path.append("[\(count)]")
+            }
+            tables[path] = tables[path] ?? line
+            current = path
+            skipSpaces()
+            if peek() == UInt8(ascii: "#") { skipToEndOfLine() }
+        }
+
+        /// `key = value`, `a.b = value`, `"quoted key" = value`.
+        mutating func keyValue() {
+            let names = keyPath(until: UInt8(ascii: "="))
+            i += 1
+            var path = current
+            for name in names.dropLast() {
+                path.append(name)
+                if tables[path] == nil { tables[path] = line }
+            }
+            if let last = names.last { keys[path + [last]] = keys[path + [last]] ?? line }
+            skipValue()
+        }
+
+        /// Dotted key parts up to `terminator`, which is left unread.
+        mutating func keyPath(until terminator: UInt8) -> [String] {
+            var parts: [String] = []
+            while true {
+                skipSpaces()
+                guard let c = peek(), c != terminator, c != UInt8(ascii: "\n") else { return parts }
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    parts.append(quoted())
+                } else {
+                    let start = i
+                    while let c = peek(), isBareKeyByte(c) { i += 1 }
+                    if i == start { i += 1; continue }
+                    parts.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                }
+                skipSpaces()
+                if peek() == UInt8(ascii: ".") { i += 1 }
+            }
+        }
+
+        func isBareKeyByte(_ c: UInt8) -> Bool {
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_")
+                || c == UInt8(ascii: "-")
+        }
+
+        /// A one-line quoted key, `"…"` (with escapes) or `'…'`; returns its text.
+        mutating func quoted() -> String {
+            let quote = bytes[i]
+            i += 1
+            var out: [UInt8] = []
+            while let c = peek(), c != quote, c != UInt8(ascii: "\n") {
+                if quote == UInt8(ascii: "\""), c == UInt8(ascii: "\\"), let next = peek(1) {
+                    switch next {
+                    case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+                    default: out.append(next)
+                    }
+                    i += 2
+                } else {
+                    out.append(c)
+                    i += 1
+                }
+            }
+            i += 1
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// The rest of a value: strings, nested arrays and inline tables, up to the end of its line.
+        mutating func skipValue() {
+            var depth = 0
+            while let c = peek() {
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    skipString()
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1; i += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1; i += 1
+                case UInt8(ascii: "#"):
+                    skipToEndOfLine()
+                case UInt8(ascii: "\n"):
+                    i += 1; line += 1
+                    if depth <= 0 { return }
+                default:
+                    i += 1
+                }
+            }
+        }
+
+        /// A string value of any of TOML's four kinds, counting the lines a multi-line one spans.
+        mutating func skipString() {
+            let quote = bytes[i]
+            let multi = peek(1) == quote && peek(2) == quote
+            i += multi ? 3 : 1
+            let basic = quote == UInt8(ascii: "\"")
+            while let c = peek() {
+                if basic, c == UInt8(ascii: "\\") {
+                    if peek(1) == UInt8(ascii: "\n") { line += 1 }
+                    i += 2
+                    continue
+                }
+                if c == UInt8(ascii: "\n") {
+                    line += 1
+                    i += 1
+                    if !multi { return }
+                    continue
+                }
+                if c == quote {
+                    if !multi { i += 1; return }
+                    if peek(1) == quote && peek(2) == quote {
+                        i += 3
+                        // Up to two more quotes may belong to the string (`""""` ends with one inside).
+                        while peek() == quote { i += 1 }
+                        return
+                    }
+                }
+                i += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Glibc
+
+/// The directory that holds one Ward installation's records database, credential store and
+/// audit log: `--home`, else `$WARD_HOME`, else `$XDG_DATA_HOME/ward`, else
+/// `~/.local/share/ward`.
+///
+/// Created 0700. An existing home that group or others can write, or that another user owns, is
+/// refused before anything in it is read: whoever can write the directory can replace the
+/// credential store with one that knows their password, whatever the store's own mode.
+/// A home that others can only read is accepted (its files are 0600 anyway).
+public struct WardHome: Sendable, Equatable {
+    /// The home's path, as resolved (not canonicalised: messages show what the user gave).
+    public let path: String
+
+    /// Where the home would be, without touching the file system.
+    ///
+    /// - Parameters:
+    ///   - option: The `--home` value, if given.
+    ///   - environment: Looks up an environment variable; `getenv` unless a test says otherwise.
+    public static func resolvePath(
+        option: String?, environment: (String) -> String? = WardHome.processEnvironment
+    ) -> String {
+        if let option, !option.isEmpty { return option }
+        if let home = environment("WARD_HOME"), !home.isEmpty { return home }
+        // The XDG spec: a relative XDG_DATA_HOME is invalid and is ignored.
+        if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/ward" }
+        return userHomeDirectory(environment: environment) + "/.local/share/ward"
+    }
+
+    /// Resolves the home, creates it (0700, with any missing parents 0700) when missing, and
+    /// checks that it is safe to use.
+    ///
+    /// - Throws: `FileSecurityError` naming the path, its mode and what to do (`chmod 700 PATH`).
+    public static func open(
+        option: String?, environment: (String) -> String? = WardHome.processEnvironment, create: Bool = true
+    ) throws(FileSecurityError) -> WardHome {
+        let home = WardHome(path: resolvePath(option: option, environment: environment))
+        try home.prepare(create: create)
+        return home
+    }
+
+    /// A home at `path`, not yet checked; `prepare()` creates and checks it.
+    public init(path: String) {
+        // "dir/" and "dir" are one home; keep "/" itself intact.
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        self.path = path
+    }
+
+    /// The SQLite records database.
+    public var recordsPath: String { path + "/records.sqlite" }
+    /// The credential store (`CredentialStore`).
+    public var credentialsPath: String { path + "/credentials" }
+    /// The lock file that serialises writers of the credential store.
+    public var credentialsLockPath: String { path + "/credentials.lock" }
+    /// The default audit log, when the site file names none.
+    public var auditLogPath: String { path + "/audit.jsonl" }
+
+    /// Creates the home when missing and `create` is true, then checks it: a directory owned by
+    /// this user that group and others cannot write.
+    public func prepare(create: Bool = true) throws(FileSecurityError) {
+        if create { try Self.makeDirectories(path) }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT { throw .notFound(path: path) }
+            throw .system(path: path, operation: "stat", errno: code)
+        }
+        if info.st_mode & S_IFMT != S_IFDIR { throw .notDirectory(path: path) }
+        try FileSecurity.checkOwnerAndMode(info, path: path, forbidden: 0o022, fix: "700")
+    }
+
+    /// `mkdir -p` with mode 0700 for each directory it makes; existing ones are left as they are.
+    private static func makeDirectories(_ path: String) throws(FileSecurityError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) == 0 {
+                // The umask may have taken bits away; 0700 is what the home promises.
+                _ = chmod(prefix, 0o700)
+                continue
+            }
+            let code = errno
+            if code != EEXIST { throw .system(path: prefix, operation: "create directory", errno: code) }
+        }
+    }
+
+    /// `getenv`, as a value the resolvers can take.
+    public static let processEnvironment: @Sendable (String) -> String? = { name in
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// `$HOME`, else the password database's entry for this user, else `/`.
+    private static func userHomeDirectory(environment: (String) -> String?) -> String {
+        if let home = environment("HOME"), !home.isEmpty { return home }
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        if getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil, let dir = entry.pw_dir {
+            return String(cString: dir)
+        }
+        return "/"
+    }
+}

@@ -1,0 +1,87 @@
+/// One thing that happened to the session, as every interceptor sees it.
+///
+/// Every input passes here before the shell acts on it: the terminal's bytes become `.key`,
+/// readline's finished lines become `.line`, signals become `.lifecycle`, focus reports become
+/// `.focus`, a plugin's own deadline becomes `.timer`, and the session announces its changes as
+/// `.session`. This is the terminal's `UIApplication.sendEvent(_:)`.
+public enum Event: Equatable, Sendable {
+    /// One key press (or one paste) on the terminal, before readline sees it.
+    case key(KeyPress)
+    /// A completed command line, before the shell runs it.
+    case line(Line)
+    /// A signal from the system or the job-control shell.
+    case lifecycle(Lifecycle)
+    /// The terminal window gained or lost focus (`ESC[I`, `ESC[O`).
+    case focus(Focus)
+    /// The deadline that this interceptor scheduled has come. Only its owner sees it.
+    case timer
+    /// The session changed state; sent by Ward itself, never by a plugin.
+    case session(SessionEvent)
+}
+
+/// What the terminal's focus reporting said.
+public enum Focus: Equatable, Sendable {
+    case gained
+    case lost
+}
+
+/// Signals, as values. The handlers only write a byte; the loop turns them into these.
+public enum Lifecycle: Equatable, Sendable {
+    /// Ctrl-C: cancel the line being typed.
+    case interrupt
+    /// Ctrl-Z (SIGTSTP): about to stop.
+    case suspend
+    /// `fg` (SIGCONT) after a stop, with how long the process was away (boot time, so sleep counts).
+    case resume(away: Duration)
+    /// The terminal went away (SIGHUP).
+    case hangup
+    /// Asked to end (SIGTERM).
+    case terminate
+    /// The window changed size (SIGWINCH).
+    case resize
+}
+
+/// Changes of the session's state, announced through the chain so plugins (the audit log) see them.
+public enum SessionEvent: Equatable, Sendable {
+    case signedOn(user: String, role: String)
+    case signOnFailed(user: String)
+    case locked(LockReason)
+    case unlocked(user: String)
+    case signedOff(SignOffReason)
+}
+
+/// Why a session locked. Printed on the lock screen and recorded in the audit log.
+public enum LockReason: String, Equatable, Sendable, CustomStringConvertible {
+    /// No key for the idle timeout.
+    case idle
+    /// Away (stopped with Ctrl-Z) longer than the grace period.
+    case suspend
+    /// The terminal window was out of focus too long.
+    case focus
+    /// The user typed `lock`.
+    case user
+    /// The absolute session limit passed, however active the user was.
+    case maxSession = "max-session"
+    /// A plugin failed closed (an audit record that could not be written).
+    case failure
+
+    public var description: String { rawValue }
+}
+
+/// How a session ended.
+public enum SignOffReason: String, Equatable, Sendable, CustomStringConvertible {
+    /// `logout`, `exit`, Ctrl-D.
+    case user
+    /// Locked longer than `signout-after`, or the password prompt timed out.
+    case timeout
+    /// The terminal closed (SIGHUP).
+    case hangup
+    /// SIGTERM.
+    case terminate
+    /// Too many wrong passwords.
+    case failedAttempts = "failed-attempts"
+    /// Batch input ended.
+    case endOfInput = "end-of-input"
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,77 @@
+import CReadline
+import Glibc
+
+/// The write end of the self-pipe, for the signal handler. Written once before any handler is
+/// installed, read only by `forwardSignal`.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// The whole signal handler: one byte into the pipe. Nothing else is async-signal-safe enough.
+private func forwardSignal(_ signo: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: signo)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = saved
+}
+
+/// Turns signals into bytes on a pipe, so the loop handles them in ordinary code.
+///
+/// A handler that did the work itself (wipe, restore the terminal) would run in the middle of
+/// whatever the loop was doing, readline included. Here it only writes the signal number; the loop
+/// sees the pipe readable and turns the byte into `Event.lifecycle`.
+public final class SignalPipe {
+    /// Watch this in `poll`.
+    public let readEnd: Int32
+    private let writeEnd: Int32
+    private let signals: [UnixSignal]
+
+    /// Installs handlers for `signals`. There is one pipe per process.
+    public init(signals: [UnixSignal]) throws(SystemError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe2(&fds, O_NONBLOCK | O_CLOEXEC) == 0 else { throw SystemError("pipe2") }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+        self.signals = signals
+        signalPipeWriteEnd = writeEnd
+        for signal in signals { install(signal) }
+    }
+
+    /// Reads every signal that arrived since the last call, in order.
+    public func drain() -> [UnixSignal] {
+        var result: [UnixSignal] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(readEnd, &buffer, buffer.count)
+            if n <= 0 { break }
+            result += buffer[0..<n].map { UnixSignal(rawValue: Int32($0)) }
+        }
+        return result
+    }
+
+    /// Puts the handler back (after `setDefault`, for a suspend).
+    public func install(_ signal: UnixSignal) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = forwardSignal
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // no SA_RESTART: poll and read must return to the loop
+        sigaction(signal.rawValue, &action, nil)
+    }
+
+    /// The system's default action, so `raise(SIGTSTP)` really stops the process.
+    public func setDefault(_ signal: UnixSignal) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        sigaction(signal.rawValue, &action, nil)
+    }
+
+    /// Default actions for every signal, and the pipe closed.
+    public func close() {
+        for signal in signals { setDefault(signal) }
+        signalPipeWriteEnd = -1
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
+    }
+}
+
+@available(*, unavailable)
+extension SignalPipe: Sendable {}

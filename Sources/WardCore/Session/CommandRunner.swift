@@ -1,0 +1,32 @@
+/// What runs a line once it has passed the chain: the records shell, for Ward.
+///
+/// WardCore knows nothing about patients; the shell behind this protocol does.
+public protocol CommandRunner: AnyObject {
+    /// The prompt for the next line (it names the open chart, if any).
+    var prompt: String { get }
+
+    /// Runs one line and says what the session should do next.
+    func run(_ line: Line) -> CommandResult
+
+    /// Candidates for Tab: the word being completed and the text before it.
+    func completions(for word: String, before: String) -> [String]
+
+    /// The user signed on (or unlocked): load what the session needs, say what the user must
+    /// know first (a demo-data banner).
+    func signedOn(user: String, role: String)
+
+    /// The session locks: forget every chart and cache, release the store's memory.
+    func wipe()
+}
+
+/// What the session does after a command.
+public enum CommandResult: Equatable, Sendable {
+    /// Show the next prompt.
+    case succeeded
+    /// Show the next prompt; the command failed (batch mode counts these).
+    case failed
+    /// The user asked to lock (`lock`).
+    case lock
+    /// The user asked to end the session (`logout`, `exit`, `quit`).
+    case signOff
+}

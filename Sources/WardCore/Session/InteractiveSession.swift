@@ -1,0 +1,439 @@
+import CReadline
+import Glibc
+import Logging
+
+/// The interactive session: sign-on, the shell, the lock screen, on one terminal and one loop.
+///
+/// ```
+/// tty bytes ─► KeyDecoder ─► .key ─► chain ─► LineEditor (readline) ─► .line ─► chain ─► shell
+/// signals   ─► SignalPipe ─► .lifecycle ─► chain ─► this session (cancel, stop, resize, end)
+/// deadline  ─► chain.fireDueTimers ─► the plugin that asked ─► requests (lock, notice)
+/// ```
+///
+/// Who may type what is `SessionMachine`'s decision; this class performs its actions: prompts in
+/// canonical mode for the user name and password (never readline, which would keep the password),
+/// the wipe and the lock screen, the shell's prompt. Every request an interceptor makes is
+/// performed here, after the event has passed the whole chain and before the next key reaches
+/// readline.
+///
+/// - Important: Not `Sendable`. It owns the loop and runs on the thread that calls `run()`.
+public final class InteractiveSession {
+    /// What the terminal's input is for right now.
+    private enum Input: Equatable {
+        /// Keys for readline and the shell.
+        case shell
+        case username
+        case password(user: String, atLockScreen: Bool)
+        /// A wrong password's delay, or the end: input is discarded.
+        case discard
+    }
+
+    private let terminal: Terminal
+    private let clock: any WardClock
+    private let chain: InterceptorChain
+    private let runner: any CommandRunner
+    private let credentials: CredentialStore
+    private let user: String?
+    private let editor: LineEditor
+    private let loop: EventLoop
+    private let logger: Logger
+    private let prompts: PromptReader
+    private var machine: SessionMachine
+    private var decoder = KeyDecoder()
+    private var signals: SignalPipe?
+    private var input = Input.discard
+    private var currentPrompt: (text: String, kind: PromptReader.Kind)?
+    private var exitStatus: Int32 = 0
+    private var ended = false
+    /// Set while our own stop's SIGCONT byte is still in the pipe.
+    private var resumedFromOwnStop = false
+    /// A plugin asked for focus reports; they are on whenever the shell has the terminal.
+    private var focusReportsWanted = false
+    /// What sign-on learned, shown once the shell starts.
+    private var signOnLines: [String] = []
+    /// Lines typed ahead of a lock and thrown away; the user is told after unlocking.
+    private var discardedLines = 0
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    public init(
+        terminal: Terminal, clock: any WardClock, chain: InterceptorChain, runner: any CommandRunner,
+        credentials: CredentialStore, user: String?, policy: SessionMachine.Policy, logger: Logger
+    ) {
+        self.terminal = terminal
+        self.clock = clock
+        self.chain = chain
+        self.runner = runner
+        self.credentials = credentials
+        self.user = user
+        self.logger = logger
+        self.editor = LineEditor()
+        self.loop = EventLoop(clock: clock)
+        self.prompts = PromptReader(terminal: terminal)
+        self.machine = SessionMachine(policy: policy, clock: clock)
+    }
+
+    /// Runs the session until it ends; returns the exit status. The terminal is restored on
+    /// every way out, a thrown error included.
+    public func run() throws -> Int32 {
+        let signals = try SignalPipe(signals: [
+            .sigint, .sigquit, .sigtstp, .sigcont, .sighup, .sigterm, .sigwinch,
+        ])
+        self.signals = signals
+        defer {
+            signals.close()
+            terminal.restore()
+        }
+        editor.completer = { [unowned self] word, before in runner.completions(for: word, before: before) }
+        editor.onCompletion = { [unowned self] in self.lineCompleted($0) }
+        loop.watch(signals.readEnd) { [unowned self] in self.handleSignals() }
+        loop.watch(terminal.fd) { [unowned self] in self.terminalReadable() }
+        loop.nextDeadline = { [unowned self] in
+            [chain.nextDeadline, decoder.pendingDeadline, machine.nextDeadline].compactMap { $0 }.min()
+        }
+        loop.onWake = { [unowned self] in self.wake() }
+
+        perform(machine.start(user: user))
+        if !ended { loop.run() }
+        return exitStatus
+    }
+
+    // MARK: Input
+
+    private func terminalReadable() {
+        switch input {
+        case .shell:
+            readKeys()
+        case .username:
+            guard let answer = prompts.readAnswer() else { return perform(machine.signOff(.user)) }
+            noteActivity()
+            perform(machine.usernameEntered(String(decoding: answer, as: UTF8.self)))
+        case .password(let user, let atLockScreen):
+            guard var answer = prompts.readAnswer() else {
+                Terminal.write("\n")
+                return perform(machine.signOff(.user))
+            }
+            Terminal.write("\n")
+            noteActivity()
+            input = .discard
+            let role = check(user: user, password: &answer, atLockScreen: atLockScreen)
+            perform(machine.passwordChecked(role: role))
+        case .discard:
+            discardedLines += prompts.discardTypeahead()
+        }
+    }
+
+    /// A key at a prompt is activity the chain may count, never its value.
+    private func noteActivity() {
+        _ = chain.dispatch(.key(.redacted))
+        performRequests()
+    }
+
+    /// Checks the password and zeroes it; the user's role when right, nil when wrong.
+    private func check(user: String, password bytes: inout [UInt8], atLockScreen: Bool) -> String? {
+        let password = Password(bytes: bytes)
+        explicit_bzero(&bytes, bytes.count)
+        do {
+            if atLockScreen {
+                guard let record = try credentials.verify(name: user, password: password) else {
+                    try? credentials.recordFailure(name: user)
+                    return nil
+                }
+                return record.role.rawValue
+            }
+            let summary = try credentials.signOn(name: user, password: password, tty: Self.ttyName)
+            signOnLines = summary.lines
+            return summary.role.rawValue
+        } catch .wrongCredentials {
+            return nil
+        } catch {
+            Terminal.write("ward: \(error)\n")
+            perform(machine.signOff(.failedAttempts, status: error.sysexit))
+            return nil
+        }
+    }
+
+    private static var ttyName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
+
+    private func readKeys() {
+        let n = read(terminal.fd, &readBuffer, readBuffer.count)
+        if n < 0, errno == EINTR || errno == EAGAIN { return }
+        guard n > 0 else {
+            // The terminal is gone (EOF or EIO): as good as a hangup.
+            return perform(machine.signOff(.hangup, status: 129))
+        }
+        let outputs = decoder.decode(readBuffer[0..<n], at: clock.now)
+        explicit_bzero(&readBuffer, n)
+        deliver(outputs)
+    }
+
+    private func deliver(_ outputs: [KeyDecoder.Output]) {
+        for output in outputs {
+            guard !ended, input == .shell else { return }
+            switch output {
+            case .key(let key):
+                let outcome = chain.dispatch(.key(key))
+                performRequests()
+                if case .delivered(.key(let passed)) = outcome, input == .shell { editor.feed(passed.bytes) }
+            case .focus(let focus):
+                _ = chain.dispatch(.focus(focus))
+                performRequests()
+            }
+        }
+    }
+
+    private func wake() {
+        guard !ended else { return }
+        deliver(decoder.flush(at: clock.now))
+        chain.fireDueTimers()
+        performRequests()
+        if let due = machine.nextDeadline, clock.now >= due { perform(machine.deadlinePassed()) }
+    }
+
+    // MARK: Lines
+
+    private func lineCompleted(_ completion: LineEditor.Completion) {
+        switch completion {
+        case .endOfInput:
+            Terminal.write("\n")
+            perform(machine.signOff(.user))
+        case .line(let text):
+            let result: CommandResult
+            switch chain.dispatch(.line(Line(text))) {
+            case .delivered(.line(let line)):
+                result = runner.run(line)
+            case .delivered, .consumed:
+                result = .succeeded
+            case .denied(let message):
+                Terminal.write("ward: \(message)\n")
+                result = .failed
+            }
+            performRequests()
+            guard input == .shell else { return }  // a plugin locked or ended the session
+            switch result {
+            case .signOff: perform(machine.signOff(.user))
+            case .lock: perform(machine.lock(.user))
+            case .succeeded, .failed: showPrompt()
+            }
+        }
+    }
+
+    private func showPrompt() {
+        if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
+        editor.prompt = runner.prompt
+        editor.install()
+        editor.drain()  // keys typed ahead during the command
+    }
+
+    // MARK: Performing
+
+    private func perform(_ actions: [SessionMachine.Action]) {
+        for action in actions {
+            guard !ended else { return }
+            switch action {
+            case .askUsername:
+                ask("Username: ", kind: .visible, then: .username)
+            case .askPassword(let user, let reason):
+                ask("Password for \(user): ", kind: .secret, then: .password(user: user, atLockScreen: reason != nil))
+            case .announce(let event):
+                announce(event)
+            case .wipe(let user, let reason):
+                wipeAndShowLockScreen(user: user, reason: reason)
+            case .say(let text):
+                input = .discard
+                Terminal.write(text + "\n")
+            case .resumeShell:
+                resumeShell()
+            case .end(let reason, let status):
+                finish(reason, status: status)
+            }
+        }
+    }
+
+    private func ask(_ text: String, kind: PromptReader.Kind, then next: Input) {
+        currentPrompt = (text, kind)
+        input = next
+        prompts.show(text, kind: kind)
+    }
+
+    private func announce(_ event: SessionEvent) {
+        switch event {
+        case .signedOn(let user, let role):
+            chain.session.user = user
+            chain.session.role = role
+            chain.session.isLocked = false
+        case .locked:
+            chain.session.isLocked = true
+        case .unlocked:
+            chain.session.isLocked = false
+        case .signOnFailed, .signedOff:
+            break
+        }
+        _ = chain.dispatch(.session(event))
+        performRequests()
+        if case .signedOff = event {
+            chain.session.user = nil
+            chain.session.role = nil
+        }
+    }
+
+    private func resumeShell() {
+        guard case .signedOn(let user, let role) = machine.state else { return }
+        terminal.restore()
+        currentPrompt = nil
+        Terminal.write(Terminal.clearScreenAndScrollback)
+        for line in signOnLines { Terminal.write(line + "\n") }
+        signOnLines = []
+        if discardedLines > 0 {
+            let lines = discardedLines == 1 ? "1 line" : "\(discardedLines) lines"
+            Terminal.write("\(lines) typed while locked \(discardedLines == 1 ? "was" : "were") discarded, not run.\n")
+            discardedLines = 0
+        }
+        runner.signedOn(user: user, role: role)
+        input = .shell
+        showPrompt()
+    }
+
+    /// Everything loaded goes, then the screen: the shell's charts and caches, readline's
+    /// memory of every line, keys typed ahead, stdout's buffer; then the screen and scrollback.
+    private func wipeAndShowLockScreen(user: String, reason: LockReason) {
+        input = .discard
+        discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
+        runner.wipe()
+        editor.remove()
+        editor.wipe()
+        decoder.wipe()
+        Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
+        Terminal.write("Ward is locked: \(Self.explain(reason)). Signed on as \(user).\n")
+        Terminal.write("Type the password to unlock, or press Ctrl-D to sign off.\n")
+        logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
+    }
+
+    private static func explain(_ reason: LockReason) -> String {
+        switch reason {
+        case .idle: "no activity"
+        case .suspend: "away after Ctrl-Z"
+        case .focus: "the window was out of focus"
+        case .user: "locked by the user"
+        case .maxSession: "the session time limit was reached"
+        case .failure: "a safeguard failed"
+        }
+    }
+
+    // MARK: Requests
+
+    private func performRequests() {
+        for request in chain.takeRequests() {
+            guard !ended else { return }
+            switch request {
+            case .notice(let text):
+                if input == .shell { editor.printAbove(text) }
+            case .lock(let reason):
+                perform(machine.lock(reason))
+            case .signOff(let reason):
+                perform(machine.signOff(reason))
+            case .focusReporting(let on):
+                focusReportsWanted = on
+                if input == .shell { Terminal.write(on ? Terminal.focusReportingOn : Terminal.focusReportingOff) }
+            }
+        }
+    }
+
+    // MARK: Signals
+
+    private func handleSignals() {
+        guard let signals else { return }
+        for signal in signals.drain() {
+            guard !ended else { return }
+            switch signal {
+            case .sigint, .sigquit:
+                interrupt()
+            case .sigtstp:
+                suspend()
+            case .sigcont where resumedFromOwnStop:
+                resumedFromOwnStop = false
+            case .sigcont:
+                // A stop that was not ours (kill -STOP): take the terminal back as it was.
+                resume(away: .zero)
+            case .sighup:
+                perform(machine.signOff(.hangup, status: 129))
+            case .sigterm:
+                perform(machine.signOff(.terminate, status: 143))
+            case .sigwinch:
+                _ = chain.dispatch(.lifecycle(.resize))
+                performRequests()
+                if input == .shell { editor.resize() }
+            default:
+                break
+            }
+        }
+    }
+
+    private func interrupt() {
+        let outcome = chain.dispatch(.lifecycle(.interrupt))
+        performRequests()
+        guard case .delivered = outcome else { return }
+        if input == .shell {
+            editor.cancelLine()
+        } else if let prompt = currentPrompt {
+            // The kernel threw the partial line away (ISIG); ask again on a fresh line.
+            Terminal.write("\n")
+            prompts.show(prompt.text, kind: prompt.kind)
+        }
+    }
+
+    /// Ctrl-Z: the chain hears of it first (a plugin may lock, which wipes before the stop),
+    /// then the screen is cleared, the terminal handed back, and the process stops until `fg`.
+    private func suspend() {
+        _ = chain.dispatch(.lifecycle(.suspend))
+        performRequests()
+        guard !ended, let signals else { return }
+        Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
+        Terminal.write("Ward is stopped and its screen cleared. Type 'fg' to go back.\n")
+        if input == .shell { editor.prepareForStop() }
+        terminal.restore()
+        let stoppedAt = clock.now
+        signals.setDefault(.sigtstp)
+        raise(SIGTSTP)  // stops here until SIGCONT
+        signals.install(.sigtstp)
+        resumedFromOwnStop = true  // this resume stands for the SIGCONT byte now in the pipe
+        resume(away: clock.now - stoppedAt)
+    }
+
+    private func resume(away: Duration) {
+        _ = chain.dispatch(.lifecycle(.resume(away: away)))
+        if input == .shell {
+            if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
+            editor.resumeAfterStop()
+        } else if let prompt = currentPrompt {
+            prompts.show("\n" + prompt.text, kind: prompt.kind)
+        }
+        performRequests()
+    }
+
+    // MARK: Ending
+
+    /// Clears the screen, restores the terminal, and stops the loop. A second call (a SIGTERM
+    /// during the first) does nothing.
+    ///
+    /// The screen and scrollback are cleared because a clinician who signs off at a shared
+    /// terminal must not leave a chart on it. Memory needs no wipe here: the process exits.
+    private func finish(_ reason: SignOffReason, status: Int32) {
+        guard !ended else { return }
+        ended = true
+        exitStatus = status
+        input = .discard
+        _ = chain.takeRequests()
+        editor.remove()
+        decoder.wipe()
+        chain.removeAll()
+        if reason != .failedAttempts, status != AttemptThrottle.exitCode {
+            Terminal.write(Terminal.clearScreenAndScrollback)
+        }
+        Terminal.write(Terminal.focusReportingOff + "Signed off.\n")
+        terminal.restore()
+        loop.stop()
+    }
+}
+
+@available(*, unavailable)
+extension InteractiveSession: Sendable {}

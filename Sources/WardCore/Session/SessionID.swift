@@ -1,0 +1,11 @@
+import CReadline
+import Glibc
+
+/// Random session identifiers for the audit log: 16 hex digits from the kernel's generator.
+public enum SessionID {
+    public static func make() -> String {
+        var bytes = [UInt8](repeating: 0, count: 8)
+        _ = getrandom(&bytes, bytes.count, 0)
+        return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}

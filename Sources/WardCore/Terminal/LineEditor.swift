@@ -1,0 +1,248 @@
+import CReadline
+import Glibc
+
+/// The editor readline's C callbacks reach. Readline is one set of process-wide globals, so there
+/// is one bound editor; it lives on the loop's thread like everything that touches readline.
+nonisolated(unsafe) private weak var boundEditor: LineEditor?
+
+/// GNU readline in callback mode, fed only from Ward's own queue.
+///
+/// Readline never reads the terminal itself. The loop reads the bytes, the chain sees each key,
+/// and only the keys that passed are queued here; readline pulls them through `rl_getc_function`
+/// and asks `rl_input_available_hook` whether more are waiting (notes/readline.md §1: without the
+/// hook readline `select()`s the real tty and reads an empty queue). So a lock can land between
+/// two keys of a half-typed line, and no key reaches the line without passing the chain.
+///
+/// When a line is complete the handler is removed before readline would redraw the prompt, so a
+/// command's output comes before the next prompt, and the session decides whether there is a next
+/// prompt at all (it may lock instead). History lives in memory only; nothing is ever written to a
+/// history file.
+///
+/// - Important: Not `Sendable`. Readline is not thread-safe; every call happens on the loop's
+///   thread.
+public final class LineEditor {
+    /// What readline produced.
+    public enum Completion: Equatable, Sendable {
+        case line(String)
+        /// Ctrl-D on an empty line.
+        case endOfInput
+    }
+
+    /// Called after readline finished a line. The handler is removed by then: call `install()`
+    /// to show the next prompt.
+    public var onCompletion: (Completion) -> Void = { _ in }
+
+    /// Candidates for Tab: the word being completed and the text of the line before it.
+    public var completer: ((_ word: String, _ before: String) -> [String])?
+
+    /// The prompt shown by the next `install()`.
+    public var prompt = "ward> "
+
+    /// Whether readline is between `install()` and a finished line: keys may be fed.
+    public private(set) var isInstalled = false
+
+    private var queue: [UInt8] = []
+    private var head = 0
+    private var completion: Completion?
+    private var matches: [String] = []
+    private var matchIndex = 0
+    private var longestLine = 0
+    /// Standard output's buffer, owned here so the wipe can zero it (readline echoes through it).
+    private let stdoutBuffer: UnsafeMutablePointer<CChar>
+    private static let stdoutBufferSize = 4096
+
+    public init() {
+        stdoutBuffer = .allocate(capacity: Self.stdoutBufferSize)
+        stdoutBuffer.initialize(repeating: 0, count: Self.stdoutBufferSize)
+        setvbuf(ward_stdout(), stdoutBuffer, _IOLBF, Self.stdoutBufferSize)
+
+        boundEditor = self
+        // Readline installs no signal handlers and leaves LINES/COLUMNS alone: signals belong to
+        // the loop (notes §2).
+        ward_rl_configure(
+            { _ in boundEditor?.nextByte() ?? EOF },
+            { boundEditor?.hasQueuedInput == true ? 1 : 0 },
+            { text, start, _ in
+                ward_rl_completion_over()
+                guard let editor = boundEditor, let text else { return nil }
+                return editor.completions(for: text, start: Int(start))
+            })
+        rl_initialize()  // reads ~/.inputrc (or $INPUTRC) as readline always does
+        // Readers that would block inside readline on input the queue does not have yet.
+        rl_variable_bind("completion-query-items", "0")
+        rl_variable_bind("page-completions", "off")
+        using_history()
+    }
+
+    // MARK: Input
+
+    /// Shows the prompt and lets readline take keys.
+    public func install() {
+        guard !isInstalled else { return }
+        rl_callback_handler_install(prompt) { line in boundEditor?.lineFinished(line) }
+        isInstalled = true
+    }
+
+    /// Takes the prompt away without finishing the line (before a lock, a suspend, an exit).
+    public func remove() {
+        guard isInstalled else { return }
+        rl_callback_handler_remove()
+        isInstalled = false
+    }
+
+    /// Queues the bytes of one key press that passed the chain, and lets readline consume them.
+    public func feed(_ bytes: [UInt8]) {
+        queue.append(contentsOf: bytes)
+        drain()
+    }
+
+    /// Whether keys are queued that readline has not taken yet (typed ahead during a command).
+    public var hasQueuedInput: Bool { head < queue.count }
+
+    /// Lets readline consume the queue while a prompt is up; reports each finished line.
+    public func drain() {
+        while isInstalled, hasQueuedInput {
+            rl_callback_read_char()
+            if let finished = completion {
+                completion = nil
+                onCompletion(finished)
+            }
+        }
+        if !hasQueuedInput { clearQueue() }
+    }
+
+    private func nextByte() -> Int32 {
+        guard head < queue.count else { return EOF }
+        let byte = queue[head]
+        queue[head] = 0
+        head += 1
+        return Int32(byte)
+    }
+
+    private func lineFinished(_ line: UnsafeMutablePointer<CChar>?) {
+        if let line {
+            let length = strlen(line)
+            longestLine = max(longestLine, length)
+            if length > 0 { add_history(line) }
+            completion = .line(String(cString: line))
+            explicit_bzero(line, length)
+            free(line)
+        } else {
+            completion = .endOfInput
+        }
+        // Removing the handler here keeps readline from printing the next prompt before the
+        // command's output (callback.c redisplays only while a handler is installed).
+        rl_callback_handler_remove()
+        isInstalled = false
+    }
+
+    /// Throws away keys typed ahead (before a lock); returns how many lines they held.
+    public func discardQueuedInput() -> Int {
+        let lines = queue[head...].filter { $0 == 0x0A || $0 == 0x0D }.count
+        clearQueue()
+        return lines
+    }
+
+    private func clearQueue() {
+        for i in queue.indices { queue[i] = 0 }
+        queue.removeAll(keepingCapacity: false)
+        head = 0
+    }
+
+    // MARK: Screen
+
+    /// Ctrl-C: abandons the line being typed and shows a fresh prompt, as bash does.
+    public func cancelLine() {
+        guard isInstalled else { return }
+        ward_rl_cancel_line()
+    }
+
+    /// Prints a line above the prompt and redraws the prompt and the line being typed below it.
+    public func printAbove(_ text: String) {
+        if isInstalled {
+            rl_clear_visible_line()
+            Terminal.write(text + "\r\n")
+            rl_forced_update_display()
+        } else {
+            Terminal.write(text + "\n")
+        }
+    }
+
+    /// The window changed size: readline re-wraps the line.
+    public func resize() {
+        if isInstalled { rl_resize_terminal() } else { rl_reset_screen_size() }
+    }
+
+    /// Before the process stops (Ctrl-Z): hands the terminal back.
+    public func prepareForStop() {
+        if isInstalled { rl_deprep_terminal() }
+    }
+
+    /// After `fg`: takes the terminal again and redraws the line as it was.
+    ///
+    /// Deprep first: prep does nothing while readline believes it is still prepped, which it
+    /// does after an uncaught SIGSTOP (notes §2).
+    public func resumeAfterStop() {
+        guard isInstalled else { return }
+        rl_deprep_terminal()
+        rl_prep_terminal(1)
+        rl_resize_terminal()
+        rl_forced_update_display()
+    }
+
+    // MARK: Wipe
+
+    /// Forgets everything typed: the line, its undo list, the kill ring, the history, the saved
+    /// line, both search strings, readline's display buffers, Ward's queue and stdout's buffer.
+    ///
+    /// Readline has no API for several of these; `ward_rl_wipe` follows the order checked in
+    /// notes/readline.md §3. What it frees is zeroed by the scrubbing `free` in the executable.
+    /// The screen shows a line of junk for a moment; the caller clears the screen next.
+    public func wipe() {
+        clearQueue()
+        let wasInstalled = isInstalled
+        if !wasInstalled {
+            rl_callback_handler_install("") { line in boundEditor?.lineFinished(line) }
+            isInstalled = true
+        }
+        ward_rl_wipe(longestLine + 64) { bytes in
+            guard let bytes else { return }
+            boundEditor?.feedDuringWipe(bytes)
+        }
+        completion = nil
+        longestLine = 0
+        if !wasInstalled { remove() }
+        clearQueue()
+        fflush(ward_stdout())
+        explicit_bzero(stdoutBuffer, Self.stdoutBufferSize)
+    }
+
+    private func feedDuringWipe(_ bytes: UnsafePointer<CChar>) {
+        queue.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: strlen(bytes)))
+        while isInstalled, hasQueuedInput { rl_callback_read_char() }
+        clearQueue()
+    }
+
+    // MARK: Completion
+
+    private func completions(for text: UnsafePointer<CChar>, start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        let word = String(cString: text)
+        let before = String(decoding: UnsafeRawBufferPointer(start: ward_rl_line_buffer(), count: start), as: UTF8.self)
+        matches = completer?(word, before) ?? []
+        matchIndex = 0
+        guard !matches.isEmpty else { return nil }
+        return rl_completion_matches(text) { _, _ in boundEditor?.nextMatch() }
+    }
+
+    private func nextMatch() -> UnsafeMutablePointer<CChar>? {
+        guard matchIndex < matches.count else {
+            matches.removeAll()
+            return nil
+        }
+        defer { matchIndex += 1 }
+        return strdup(matches[matchIndex])
+    }
+}
+
+@available(*, unavailable)
+extension LineEditor: Sendable {}

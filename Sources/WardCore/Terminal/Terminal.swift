@@ -1,0 +1,75 @@
+import CReadline
+import Glibc
+
+/// The terminal's settings as Ward found them, for `atexit` and fatal paths.
+nonisolated(unsafe) private var originalSettings: termios?
+nonisolated(unsafe) private var originalFD: Int32 = -1
+
+/// The controlling terminal: its settings as Ward found them, and the escape sequences Ward sends.
+///
+/// Ward keeps its own copy of the settings taken at start, because readline's prep re-saves the
+/// *current* settings as its "original" (../shared/notes/readline.md §2): after an odd stop it
+/// would restore a raw terminal. Every exit path restores this copy: a normal exit, Ctrl-D,
+/// SIGHUP, SIGTERM, a thrown error (through `defer`), and `exit()` from anywhere (`atexit`).
+public final class Terminal {
+    /// The terminal's descriptor (standard input).
+    public let fd: Int32
+    private let saved: termios
+
+    /// The terminal on `fd`, or nil when `fd` is not a terminal (a pipe, a file: batch mode).
+    public init?(fd: Int32 = STDIN_FILENO) {
+        guard isatty(fd) == 1 else { return nil }
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else { return nil }
+        self.fd = fd
+        self.saved = t
+        if originalSettings == nil {
+            originalSettings = t
+            originalFD = fd
+            atexit { Terminal.restoreAtExit() }
+        }
+    }
+
+    /// Puts the settings back as Ward found them: cooked, echo on.
+    public func restore() {
+        var t = saved
+        tcsetattr(fd, TCSANOW, &t)
+    }
+
+    /// The settings Ward found, for a prompt that needs its own mode (no echo for a password).
+    public var original: termios { saved }
+
+    private static func restoreAtExit() {
+        guard var t = originalSettings, originalFD >= 0 else { return }
+        tcsetattr(originalFD, TCSANOW, &t)
+    }
+
+    /// Rows and columns; 24×80 when the terminal does not say.
+    public var size: (rows: Int, columns: Int) {
+        var rows: UInt16 = 0
+        var columns: UInt16 = 0
+        guard ward_window_size(fd, &rows, &columns) == 0, rows > 0, columns > 0 else { return (24, 80) }
+        return (Int(rows), Int(columns))
+    }
+
+    /// Writes `text` to standard output now, through stdio so that readline's output and
+    /// Ward's stay in order.
+    public static func write(_ text: String) {
+        fputs(text, ward_stdout())
+        fflush(ward_stdout())
+    }
+
+    /// Clears the screen and then the scrollback: `ESC[H ESC[2J ESC[3J`.
+    ///
+    /// The order matters: tmux moves a screen cleared with `2J` into its history, so `3J` has to
+    /// come after it (notes/readline.md §5).
+    public static let clearScreenAndScrollback = "\u{1B}[H\u{1B}[2J\u{1B}[3J"
+
+    /// Turns the terminal's focus reports (`ESC[I`, `ESC[O`) on.
+    public static let focusReportingOn = "\u{1B}[?1004h"
+    /// And off again; sent on every exit and before a password prompt.
+    public static let focusReportingOff = "\u{1B}[?1004l"
+}
+
+@available(*, unavailable)
+extension Terminal: Sendable {}

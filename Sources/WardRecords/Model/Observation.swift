@@ -1,0 +1,36 @@
+import Foundation
+
+/// A vital sign, lab result or other measurement (FHIR Observation, one row per component).
+public struct Observation: Sendable, Equatable {
+    /// What kind of measurement: the shell's `show vitals` and `show labs` split on this.
+    public enum Category: String, Sendable, CaseIterable {
+        case vitalSigns = "vital-signs"
+        case laboratory
+        case other
+    }
+
+    /// The LOINC code.
+    public var code: String
+    public var display: String
+    public var category: Category
+    /// The numeric value, when the observation has a quantity.
+    public var value: Double?
+    /// The value as text when it is not a number (a coded or string result).
+    public var text: String?
+    /// UCUM unit of `value`, or empty.
+    public var unit: String
+    public var time: Date
+
+    public init(
+        code: String, display: String, category: Category, value: Double? = nil, text: String? = nil,
+        unit: String = "", time: Date
+    ) {
+        self.code = code
+        self.display = display
+        self.category = category
+        self.value = value
+        self.text = text
+        self.unit = unit
+        self.time = time
+    }
+}

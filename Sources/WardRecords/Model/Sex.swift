@@ -1,0 +1,4 @@
+/// Administrative sex as FHIR R4 codes it (`Patient.gender`).
+public enum Sex: String, Sendable, CaseIterable {
+    case female, male, other, unknown
+}

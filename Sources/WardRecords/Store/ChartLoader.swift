@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// Reads one patient's chart, section by section, each through an index on `patient_id`.
+///
+/// Statements are cached on the connection, so opening charts one after another prepares
+/// nothing; closing the connection on lock drops them with it.
+struct ChartLoader {
+    let db: Database
+
+    init(_ db: Database) { self.db = db }
+
+    func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT id, mrn, given, family, birth_date, sex, phone, address, restricted
+                FROM patient WHERE mrn = ?
+                """)
+        guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { throw StoreError.noSuchPatient }
+        let id: Int64 = row[0]
+        let patient = Patient(
+            mrn: row[1], given: row[2], family: row[3], birthDate: row[4], sex: Sex(rawValue: row[5]) ?? .unknown,
+            phone: row[6], address: row[7], restricted: row[8])
+        guard contents == .full else { return LoadedChart(patient: patient) }
+        return LoadedChart(
+            patient: patient,
+            allergies: try rows(
+                "SELECT substance, code, criticality, category, status, recorded FROM allergy WHERE patient_id = ? ORDER BY id",
+                id
+            ) {
+                Allergy(
+                    substance: $0[0], code: $0[1], criticality: $0[2], category: $0[3], status: $0[4],
+                    recorded: date($0[5]))
+            },
+            problems: try rows(
+                "SELECT code, display, status, onset, abated FROM problem WHERE patient_id = ? ORDER BY onset, id", id
+            ) {
+                Problem(code: $0[0], display: $0[1], status: $0[2], onset: date($0[3]), abated: date($0[4]))
+            },
+            medications: try rows(
+                "SELECT code, display, status, dosage, authored FROM medication WHERE patient_id = ? ORDER BY authored, id",
+                id
+            ) {
+                Medication(code: $0[0], display: $0[1], status: $0[2], dosage: $0[3], authored: date($0[4]))
+            },
+            observations: try rows(
+                """
+                SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time
+                FROM observation o JOIN observation_code c ON c.id = o.code_id
+                WHERE o.patient_id = ? ORDER BY o.time, o.id
+                """, id
+            ) {
+                Observation(
+                    code: $0[0], display: $0[1], category: Observation.Category(rawValue: $0[2]) ?? .other,
+                    value: $0[3], text: $0[4], unit: $0[5], time: date($0[6]) ?? .distantPast)
+            },
+            encounters: try rows(
+                #"SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = ? ORDER BY start, id"#, id
+            ) {
+                Encounter(kind: $0[0], display: $0[1], reason: $0[2], start: date($0[3]) ?? .distantPast, end: date($0[4]))
+            },
+            notes: try rows("SELECT author, time, text FROM note WHERE patient_id = ? ORDER BY time, id", id) {
+                Note(author: $0[0], time: date($0[1]) ?? .distantPast, text: $0[2])
+            })
+    }
+
+    private func rows<T>(_ sql: String, _ id: Int64, _ make: (Row) -> T) throws -> [T] {
+        var result: [T] = []
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id])
+        while let row = try cursor.next() { result.append(make(row)) }
+        return result
+    }
+}
+
+/// Unix seconds from the database, or nil for NULL.
+func date(_ seconds: Int64?) -> Date? {
+    seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+}

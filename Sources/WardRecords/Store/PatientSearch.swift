@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+
+/// `find TEXT`: turns what the user typed into FTS5 queries and ranks what they return.
+///
+/// Ranking, best first:
+/// 1. the MRN, when the text is one word with a digit in it and a patient has exactly that MRN;
+/// 2. then by score: each typed word scores its best match among the patient's names, a whole
+///    family name 30, a whole given name 20, the start of a family name 12, of a given name 8;
+/// 3. ties by family name, given names, birth date, MRN.
+///
+/// The search runs in two streaming phases, whole words first, then prefixes, each stopping
+/// after a few dozen rows in storage order: ordering every match of `s` among a million patients
+/// would cost tens of milliseconds. A whole-word row always outranks a prefix-only row, so the
+/// best rows come first; among more matches than the limit, the user refines (the result says
+/// how many there are, counted up to `countCap`). BM25 is not used: with one or two short tokens
+/// per column it ranks by rarity, which says nothing about which patient is meant.
+struct PatientSearch {
+    /// Matches are counted up to this many, then reported as "more than".
+    static let countCap = 1000
+
+    /// The folded words (lower case, no diacritics), split as FTS5's unicode61 tokenizer splits.
+    let words: [String]
+    /// The text as typed, when it could be an MRN.
+    let mrnCandidate: String?
+
+    init(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        words = Self.tokens(trimmed)
+        mrnCandidate =
+            !trimmed.isEmpty && !trimmed.contains(where: \.isWhitespace) && trimmed.contains(where: \.isNumber)
+            ? trimmed : nil
+    }
+
+    var isEmpty: Bool { words.isEmpty && mrnCandidate == nil }
+
+    func run(_ db: Database, limit: Int) throws -> SearchResult {
+        var found: [Int64: PatientMatch] = [:]
+        var total = 0
+        if let mrn = mrnCandidate, let (id, match) = try Self.row(mrn: mrn, db) {
+            found[id] = match
+            total += 1
+        }
+        if !words.isEmpty {
+            for (id, row) in try fetch(db, query: ftsQuery(prefix: false), limit: limit) where found[id] == nil {
+                found[id] = scored(row)
+            }
+            if found.count < limit {
+                for (id, row) in try fetch(db, query: ftsQuery(prefix: true), limit: limit) where found[id] == nil {
+                    found[id] = scored(row)
+                }
+            }
+            let count = try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM patient_fts WHERE patient_fts MATCH ? LIMIT ?)"),
+                arguments: [ftsQuery(prefix: true), Self.countCap + 1]) ?? 0
+            total += count
+            if let mrn = mrnCandidate, let match = found.values.first(where: { $0.mrn == mrn }),
+                scoreNames(given: match.given, family: match.family) > 0
+            {
+                total -= 1  // matched by MRN and by name: count it once
+            }
+        }
+        let ranked = found.values.sorted(by: Self.ranksBefore)
+        let capped = total > Self.countCap
+        return SearchResult(
+            matches: Array(ranked.prefix(limit)), total: min(total, Self.countCap), totalIsCapped: capped)
+    }
+
+    /// The find row for one MRN (case-insensitive), or nil.
+    static func match(mrn: String, _ db: Database) throws -> PatientMatch? {
+        try row(mrn: mrn, db)?.1
+    }
+
+    static let mrnScore = 1000
+
+    private static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE mrn = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { return nil }
+        var match = Self.match(row)
+        match.score = mrnScore
+        return (row[0], match)
+    }
+
+    private func fetch(_ db: Database, query: String, limit: Int) throws -> [(Int64, Row)] {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT p.id, p.mrn, p.given, p.family, p.birth_date, p.sex, p.restricted
+                FROM patient_fts JOIN patient p ON p.id = patient_fts.rowid
+                WHERE patient_fts MATCH ? LIMIT ?
+                """)
+        return try Row.fetchAll(statement, arguments: [query, limit]).map { ($0[0], $0) }
+    }
+
+    private func scored(_ row: Row) -> PatientMatch {
+        var match = Self.match(row)
+        match.score = scoreNames(given: match.given, family: match.family)
+        return match
+    }
+
+    private static func match(_ row: Row) -> PatientMatch {
+        PatientMatch(
+            mrn: row[1], given: row[2], family: row[3], birthDate: row[4],
+            sex: Sex(rawValue: row[5]) ?? .unknown, restricted: row[6], score: 0)
+    }
+
+    /// The FTS5 query: every word must match (implicit AND), each quoted so no word is read as
+    /// FTS5 syntax (`NOT`, `OR`, `col:`), with `*` for a prefix.
+    func ftsQuery(prefix: Bool) -> String {
+        words.map { "\"\($0)\"" + (prefix ? "*" : "") }.joined(separator: " ")
+    }
+
+    /// The score of a patient's names for these words (see the type's comment).
+    func scoreNames(given: String, family: String) -> Int {
+        let familyTokens = Self.tokens(family)
+        let givenTokens = Self.tokens(given)
+        var score = 0
+        for word in words {
+            var best = 0
+            for token in familyTokens {
+                best = max(best, token == word ? 30 : token.hasPrefix(word) ? 12 : 0)
+            }
+            for token in givenTokens {
+                best = max(best, token == word ? 20 : token.hasPrefix(word) ? 8 : 0)
+            }
+            score += best
+        }
+        return score
+    }
+
+    static func ranksBefore(_ a: PatientMatch, _ b: PatientMatch) -> Bool {
+        if a.score != b.score { return a.score > b.score }
+        if a.family != b.family { return a.family < b.family }
+        if a.given != b.given { return a.given < b.given }
+        if a.birthDate != b.birthDate { return a.birthDate < b.birthDate }
+        return a.mrn < b.mrn
+    }
+
+    /// Lower-cased, diacritics removed, split on anything but letters and digits: close to what
+    /// FTS5's `unicode61 remove_diacritics 2` does, so the scores agree with what matched.
+    static func tokens(_ text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+            .map(String.init)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import WardCore
+
+/// The patient records, as the shell sees them.
+///
+/// A protocol so that a server database (PostgreSQL for many hosts) can stand behind the shell
+/// later without the shell changing; `SQLiteRecordStore` is the embedded one.
+///
+/// A store is a `Wipeable`: on lock the session calls `wipe()`, which drops the connection and
+/// with it every cached page of patient data; after the user signs on again the shell calls
+/// `reopen()`. Between the two every query throws `StoreError.closed`.
+///
+/// - Important: not `Sendable`. A store belongs to the loop thread, like the charts it loads.
+public protocol RecordStore: Wipeable {
+    /// Patients whose names start with the words of `text` (in any order), or whose MRN is `text`;
+    /// best matches first, at most `limit` of them.
+    func find(_ text: String, limit: Int) throws -> SearchResult
+
+    /// The find row for one MRN, or nil: lets `open` see whether a chart is restricted (and ask
+    /// for a reason) before loading anything clinical.
+    func lookUp(mrn: String) throws -> PatientMatch?
+
+    /// One patient's chart. `.demographics` loads the patient only (what a clerk may see).
+    /// Throws `StoreError.noSuchPatient` for an unknown MRN.
+    func chart(mrn: String, contents: ChartContents) throws -> LoadedChart
+
+    /// Saves a note on a patient's chart, signed by `author` and timed `time` (to the second),
+    /// and returns it as stored.
+    func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note
+
+    /// How the home's records were made: non-nil for a `ward demo` home, so the shell can say
+    /// that the patients are synthetic.
+    func demoMarker() throws -> DemoMarker?
+
+    /// Gives back the database's page cache without closing (cheaper than `close()`, weaker: an
+    /// allocator may keep pages aside). Safe to call at any time.
+    func releaseMemory()
+
+    /// Closes the connection, releasing every cached page. Never fails; idempotent.
+    func close()
+
+    /// Opens the connection again after `close()`; does nothing if it is open.
+    func reopen() throws
+}
+
+extension RecordStore {
+    /// The lock's part: close, so no page of patient data stays in SQLite's cache.
+    public func wipe() { close() }
+
+    public func find(_ text: String) throws -> SearchResult { try find(text, limit: 50) }
+
+    public func chart(mrn: String) throws -> LoadedChart { try chart(mrn: mrn, contents: .full) }
+}
+
+/// How much of a chart to load: the role rules say a clerk sees demographics only, and what is
+/// never loaded never needs wiping.
+public enum ChartContents: Sendable {
+    case demographics
+    case full
+}
+
+/// The marker `ward demo` leaves in a home it made.
+public struct DemoMarker: Sendable, Equatable {
+    public var seed: UInt64
+    public var patients: Int
+
+    public init(seed: UInt64, patients: Int) {
+        self.seed = seed
+        self.patients = patients
+    }
+}

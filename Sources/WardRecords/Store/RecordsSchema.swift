@@ -1,0 +1,136 @@
+import GRDB
+
+/// The records schema, as versioned migrations.
+///
+/// Two steps rather than one so the demo generator can load rows into bare tables
+/// (`migrate(upTo: tablesMigration)`), then build every index and the name search once at the
+/// end, which is several times faster than keeping them up to date row by row. An ordinary open
+/// runs both; on an empty database the second step's FTS rebuild costs nothing.
+///
+/// Times are INTEGER Unix seconds (compact, sortable, no zone to parse); a birth date is TEXT
+/// `YYYY-MM-DD`, because it is a calendar date, not an instant. Observation codes live in their
+/// own table: the same few hundred LOINC codes, displays and units repeat across tens of millions
+/// of rows, and keeping them out of the row halves the size of the biggest table.
+///
+/// - Important: never edit a migration that has shipped; add a new one after it.
+enum RecordsSchema {
+    static let tablesMigration = "1-tables"
+    static let indexesMigration = "2-indexes-and-name-search"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(tablesMigration) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE patient (
+                        id INTEGER PRIMARY KEY,
+                        mrn TEXT NOT NULL COLLATE NOCASE,
+                        fhir_id TEXT,
+                        given TEXT NOT NULL,
+                        family TEXT NOT NULL,
+                        birth_date TEXT NOT NULL,
+                        sex TEXT NOT NULL,
+                        phone TEXT NOT NULL,
+                        address TEXT NOT NULL,
+                        restricted INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE allergy (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        substance TEXT NOT NULL,
+                        code TEXT NOT NULL,
+                        criticality TEXT NOT NULL,
+                        category TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        recorded INTEGER
+                    );
+                    CREATE TABLE problem (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        code TEXT NOT NULL,
+                        display TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        onset INTEGER,
+                        abated INTEGER
+                    );
+                    CREATE TABLE medication (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        code TEXT NOT NULL,
+                        display TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        dosage TEXT NOT NULL,
+                        authored INTEGER
+                    );
+                    CREATE TABLE observation_code (
+                        id INTEGER PRIMARY KEY,
+                        code TEXT NOT NULL,
+                        display TEXT NOT NULL,
+                        unit TEXT NOT NULL,
+                        category TEXT NOT NULL,
+                        UNIQUE (code, display, unit, category)
+                    );
+                    CREATE TABLE observation (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        code_id INTEGER NOT NULL REFERENCES observation_code(id),
+                        value REAL,
+                        text TEXT,
+                        time INTEGER NOT NULL
+                    );
+                    CREATE TABLE encounter (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL,
+                        display TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        start INTEGER NOT NULL,
+                        "end" INTEGER
+                    );
+                    CREATE TABLE note (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        author TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        text TEXT NOT NULL
+                    );
+                    """)
+        }
+        migrator.registerMigration(indexesMigration) { db in
+            // External-content FTS5: the names are stored once, in `patient`; the index holds
+            // tokens only. Prefix indexes make `find smi` a lookup instead of a scan of terms.
+            try db.execute(
+                sql: """
+                    CREATE UNIQUE INDEX patient_mrn ON patient(mrn);
+                    CREATE INDEX patient_fhir_id ON patient(fhir_id) WHERE fhir_id IS NOT NULL;
+                    CREATE INDEX allergy_patient ON allergy(patient_id);
+                    CREATE INDEX problem_patient ON problem(patient_id);
+                    CREATE INDEX medication_patient ON medication(patient_id);
+                    CREATE INDEX observation_patient ON observation(patient_id, time);
+                    CREATE INDEX encounter_patient ON encounter(patient_id, start);
+                    CREATE INDEX note_patient ON note(patient_id, time);
+                    CREATE VIRTUAL TABLE patient_fts USING fts5(
+                        given, family,
+                        content='patient', content_rowid='id',
+                        tokenize='unicode61 remove_diacritics 2',
+                        prefix='1 2 3'
+                    );
+                    CREATE TRIGGER patient_fts_insert AFTER INSERT ON patient BEGIN
+                        INSERT INTO patient_fts(rowid, given, family) VALUES (new.id, new.given, new.family);
+                    END;
+                    CREATE TRIGGER patient_fts_delete AFTER DELETE ON patient BEGIN
+                        INSERT INTO patient_fts(patient_fts, rowid, given, family)
+                            VALUES ('delete', old.id, old.given, old.family);
+                    END;
+                    CREATE TRIGGER patient_fts_update AFTER UPDATE OF given, family ON patient BEGIN
+                        INSERT INTO patient_fts(patient_fts, rowid, given, family)
+                            VALUES ('delete', old.id, old.given, old.family);
+                        INSERT INTO patient_fts(rowid, given, family) VALUES (new.id, new.given, new.family);
+                    END;
+                    INSERT INTO patient_fts(patient_fts) VALUES ('rebuild');
+                    """)
+        }
+        return migrator
+    }
+}

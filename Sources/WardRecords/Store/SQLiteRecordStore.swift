@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+import GRDB
+import WardCore
+
+/// The embedded records store: one SQLite file in the Ward home, through GRDB.
+///
+/// One connection (`DatabaseQueue`) because the shell is single-threaded and a lock must be able
+/// to drop every page of patient data at once by closing it. The rollback journal rather than
+/// WAL: closing a WAL database checkpoints, which is I/O the lock must not wait on.
+public final class SQLiteRecordStore: RecordStore {
+    /// The records file's name inside a Ward home.
+    public static let fileName = "records.sqlite"
+
+    /// The records file.
+    public let path: String
+    private var queue: DatabaseQueue?
+
+    /// Opens (creating if needed, 0600) the records file of the home `directory` and brings its
+    /// schema up to date.
+    public convenience init(home directory: String) throws {
+        try self.init(path: (directory as NSString).appendingPathComponent(Self.fileName))
+    }
+
+    /// Opens (creating if needed, 0600) the records file at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        self.path = path
+        queue = try Self.open(path)
+    }
+
+    deinit { close() }
+
+    // MARK: Connection
+
+    /// Opens and migrates. The file is created 0600 first: SQLite would create it 0644 less the
+    /// umask, and its journals copy the database file's mode.
+    /// `target` stops the migrations after that one (the demo generator loads bare tables).
+    static func open(
+        _ path: String, configuration: Configuration = defaultConfiguration, upTo target: String? = nil
+    ) throws -> DatabaseQueue {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        Glibc.close(descriptor)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: Self.reason(error))
+        }
+        do {
+            let migrator = RecordsSchema.migrator
+            if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward")
+            }
+            if let target {
+                try migrator.migrate(queue, upTo: target)
+            } else {
+                try migrator.migrate(queue)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.migrationFailed(path: path, reason: Self.reason(error))
+        }
+        return queue
+    }
+
+    static var defaultConfiguration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)  // another Ward session may be writing a note
+        configuration.label = "ward.records"
+        return configuration
+    }
+
+    public func releaseMemory() {
+        queue?.releaseMemory()
+    }
+
+    public func close() {
+        guard let queue else { return }
+        self.queue = nil
+        // On failure (a statement still alive) the queue's deinit closes with sqlite3_close_v2,
+        // which frees the connection once the last statement goes.
+        try? queue.close()
+    }
+
+    public func reopen() throws {
+        guard queue == nil else { return }
+        queue = try Self.open(path)
+    }
+
+    private func connection() throws -> DatabaseQueue {
+        guard let queue else { throw StoreError.closed }
+        return queue
+    }
+
+    /// Runs a read, turning GRDB's errors into `StoreError` (whose text carries no values).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try connection().read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(reason: Self.reason(error))
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try connection().write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(reason: Self.reason(error))
+        }
+    }
+
+    /// An error's reason without the SQL or its arguments, which GRDB's descriptions may include.
+    static func reason(_ error: Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+        return "\(type(of: error))"
+    }
+
+    // MARK: Queries
+
+    public func find(_ text: String, limit: Int) throws -> SearchResult {
+        let search = PatientSearch(text)
+        guard !search.isEmpty, limit > 0 else { return .none }
+        return try read { db in try search.run(db, limit: limit) }
+    }
+
+    public func lookUp(mrn: String) throws -> PatientMatch? {
+        try read { db in try PatientSearch.match(mrn: mrn, db) }
+    }
+
+    public func chart(mrn: String, contents: ChartContents) throws -> LoadedChart {
+        try read { db in try ChartLoader(db).load(mrn: mrn, contents: contents) }
+    }
+
+    public func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note {
+        let seconds = Int64(time.timeIntervalSince1970.rounded(.down))
+        return try write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM patient WHERE mrn = ?", arguments: [mrn]) else {
+                throw StoreError.noSuchPatient
+            }
+            try db.execute(
+                sql: "INSERT INTO note (patient_id, author, time, text) VALUES (?, ?, ?, ?)",
+                arguments: [id, author, seconds, text])
+            return Note(author: author, time: Date(timeIntervalSince1970: TimeInterval(seconds)), text: text)
+        }
+    }
+
+    public func demoMarker() throws -> DemoMarker? {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')")
+            var values: [String: String] = [:]
+            for row in rows { values[row[0]] = row[1] }
+            guard let seed = values["demo.seed"].flatMap(UInt64.init), let count = values["demo.patients"].flatMap(Int.init)
+            else { return nil }
+            return DemoMarker(seed: seed, patients: count)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Why the records store or one of its loaders failed.
+///
+/// - Important: no case carries a patient field. A file, a JSON path, an MRN count or an SQLite
+///   result code may appear in a message; a name, a birth date or a note never does, because
+///   these messages reach stderr, logs and audit records.
+public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The records database could not be opened or created at this path.
+    case cannotOpen(path: String, reason: String)
+    /// The database is newer than this Ward, or its schema could not be brought up to date.
+    case migrationFailed(path: String, reason: String)
+    /// The store was used after `close()` and before `reopen()` (the session is locked).
+    case closed
+    /// No patient has this MRN. The MRN itself is not repeated: it came from the user.
+    case noSuchPatient
+    /// A query or a write failed inside SQLite.
+    case database(reason: String)
+    /// An import input (file or directory) does not exist or cannot be read.
+    case unreadable(path: String)
+    /// A FHIR bundle is malformed: `path` is the JSON path of the first offending value.
+    case malformedBundle(file: String, path: String, problem: String)
+    /// The home already holds records; the demo generator writes only into an empty home.
+    case alreadyHasRecords(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "cannot open the records database \(path): \(reason)"
+        case .migrationFailed(let path, let reason):
+            return "cannot update the records database \(path): \(reason)"
+        case .closed:
+            return "the records store is closed while the session is locked; sign on again"
+        case .noSuchPatient:
+            return "no patient has that MRN; use 'find' to look it up"
+        case .database(let reason):
+            return "records database error: \(reason)"
+        case .unreadable(let path):
+            return "\(path): no such file or directory, or not readable"
+        case .malformedBundle(let file, let path, let problem):
+            return "\(file): \(path): \(problem); nothing of this bundle was imported"
+        case .alreadyHasRecords(let path):
+            return "\(path) already holds records; choose an empty home with --home"
+        }
+    }
+
+    /// The sysexits code a command that stops on this error exits with.
+    public var sysexit: Int32 {
+        switch self {
+        case .cannotOpen, .migrationFailed: return 78  // EX_CONFIG: the home is not usable
+        case .closed: return 75  // EX_TEMPFAIL
+        case .noSuchPatient: return 1
+        case .database: return 1
+        case .unreadable: return 66  // EX_NOINPUT
+        case .malformedBundle: return 65  // EX_DATAERR
+        case .alreadyHasRecords: return 73  // EX_CANTCREAT
+        }
+    }
+}

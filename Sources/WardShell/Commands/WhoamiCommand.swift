@@ -1,0 +1,13 @@
+import ArgumentParser
+import WardCore
+
+/// `whoami`: on a shared terminal, the first thing to check before reading a chart.
+struct WhoamiCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whoami", abstract: "Show who is signed on, and with which role.")
+
+    func run(in shell: Shell) throws -> CommandResult {
+        shell.write("\(shell.user ?? "nobody") (\(shell.role ?? "no role"))")
+        return .succeeded
+    }
+}

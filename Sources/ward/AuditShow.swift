@@ -1,0 +1,78 @@
+import ArgumentParser
+import AuditLog
+import WardCore
+
+extension Ward.Audit {
+    /// `ward audit show [FILE]`: the records as a table, or as their JSON lines.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print audit records as a table.",
+            discussion: """
+                Times are UTC: '2026-11-22', '2026-11-22T09:30', or a duration ago ('2h', '30m'). \
+                Show does not check the chain; run 'ward audit verify' for that.
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Only records of this user.", valueName: "name"))
+        var user: String?
+
+        @Option(help: ArgumentHelp("Only records that name this MRN, or happened while its chart was open.", valueName: "mrn"))
+        var mrn: String?
+
+        @Option(help: ArgumentHelp("Only records from this time on (UTC), or this long ago ('2h').", valueName: "time"))
+        var since: String?
+
+        @Option(help: ArgumentHelp("Only records before this time (UTC), or this long ago.", valueName: "time"))
+        var until: String?
+
+        @Option(help: "Output: a table (text) or the records' own JSON lines (json).")
+        var format: Format = .text
+
+        @Argument(help: ArgumentHelp("The log to read; default: audit.jsonl in the Ward home.", valueName: "file"))
+        var file: String?
+
+        func validate() throws {
+            for (name, value) in [("--since", since), ("--until", until)] {
+                if let value, Self.time(value) == nil {
+                    throw ValidationError(
+                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30' or a duration ago such as '2h'.")
+                }
+            }
+        }
+
+        func run() throws {
+            let path = Ward.Audit.logPath(file: file, global: global)
+            let filter = AuditFilter(user: user, mrn: mrn, since: since.flatMap(Self.time), until: until.flatMap(Self.time))
+            let log: (records: [(record: AuditRecord, line: ArraySlice<UInt8>)], unreadable: Int)
+            do {
+                log = try AuditLogFile.read(path: path)
+            } catch {
+                throw Ward.Audit.fail(error.description, exit: error.sysexit)
+            }
+            let chosen = log.records.filter { filter.matches($0.record) }
+            switch format {
+            case .json:
+                for item in chosen { print(String(decoding: item.line, as: UTF8.self)) }
+            case .text:
+                print(AuditTable.render(chosen.map(\.record)), terminator: "")
+            }
+            if log.unreadable > 0 {
+                Ward.Audit.printError(
+                    "ward: \(path): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'.")
+            }
+        }
+
+        /// Milliseconds since the epoch for a UTC time or a duration ago.
+        static func time(_ text: String) -> Int64? {
+            if let ms = UTCTimestamp.parse(text) { return ms }
+            if let ago = DurationText.parse(text) { return UTCTimestamp.nowMilliseconds() - ago.nanoseconds / 1_000_000 }
+            return nil
+        }
+    }
+}

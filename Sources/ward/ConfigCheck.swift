@@ -1,0 +1,137 @@
+import ArgumentParser
+import Logging
+import WardCore
+
+extension Ward {
+    /// `ward config`: the site policy.
+    struct Config: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Check the site policy.",
+            subcommands: [Check.self]
+        )
+    }
+}
+
+extension Ward.Config {
+    /// `ward config check [FILE]`: every problem in the site file and the user file at once, or
+    /// the effective policy. For administrators before they install a site file, so it reports
+    /// every error (exit 78) rather than stopping at the first as the shell's start does.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Report every error in a site file, or print the effective policy.",
+            discussion: """
+                Reads FILE (default: --site, $WARD_SITE, /etc/ward/site.toml, else built-in defaults) \
+                and the user file ($XDG_CONFIG_HOME/ward/config.toml), builds every plugin without \
+                starting it, and prints each problem as FILE:LINE: message. Exit 0 when the policy \
+                is valid, 78 when it is not.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The site file to check.", valueName: "file"))
+        var file: String?
+
+        @Option(name: .customLong("for-user"), help: ArgumentHelp("Show the limits for this user.", valueName: "name"))
+        var forUser: String?
+
+        @Option(name: .customLong("for-role"), help: ArgumentHelp("Show the limits for this role.", valueName: "role"))
+        var forRole: String?
+
+        func run() throws {
+            let environment = ConfigEnvironment.current
+            let registry = makePluginRegistry()
+            let location = file.map { SiteFileLocation.named($0) }
+                ?? SiteFileLocation.locate(option: global.site, environment: environment)
+            let result = PolicyCheck.run(
+                location: location, environment: environment, home: WardHome.resolvePath(option: global.home),
+                registry: registry)
+            switch result {
+            case .failure(let error):
+                for problem in error.all { printError(problem.description) }
+                throw ExitCode(error.sysexit)
+            case .success(let policy):
+                print(PolicyCheck.describe(policy, user: forUser, role: forRole), terminator: "")
+            }
+        }
+    }
+}
+
+/// The checking and printing behind `ward config check`, apart from argument parsing.
+enum PolicyCheck {
+    /// Reads the site file and the user file and builds every plugin (nothing starts);
+    /// every problem found, or the policy.
+    static func run(
+        location: SiteFileLocation, environment: [String: String], home: String, registry: PluginRegistry
+    ) -> Result<SitePolicy, ConfigError> {
+        var errors: [ConfigError] = []
+        var policy: SitePolicy?
+        do {
+            policy = try SitePolicy.loadSite(location, knownPlugins: registry.names)
+        } catch {
+            errors += error.all
+        }
+        var preferences: UserPreferences?
+        do {
+            preferences = try SitePolicy.loadUserFile(environment: environment, knownPlugins: registry.names)
+        } catch {
+            errors += error.all
+        }
+        if var checked = policy {
+            if let preferences {
+                do { checked = try checked.applying(preferences) } catch { errors += error.all }
+            }
+            let pluginEnvironment = PluginEnvironment(
+                home: home, policy: checked, logger: Logger(label: "ward.config"))
+            do {
+                _ = try registry.makeInterceptors(checked.plugins, environment: pluginEnvironment)
+            } catch {
+                errors += error.all
+            }
+            policy = checked
+        }
+        if let error = ConfigError.combining(errors) { return .failure(error) }
+        return .success(policy!)
+    }
+
+    /// The effective policy as a site file would write it, with where it came from.
+    static func describe(_ policy: SitePolicy, user: String?, role: String?) -> String {
+        var out = "# site file: \(policy.file)\n"
+        out += "# user file: \(policy.preferences?.file ?? "(none)")\n"
+        if user != nil || role != nil {
+            out += "# for user \(user ?? "(any)"), role \(role ?? "(any)")\n"
+        }
+        let effective = policy.effectivePolicy(user: user, role: role)
+        out += "\n[session]\n"
+        for key in SessionKey.allCases {
+            out += "\(key.rawValue) = \(effective[key])\n"
+        }
+        for (name, override) in policy.users.sorted(by: { $0.key < $1.key }) {
+            out += describe(override, table: "user.\(name)")
+        }
+        for (name, override) in policy.roles.sorted(by: { $0.key < $1.key }) {
+            out += describe(override, table: "role.\(name)")
+        }
+        if let display = policy.preferences?.display {
+            out += "\n[display]\ncolor = \"\(display.color.rawValue)\"\nbell = \(display.bell)\n"
+        }
+        for plugin in policy.plugins {
+            out += "\n[[plugin]]\nname = \"\(plugin.name)\""
+            out += plugin.line > 0 ? "    # line \(plugin.line)\n" : "    # built-in default\n"
+            for (key, value, _) in plugin.allValues where key != "name" {
+                out += "\(key) = \(value)\n"
+            }
+        }
+        return out
+    }
+
+    private static func describe(_ override: SessionOverride, table: String) -> String {
+        var out = "\n[\(table)]    # line \(override.line)\n"
+        for key in SessionKey.allCases {
+            if let value = override.values[key] { out += "\(key.rawValue) = \(value)\n" }
+        }
+        return out
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import WardCore
+import WardRecords
+
+extension Ward {
+    /// `ward demo`: a home of synthetic patients and a user demo/demo (clinician), to try Ward
+    /// without real data.
+    ///
+    /// The home is marked as demo data (the shell shows a banner). Running it again on the same
+    /// home with the same `--seed` and `--patients` reuses what is there, so `ward demo` is also
+    /// how one comes back to the demo; a home with other records is refused, never overwritten.
+    struct Demo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "demo",
+            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("How many synthetic patients to make.", valueName: "n"))
+        var patients = DemoGenerator.defaultPatients
+
+        @Option(help: ArgumentHelp("The random seed: the same seed makes the same patients.", valueName: "n"))
+        var seed = DemoGenerator.defaultSeed
+
+        @Flag(help: "Make the home and exit instead of starting the shell.")
+        var noShell = false
+
+        /// The demo user's name and password, as the man page and the banner tell them.
+        static let userName = "demo"
+
+        func validate() throws {
+            guard (1...DemoGenerator.maximumPatients).contains(patients) else {
+                throw ValidationError("--patients takes a number from 1 to \(DemoGenerator.maximumPatients).")
+            }
+        }
+
+        /// Whether `run()` should go on into the shell: not with `--no-shell`, nor without a terminal.
+        var startsShell: Bool { !noShell && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+        func run() throws {
+            try Ward.reportingRecordErrors {
+                let home = try WardHome.open(option: global.home)
+                try makeRecords(in: home)
+                try makeUser(in: home)
+            }
+        }
+
+        private func makeRecords(in home: WardHome) throws {
+            if FileManager.default.fileExists(atPath: home.recordsPath) {
+                let store = try SQLiteRecordStore(path: home.recordsPath)
+                defer { store.close() }
+                if try store.demoMarker() == DemoMarker(seed: seed, patients: patients) {
+                    standardError("Using the demo records already in \(home.path).\n")
+                    return
+                }
+            }
+            let progress = ProgressLine(label: "Making \(patients) synthetic patients")
+            try DemoGenerator(seed: seed, patients: patients).write(home: home.path) { done, total in
+                progress.show(done, of: total)
+            }
+            progress.finish()
+        }
+
+        private func makeUser(in home: WardHome) throws {
+            let credentials = CredentialStore(home: home)
+            guard try !credentials.exists || credentials.user(named: Self.userName) == nil else { return }
+            try credentials.add(name: Self.userName, role: .clinician, password: Password("demo"))
+            standardError("Added user demo (password demo, clinician).\n")
+        }
+    }
+
+    /// Runs `body`; a `StoreError`, `AuthError` or `FileSecurityError` is printed as
+    /// `ward: <description>` and becomes its sysexits code.
+    static func reportingRecordErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as StoreError {
+            standardError("ward: \(error.description)\n")
+            throw ExitCode(error.sysexit)
+        } catch let error as AuthError {
+            standardError("ward: \(error.description)\n")
+            throw ExitCode(error.sysexit)
+        } catch let error as FileSecurityError {
+            standardError("ward: \(error.description)\n")
+            throw ExitCode(error.sysexit)
+        }
+    }
+}
+
+/// A progress line on stderr: rewritten in place on a terminal, a line every few seconds
+/// otherwise (so a log of `ward demo` in CI shows it is alive without thousands of lines).
+final class ProgressLine {
+    private let label: String
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private let start = Date()
+    private var lastShown = Date.distantPast
+
+    init(label: String) {
+        self.label = label
+    }
+
+    func show(_ done: Int, of total: Int, detail: String = "") {
+        let now = Date()
+        guard now.timeIntervalSince(lastShown) >= (terminal ? 0.2 : 5) || done == total else { return }
+        lastShown = now
+        let percent = total > 0 ? done * 100 / total : 100
+        let line = "\(label): \(done)/\(total) (\(percent)%)\(detail.isEmpty ? "" : ", " + detail)"
+        standardError(terminal ? "\r\u{1B}[K" + line : line + "\n")
+    }
+
+    /// Clears the progress line on a terminal, so a message can be printed on a line of its own.
+    func clearLine() {
+        if terminal { standardError("\r\u{1B}[K") }
+    }
+
+    func finish() {
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
+        standardError(terminal ? " done in \(seconds) s.\n" : "\(label): done in \(seconds) s.\n")
+    }
+}
+
+/// Writes `text` to standard error unbuffered (`FileHandle`, not C's `stderr`, which strict
+/// concurrency rejects as shared mutable state).
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import WardCore
+import WardRecords
+
+extension Ward {
+    /// `ward import PATH...`: FHIR R4 bundles (Synthea output) into the home's records.
+    ///
+    /// Goes on past a bad bundle so one bad file does not hold back a directory of good ones;
+    /// each bad bundle is named with its file and JSON path, imports nothing, and the command
+    /// exits 65 at the end (66 when an input could not be read at all).
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import", abstract: "Import FHIR R4 bundles (Synthea output) into the records.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("Bundle files, or directories of *.json bundles.", valueName: "path"))
+        var paths: [String]
+
+        func validate() throws {
+            if paths.isEmpty { throw ValidationError("Name at least one bundle file or directory to import.") }
+        }
+
+        func run() throws {
+            var report = ImportReport()
+            try Ward.reportingRecordErrors {
+                let home = try WardHome.open(option: global.home)
+                let store = try SQLiteRecordStore(path: home.recordsPath)
+                defer { store.close() }
+                let progress = ProgressLine(label: "Importing bundles")
+                var reported = 0
+                report = FHIRImporter(store: store).importBundles(at: paths) { done, total, report in
+                    // Failures as they happen, between progress lines.
+                    for failure in report.failures.dropFirst(reported) {
+                        progress.clearLine()
+                        standardError("ward: \(failure.description)\n")
+                    }
+                    reported = report.failures.count
+                    progress.show(done, of: total, detail: "\(report.patients) patients")
+                }
+                for failure in report.failures.dropFirst(reported) { standardError("ward: \(failure.description)\n") }
+                if report.files > 0 { progress.finish() }
+            }
+            var summary = "Imported \(report.bundles) of \(report.files) bundles: \(report.patients) patients"
+            if !report.imported.isEmpty { summary += "; " + ImportReport.summary(report.imported) }
+            if !report.skipped.isEmpty { summary += ". Skipped: " + ImportReport.summary(report.skipped) }
+            standardError(summary + ".\n")
+            if report.sysexit != 0 { throw ExitCode(report.sysexit) }
+        }
+    }
+}

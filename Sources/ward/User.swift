@@ -1,0 +1,69 @@
+import ArgumentParser
+import Glibc
+import WardCore
+
+extension Ward {
+    /// `ward user add|passwd|remove|list`: manages the credential store in the Ward home.
+    ///
+    /// Whoever can write the home can already replace the store, so these commands ask for no
+    /// Ward password: the file permissions (0700 home, 0600 store) are the access control.
+    /// Passwords come from a no-echo prompt on the terminal or one line of standard input
+    /// (`--password-stdin`), never from the command line or the environment, where `ps` and
+    /// `/proc/PID/environ` would show them.
+    struct User: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "user",
+            abstract: "Add, change, remove and list the users who may sign on.",
+            subcommands: [Add.self, Passwd.self, Remove.self, List.self]
+        )
+    }
+}
+
+extension Ward.User {
+    /// The shortest password `ward user add` and `passwd` accept.
+    static let minimumPasswordLength = 8
+
+    /// The credential store in the home that `global` names. `create`: make the home (0700)
+    /// when it is missing, as `add` does; otherwise a missing home means there are no users.
+    static func store(_ global: GlobalOptions, create: Bool = false) throws -> CredentialStore {
+        let path = WardHome.resolvePath(option: global.home)
+        let home: WardHome
+        do throws(FileSecurityError) {
+            home = try WardHome.open(option: path, create: create)
+        } catch .notFound {
+            throw AuthError.noStore(path: WardHome(path: path).credentialsPath)
+        } catch {
+            throw AuthError.file(error)
+        }
+        return CredentialStore(home: home, minimumPasswordLength: minimumPasswordLength)
+    }
+
+    /// Runs `body`; an `AuthError` or `FileSecurityError` is printed as `ward: <description>` and
+    /// becomes its sysexits code. Anything else (`ExitCode`, `ValidationError`) passes through.
+    static func reportingErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as AuthError {
+            printError(error.description)
+            throw ExitCode(error.sysexit)
+        } catch let error as FileSecurityError {
+            printError(error.description)
+            throw ExitCode(error.sysexit)
+        }
+    }
+
+    static func printError(_ message: String) {
+        var line = "ward: \(message)\n"
+        line.withUTF8 { buffer in _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
+    }
+}
+
+/// `--password-stdin`, shared by the commands that set a password.
+struct PasswordSourceOptions: ParsableArguments {
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the password from the first line of standard input instead of asking on the terminal.",
+            discussion: "For scripts. The password is never taken from an argument or the environment."))
+    var passwordStdin = false
+}

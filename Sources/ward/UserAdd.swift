@@ -1,0 +1,38 @@
+import ArgumentParser
+import WardCore
+
+extension Ward.User {
+    /// `ward user add NAME --role ROLE`: a new user, with a password asked twice (or one line of
+    /// standard input). Creates the home and the store when they do not exist yet.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a user who may sign on.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The new user's sign-on name: lowercase letters, digits, '_', '-', '.'.")
+        var name: String
+
+        @Option(help: ArgumentHelp("What the user may do: clinician, clerk or auditor.", valueName: "role"))
+        var role: String
+
+        @OptionGroup var source: PasswordSourceOptions
+
+        func validate() throws {
+            guard UserRecord.isValidName(name) else { throw ValidationError(AuthError.invalidUserName(name).description) }
+            guard Role(rawValue: role) != nil else { throw ValidationError(AuthError.unknownRole(role).description) }
+        }
+
+        func run() throws {
+            try Ward.User.reportingErrors {
+                let store = try Ward.User.store(global, create: true)
+                // Refuse before asking for a password that would be thrown away.
+                if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
+                let password = try PasswordInput.readNew(
+                    fromStandardInput: source.passwordStdin, prompt: "New password for \(name): ")
+                try store.add(name: name, role: Role(rawValue: role)!, password: password)
+                print("Added \(name) (\(role)).")
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import WardCore
+
+extension Ward.User {
+    /// `ward user passwd NAME`: a new password (asked twice, or one line of standard input);
+    /// a fresh salt and the current scrypt parameters; the failure count starts again.
+    struct Passwd: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "passwd", abstract: "Change a user's password.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The user whose password changes.")
+        var name: String
+
+        @OptionGroup var source: PasswordSourceOptions
+
+        func run() throws {
+            try Ward.User.reportingErrors {
+                let store = try Ward.User.store(global)
+                guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
+                    throw AuthError.noSuchUser(name)
+                }
+                let password = try PasswordInput.readNew(
+                    fromStandardInput: source.passwordStdin, prompt: "New password for \(name): ")
+                try store.setPassword(name: name, password: password)
+                print("Changed the password of \(name).")
+            }
+        }
+    }
+}

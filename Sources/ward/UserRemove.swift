@@ -1,0 +1,23 @@
+import ArgumentParser
+import WardCore
+
+extension Ward.User {
+    /// `ward user remove NAME`: the user can no longer sign on or unlock. Their audit records stay.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a user; they can no longer sign on.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The user to remove.")
+        var name: String
+
+        func run() throws {
+            try Ward.User.reportingErrors {
+                let store = try Ward.User.store(global)
+                try store.remove(name: name)
+                print("Removed \(name).")
+            }
+        }
+    }
+}

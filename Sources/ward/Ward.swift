@@ -1,0 +1,48 @@
+import ArgumentParser
+import CScrub
+import Logging
+import WardCore
+
+/// `ward`: a guarded readline shell over patient records.
+///
+/// With no subcommand it starts the interactive records shell on the terminal. Each subcommand
+/// is a nested type in its own file (`Ward.Demo` in Demo.swift).
+@main
+struct Ward: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ward",
+        abstract: "A guarded shell for patient records.",
+        discussion: """
+            Every key, line, signal and focus change passes a chain of interceptors configured by \
+            the site (idle timer, audit log, suspend guard). When the session locks, everything \
+            loaded is wiped from memory and from the screen, and the password is asked again.
+            """,
+        version: "0.1.0",
+        subcommands: [Demo.self, Import.self, User.self, Audit.self, Config.self, Plugins.self],
+        defaultSubcommand: nil
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
+    var user: String?
+
+    /// Picks the one logging backend, then parses the command line.
+    ///
+    /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
+    /// and an info line there would break the prompt. Log text never carries a patient field or a
+    /// secret.
+    static func main() {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
+        main(nil)
+    }
+
+    mutating func run() throws {
+        precondition(ward_scrub_installed() == 1)
+        try ShellCommandLine(global: global, user: user).run()
+    }
+}

@@ -1,0 +1,233 @@
+import AuditLog
+import Glibc
+import Testing
+import WardCore
+
+/// A link after the audit log that notes which lines reached it.
+private final class LineRecorder: Interceptor {
+    let name = "recorder"
+    var lines: [String] = []
+    func intercept(_ event: Event, context: PluginContext) -> Disposition {
+        if case .line(let line) = event { lines.append(line.text) }
+        return .pass
+    }
+}
+
+/// The interceptor, driven through a real `InterceptorChain`.
+@Suite struct AuditLogTests {
+    let directory = TempDirectory()
+    var path: String { directory.file("audit.jsonl") }
+
+    private func makeChain(policy: AuditWriter.SyncPolicy = .always) throws -> (InterceptorChain, ManualClock, LineRecorder) {
+        let clock = ManualClock()
+        let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "s-1"))
+        chain.append(AuditLog(writer: try AuditWriter(path: path, policy: policy, clock: steppingClock())))
+        let recorder = LineRecorder()
+        chain.append(recorder)
+        return (chain, clock, recorder)
+    }
+
+    private func records() -> [AuditRecord] {
+        lines(of: readBytes(path)).enumerated().compactMap { AuditRecord(line: $0 + 1, bytes: $1[...]) }
+    }
+
+    @Test func recordsASessionsEvents_inOrder_withTheirDetails() throws {
+        let (chain, _, recorder) = try makeChain()
+        chain.session.user = "demo"
+        chain.session.role = "clinician"
+        _ = chain.dispatch(.session(.signedOn(user: "demo", role: "clinician")))
+        _ = chain.dispatch(.key(KeyPress(Array("x".utf8))))
+        #expect(chain.dispatch(.line(Line("open MRN-1042"))) == .delivered(.line(Line("open MRN-1042"))))
+        _ = chain.dispatch(.line(Line("note Patient reports chest pain")))
+        _ = chain.dispatch(.line(Line("show meds", source: .batch(file: "rounds.ward", line: 3))))
+        _ = chain.dispatch(.session(.locked(.idle)))
+        _ = chain.dispatch(.lifecycle(.suspend))
+        _ = chain.dispatch(.lifecycle(.resume(away: .milliseconds(90_500))))
+        _ = chain.dispatch(.session(.unlocked(user: "demo")))
+        _ = chain.dispatch(.lifecycle(.hangup))
+        _ = chain.dispatch(.session(.signedOff(.hangup)))
+        chain.removeAll()
+
+        let rs = records()
+        #expect(
+            rs.map { $0.kind ?? "" } == [
+                "sign-on", "command", "command", "command", "lock", "suspend", "resume", "unlock", "signal",
+                "sign-off",
+            ])
+        #expect(rs.map(\.seq) == Array(1...10))
+        #expect(rs[1].object.string("command") == "open" && rs[1].object.string("mrn") == "MRN-1042")
+        #expect(rs[2].object.string("command") == "note" && rs[2].object.string("chart") == "MRN-1042")
+        #expect(rs[3].object.string("args") == "meds" && rs[3].object.string("source") == "batch:rounds.ward:3")
+        #expect(rs[1].object.string("source") == "tty")
+        #expect(rs[4].object.string("cause") == "idle")
+        #expect(rs[6].object.integer("away_ms") == 90_500)
+        #expect(rs[8].object.string("signal") == "SIGHUP")
+        #expect(rs[9].object.string("how") == "hangup")
+        for r in rs {
+            #expect(r.user == "demo")
+            #expect(r.object.string("role") == "clinician")
+            #expect(r.object.string("session") == "s-1")
+            #expect(r.object.integer("pid") == Int64(getpid()))
+            #expect(r.object.string("host")?.isEmpty == false)
+        }
+        #expect(!readText(path).contains("chest pain"))
+        #expect(recorder.lines.count == 3)
+        #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)
+    }
+
+    @Test func failedSignOn_recordsTheNameGiven() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.dispatch(.session(.signOnFailed(user: "mallory")))
+        let r = try #require(records().first)
+        #expect(r.kind == "sign-on-failed")
+        #expect(r.user == "mallory")
+        #expect(r.object["role"] == .null)
+    }
+
+    @Test func keysAndFocus_areNeverRecorded() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.dispatch(.key(KeyPress(Array("secret".utf8))))
+        _ = chain.dispatch(.key(.redacted))
+        _ = chain.dispatch(.focus(.lost))
+        #expect(readBytes(path).isEmpty)
+    }
+
+    @Test func unwritableLog_deniesTheLine_andLocks() throws {
+        let (chain, _, recorder) = try makeChain()
+        _ = chain.dispatch(.line(Line("charts")))
+        #expect(chmod(path, 0o400) == 0)
+        let outcome = chain.dispatch(.line(Line("open MRN-1042")))
+        guard case .denied(let message) = outcome else {
+            Issue.record("expected a denial, got \(outcome)")
+            return
+        }
+        #expect(message.contains("audit log"))
+        #expect(message.contains("read-only"))
+        #expect(chain.takeRequests() == [.lock(.failure)])
+        #expect(recorder.lines == ["charts"])
+    }
+
+    @Test func logReplacedBySymlink_deniesTheLine_andLocks() throws {
+        let (chain, _, recorder) = try makeChain()
+        _ = chain.dispatch(.line(Line("charts")))
+        #expect(rename(path, directory.file("moved.jsonl")) == 0)
+        #expect(symlink(directory.file("moved.jsonl"), path) == 0)
+        guard case .denied = chain.dispatch(.line(Line("open MRN-1042"))) else {
+            Issue.record("expected a denial")
+            return
+        }
+        #expect(chain.takeRequests() == [.lock(.failure)])
+        #expect(recorder.lines == ["charts"])
+    }
+
+    @Test func unwritableLog_onUnlock_locksAgain() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.dispatch(.line(Line("charts")))
+        #expect(chmod(path, 0o400) == 0)
+        _ = chain.dispatch(.session(.unlocked(user: "demo")))
+        #expect(chain.takeRequests() == [.lock(.failure)])
+    }
+
+    @Test func unwritableLog_onLock_isANoticeOnly() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.dispatch(.line(Line("charts")))
+        #expect(chmod(path, 0o400) == 0)
+        _ = chain.dispatch(.session(.locked(.idle)))
+        let requests = chain.takeRequests()
+        #expect(requests.count == 1)
+        if case .notice(let text) = requests.first { #expect(text.contains("audit log")) } else {
+            Issue.record("expected a notice, got \(requests)")
+        }
+    }
+
+    @Test func intervalPolicy_syncsOnItsDeadline() throws {
+        let (chain, clock, _) = try makeChain(policy: .interval)
+        _ = chain.dispatch(.line(Line("charts")))
+        #expect(chain.nextDeadline == clock.now + .seconds(1))
+        clock.advance(by: .seconds(1))
+        chain.fireDueTimers()
+        #expect(chain.nextDeadline == nil)
+        #expect(chain.takeRequests().isEmpty)
+    }
+}
+
+/// The factory: settings, defaults, and what it refuses.
+@Suite struct AuditLogFactoryTests {
+    let directory = TempDirectory()
+
+    private func settings(_ values: [String: PluginSettings.Value]) -> PluginSettings {
+        var lines: [String: (value: PluginSettings.Value, line: Int)] = [:]
+        for (i, (k, v)) in values.enumerated() { lines[k] = (v, 10 + i) }
+        return PluginSettings(name: AuditLog.name, file: "site.toml", line: 9, values: lines)
+    }
+
+    @Test func defaults_writeToTheHome_syncingAlways() throws {
+        let log = try AuditLog.make(settings: .defaults(for: AuditLog.name), home: directory.path)
+        #expect(log.name == "audit-log")
+        #expect(log.writer.path == directory.file("audit.jsonl"))
+        #expect(log.writer.policy == .always)
+        #expect(!log.writer.chain.isKeyed)
+    }
+
+    @Test func readsPathFsyncAndKey() throws {
+        let keyPath = directory.file("key")
+        writeBytes(keyPath, Array("0123456789abcdef0123456789abcdef\n".utf8))
+        let log = try AuditLog.make(
+            settings: settings([
+                "path": .string(directory.file("x.jsonl")), "fsync": .string("interval"),
+                "key-file": .string(keyPath), "fsync-interval": .string("250ms"),
+            ]), home: "/nonexistent")
+        #expect(log.writer.path == directory.file("x.jsonl"))
+        #expect(log.writer.policy == .interval)
+        #expect(log.writer.chain.isKeyed)
+        #expect(log.syncInterval == .milliseconds(250))
+    }
+
+    @Test func unknownFsyncPolicy_isAConfigError() {
+        #expect(throws: ConfigError.self) {
+            try AuditLog.make(settings: settings(["fsync": .string("sometimes")]), home: directory.path)
+        }
+    }
+
+    @Test func relativePath_isRefused() {
+        #expect(throws: ConfigError.self) {
+            try AuditLog.make(settings: settings(["path": .string("audit.jsonl")]), home: directory.path)
+        }
+    }
+
+    @Test func keyFileOthersCanRead_isRefused() throws {
+        let keyPath = directory.file("key")
+        writeBytes(keyPath, Array("0123456789abcdef0123456789abcdef".utf8))
+        #expect(chmod(keyPath, 0o644) == 0)
+        let error = #expect(throws: AuditError.self) {
+            try AuditLog.make(settings: settings(["key-file": .string(keyPath)]), home: directory.path)
+        }
+        guard case .keyFile(.unsafeMode) = error else {
+            Issue.record("expected unsafeMode, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.description.contains("chmod 600") == true)
+    }
+
+    @Test(.enabled(if: isRoot, "needs root to give the file away"))
+    func keyFileOfAnotherUser_isRefused() throws {
+        let keyPath = directory.file("key")
+        writeBytes(keyPath, Array("0123456789abcdef0123456789abcdef".utf8))
+        #expect(chown(keyPath, 65534, 65534) == 0)
+        let error = #expect(throws: AuditError.self) {
+            try AuditLog.make(settings: settings(["key-file": .string(keyPath)]), home: directory.path)
+        }
+        guard case .keyFile(.wrongOwner) = error else {
+            Issue.record("expected wrongOwner, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func shortKey_isRefused() throws {
+        let keyPath = directory.file("key")
+        writeBytes(keyPath, Array("short\n".utf8))
+        #expect(throws: AuditError.weakKey(path: keyPath, bytes: 5)) {
+            try AuditLog.make(settings: settings(["key-file": .string(keyPath)]), home: directory.path)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Drives the real `ward` binary in a tmux pane: types keys, waits for text, reads the screen.
+///
+/// Each harness has its own tmux server (`-L`), its own HOME and its own Ward home, so tests do
+/// not see each other or the developer's files. The pane runs `sh -c 'ward …; stty -a > FILE'`,
+/// so after Ward exits the test can read the terminal's mode as Ward left it.
+final class TerminalHarness {
+    let socket = "ward-e2e-\(UInt32.random(in: 0...UInt32.max))"
+    let directory: URL
+    var home: URL { directory.appendingPathComponent("home") }
+    var sttyFile: URL { directory.appendingPathComponent("stty.txt") }
+    var exitFile: URL { directory.appendingPathComponent("exit.txt") }
+
+    /// The `ward` binary next to this test bundle (`swift build` puts both in one folder).
+    static let wardPath: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // The bundle may be a directory (…/wardPackageTests.xctest/…): walk up to find `ward`.
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("ward").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return "ward"
+    }()
+
+    /// Starts `ward ARGS` in a new pane of `columns`×`rows`.
+    init(_ arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 30)
+        throws
+    {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ward-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let quoted = ([Self.wardPath] + arguments).map(Self.shellQuote).joined(separator: " ")
+        var env = [
+            "HOME": directory.path, "WARD_HOME": home.path, "TERM": "xterm-256color",
+            "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "LANG": "C.UTF-8",
+        ]
+        env.merge(environment) { $1 }
+        let exports = env.map { "export \($0)=\(Self.shellQuote($1));" }.joined(separator: " ")
+        let script =
+            "\(exports) \(quoted); echo $? > \(Self.shellQuote(exitFile.path)); "
+            + "stty -a > \(Self.shellQuote(sttyFile.path)); sleep 600"
+        try tmux(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Types literal text (no key names).
+    func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+
+    /// Presses named keys: `Enter`, `C-c`, `C-d`, `C-z`, `Up`, `Tab`.
+    func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+
+    /// The visible screen, lines joined with newlines.
+    func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
+
+    /// The screen and all of tmux's scrollback.
+    func screenAndScrollback() throws -> String { try tmux(["capture-pane", "-p", "-S", "-"]) }
+
+    /// Waits until the screen contains `text`, or fails after `timeout`.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> String
+    {
+        try waitUntil("screen to show \(text.debugDescription)", timeout: timeout, sourceLocation: sourceLocation) {
+            let s = try screen()
+            return s.contains(text) ? s : nil
+        }
+    }
+
+    /// Waits until Ward has exited; returns its exit status.
+    func waitForExit(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Int32
+    {
+        try waitUntil("ward to exit", timeout: timeout, sourceLocation: sourceLocation) {
+            guard let text = try? String(contentsOf: sttyFile, encoding: .utf8), !text.isEmpty,
+                let code = try? String(contentsOf: exitFile, encoding: .utf8)
+            else { return nil }
+            return Int32(code.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    /// The terminal mode Ward left behind (`stty -a` run right after it exited).
+    func terminalModeAfterExit() throws -> String { try String(contentsOf: sttyFile, encoding: .utf8) }
+
+    /// The process id of Ward (the pane's shell's child).
+    func wardPID() throws -> Int32 {
+        try waitUntil("ward's process", timeout: .seconds(5)) {
+            let shell = try tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try Self.run("/usr/bin/pgrep", ["-P", shell]).split(separator: "\n")
+            return children.first.flatMap { Int32($0) }
+        }
+    }
+
+    /// Changes the pane's size, as dragging a window edge would.
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        try Self.run("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    private func waitUntil<T>(
+        _ what: String, timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+        _ probe: () throws -> T?
+    ) throws -> T {
+        let clock = ContinuousClock()
+        let end = clock.now + timeout
+        while clock.now < end {
+            if let value = try probe() { return value }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let screen = (try? self.screen()) ?? "(no screen)"
+        Issue.record("timed out waiting for \(what). Screen:\n\(screen)", sourceLocation: sourceLocation)
+        throw HarnessError.timeout(what)
+    }
+
+    enum HarnessError: Error { case timeout(String), failed(String) }
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
+
+/// `stty -a` shows a cooked terminal: canonical input and echo on.
+func isCooked(_ stty: String) -> Bool {
+    let flags = Set(stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+    return flags.contains("icanon") && flags.contains("echo") && flags.contains("isig")
+}

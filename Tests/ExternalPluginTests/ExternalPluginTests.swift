@@ -1,0 +1,249 @@
+import Glibc
+import Testing
+import WardCore
+
+@testable import ExternalPlugin
+
+/// Plugins/Examples, found from this file's place in the repository.
+private let examples: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/ExternalPluginTests/ExternalPluginTests.swift
+    return parts.joined(separator: "/") + "/Plugins/Examples"
+}()
+
+/// Writes a throwaway Python plugin and returns its path.
+private func script(_ body: String) -> String {
+    var template = Array("/tmp/ward-plugin-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let path = String(cString: template)
+    let text = "import json, sys, time\n" + body
+    _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    return path
+}
+
+/// An empty file for a plugin to write to; returns its path.
+private func emptyFile() -> String {
+    var template = Array("/tmp/ward-plugin-out-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    close(fd)
+    return String(cString: template)
+}
+
+/// A chain holding one external plugin, built from a `[[plugin]]` table written in TOML.
+private final class Harness {
+    let chain: InterceptorChain
+    init(_ toml: String) throws {
+        let policy = try SitePolicy.parse("[[plugin]]\nname = \"external\"\n" + toml, file: "site.toml")
+        var registry = PluginRegistry()
+        registry.register(ExternalPlugin.name) { settings, environment in try ExternalPlugin(settings, environment) }
+        chain = try registry.makeChain(
+            policy: policy, environment: PluginEnvironment(home: "/tmp", policy: policy), clock: ManualClock(),
+            session: SessionInfo(id: "test", user: "alice", role: "clinician"))
+    }
+    func line(_ text: String) -> InterceptorChain.Outcome { chain.dispatch(.line(Line(text))) }
+    deinit { chain.removeAll() }
+}
+
+private func python(_ path: String) -> String { "command = [\"python3\", \"\(path)\"]\n" }
+
+@Suite(.serialized) struct ExternalPluginTests {
+    // MARK: The examples
+
+    @Test func breakGlass_deniesRestrictedOpen_thenRewritesConfirmation() throws {
+        let h = try Harness(
+            python(examples + "/break-glass-review.py") + "settings = { restricted = [\"100042\"] }\ntimeout = \"5s\"\n")
+        #expect(h.line("open 100001") == .delivered(.line(Line("open 100001"))))
+        #expect(
+            h.line("open 100042")
+                == .denied(
+                    "Patient 100042 is restricted. To open the chart anyway (break the glass), type 'open! 100042'; the access is audited."
+                ))
+        #expect(h.line("open! 100042") == .delivered(.line(Line("open 100042"))))
+    }
+
+    @Test func workingHours_deniesRecordCommands_outsideHours() throws {
+        let closed = try Harness(
+            python(examples + "/working-hours.py") + "settings = { now = \"sat 10:00\" }\ntimeout = \"5s\"\n")
+        #expect(
+            closed.line("find smith")
+                == .denied("Records are closed outside working hours (07:00-19:00, mon tue wed thu fri)."))
+        #expect(closed.line("whoami") == .delivered(.line(Line("whoami"))))
+        let open = try Harness(
+            python(examples + "/working-hours.py") + "settings = { now = \"tue 10:00\" }\ntimeout = \"5s\"\n")
+        #expect(open.line("find smith") == .delivered(.line(Line("find smith"))))
+    }
+
+    // MARK: The protocol
+
+    @Test func plugin_receivesHello_andEventsWithTheirNames() throws {
+        let log = emptyFile()
+        let path = script(
+            """
+            out = open(sys.argv[1], "w")
+            for raw in iter(sys.stdin.readline, ""):
+                out.write(raw); out.flush()
+                m = json.loads(raw)
+                if m.get("type") == "event":
+                    print(json.dumps({"id": m["id"], "action": "continue"}), flush=True)
+            """)
+        let h = try Harness(
+            "command = [\"python3\", \"\(path)\", \"\(log)\"]\nevents = [\"line\", \"session\", \"lifecycle\"]\n"
+                + "label = \"probe\"\ntimeout = \"5s\"\n[plugin.settings]\nlimit = 3\nwho = [\"a\"]\n")
+        _ = h.line("open 123")
+        _ = h.chain.dispatch(.session(.locked(.idle)))
+        _ = h.chain.dispatch(.lifecycle(.resume(away: .seconds(2))))
+        _ = h.chain.dispatch(.key(KeyPress([0x61])))
+        h.chain.removeAll()
+        let fd = open(log, O_RDONLY)
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &bytes, bytes.count)
+        close(fd)
+        let lines = String(decoding: bytes[0..<max(n, 0)], as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                #"{"type":"hello","ward":1,"plugin":"probe","settings":{"limit":3,"who":["a"]}}"#,
+                #"{"id":1,"type":"event","event":{"kind":"line","text":"open 123","user":"alice","role":"clinician","source":"tty"}}"#,
+                #"{"id":2,"type":"event","event":{"kind":"session","change":"locked","reason":"idle","user":"alice","role":"clinician"}}"#,
+                #"{"id":3,"type":"event","event":{"kind":"lifecycle","signal":"resume","away_ms":2000}}"#,
+            ])
+    }
+
+    @Test func reply_withoutPendingID_isIgnored() throws {
+        let path = script(
+            """
+            for raw in iter(sys.stdin.readline, ""):
+                m = json.loads(raw)
+                if m.get("type") == "event":
+                    print(json.dumps({"id": 999, "action": "deny", "message": "stale"}), flush=True)
+                    print(json.dumps({"action": "deny", "message": "no id"}), flush=True)
+                    print(json.dumps({"id": m["id"], "action": "rewrite", "text": "show meds"}), flush=True)
+            """)
+        let h = try Harness(python(path) + "timeout = \"5s\"\n")
+        #expect(h.line("show") == .delivered(.line(Line("show meds"))))
+    }
+
+    @Test func slowReply_isFailure_deniedByDefault_andLateReplyIgnored() throws {
+        let path = script(
+            """
+            for raw in iter(sys.stdin.readline, ""):
+                m = json.loads(raw)
+                if m.get("type") == "event":
+                    slow = "slow" in m["event"]["text"]
+                    if slow: time.sleep(0.5)
+                    print(json.dumps({"id": m["id"], "action": "deny" if slow else "continue", "message": "late"}), flush=True)
+            """)
+        let h = try Harness(python(path) + "timeout = \"200ms\"\nlabel = \"sleepy\"\n")
+        usleep(500_000)  // let Python start before timing the first reply
+        #expect(h.line("find slow") == .denied("The 'sleepy' plugin did not answer (timeout); the command was not run."))
+        usleep(800_000)  // the late "deny" arrives meanwhile, for an id no longer pending
+        #expect(h.line("find b") == .delivered(.line(Line("find b"))))
+    }
+
+    @Test func failure_isAllowed_whenSiteSaysAllow() throws {
+        let path = script("time.sleep(5)\n")
+        let h = try Harness(python(path) + "timeout = \"50ms\"\non-failure = \"allow\"\n")
+        #expect(h.line("find a") == .delivered(.line(Line("find a"))))
+    }
+
+    @Test func garbage_isFailure() throws {
+        let path = script(
+            """
+            for raw in iter(sys.stdin.readline, ""):
+                if json.loads(raw).get("type") == "event":
+                    print("this is not json", flush=True)
+            """)
+        let h = try Harness(python(path) + "timeout = \"5s\"\nlabel = \"noisy\"\n")
+        #expect(h.line("find a") == .denied("The 'noisy' plugin did not answer (garbage); the command was not run."))
+    }
+
+    @Test func crash_restartsOnce_thenFailureModeHolds() throws {
+        let counter = emptyFile()
+        let path = script(
+            """
+            with open(sys.argv[1], "a") as f: f.write("started\\n")
+            for raw in iter(sys.stdin.readline, ""):
+                m = json.loads(raw)
+                if m.get("type") == "event":
+                    if "crash" in m["event"]["text"]: sys.exit(3)
+                    print(json.dumps({"id": m["id"], "action": "continue"}), flush=True)
+            """)
+        let h = try Harness(
+            "command = [\"python3\", \"\(path)\", \"\(counter)\"]\ntimeout = \"5s\"\nlabel = \"fragile\"\n")
+        #expect(h.line("find a") == .delivered(.line(Line("find a"))))
+        #expect(h.line("crash") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
+        #expect(h.line("find b") == .delivered(.line(Line("find b"))))  // restarted
+        #expect(h.line("crash") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
+        #expect(h.line("find c") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
+        let fd = open(counter, O_RDONLY)
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let n = read(fd, &bytes, bytes.count)
+        close(fd)
+        #expect(String(decoding: bytes[0..<max(n, 0)], as: UTF8.self) == "started\nstarted\n")
+    }
+
+    @Test func missingProgram_failsAtBuild_withLine() {
+        let error = configError { try Harness("command = [\"/nonexistent/plugin\"]\n") }
+        #expect(
+            error?.description
+                == "site.toml:3: plugin 'external' cannot start: cannot run /nonexistent/plugin: no such file or directory.")
+    }
+
+    @Test func settings_errors_nameTheirLines() {
+        #expect(
+            configError { try Harness("events = [\"line\"]\n") }?.description
+                == "site.toml:1: plugin 'external' has no 'command'; add one.")
+        #expect(
+            configError { try Harness("command = [\"true\"]\nevents = [\"key\"]\n") }?.description
+                == "site.toml:4: 'events' is \"key\"; allowed: \"line\", \"session\", \"lifecycle\".")
+        #expect(
+            configError { try Harness("command = [\"true\"]\non-failure = \"maybe\"\n") }?.description
+                == "site.toml:4: 'on-failure' is \"maybe\"; allowed: \"deny\", \"allow\".")
+        #expect(
+            configError { try Harness("command = [\"true\"]\ntimeout = \"1m\"\n") }?.description
+                == "site.toml:4: 'timeout' is 1m; allowed: 1ms to 30s.")
+        #expect(
+            configError { try Harness("command = [\"true\"]\ntimout = \"1s\"\n") }?.description
+                == "site.toml:4: unknown key 'timout' in plugin 'external'; did you mean 'timeout'?")
+    }
+
+    @Test func json_roundTripsProtocolMessages() {
+        let text = #"{"id":7,"action":"deny","message":"caf\u00e9 \"x\"\n","n":[1,2.5,true,null]}"#
+        let value = JSONValue.parse(text)
+        #expect(value?["id"]?.integer == 7)
+        #expect(value?["message"]?.string == "café \"x\"\n")
+        #expect(value.map { JSONValue.parse($0.serialized) == $0 } == true)
+        #expect(JSONValue.parse("{\"id\":1,}") == nil)
+        #expect(JSONValue.parse("nonsense") == nil)
+    }
+
+    /// Issue 7 item 8: the cost a line pays to pass one external plugin (printed, not asserted).
+    @Test func benchmark_roundTrip() throws {
+        let path = script(
+            """
+            for raw in iter(sys.stdin.readline, ""):
+                m = json.loads(raw)
+                if m.get("type") == "event":
+                    sys.stdout.write('{"id":%d,"action":"continue"}\\n' % m["id"]); sys.stdout.flush()
+            """)
+        let h = try Harness(python(path) + "timeout = \"5s\"\n")
+        _ = h.line("warm up")
+        let rounds = 2000
+        let start = monotonicNow()
+        for i in 0..<rounds { _ = h.line("show meds \(i)") }
+        let perLine = Double(monotonicNow() - start) / Double(rounds) / 1000
+        print("external plugin round trip: \(Int(perLine)) µs per line over \(rounds) lines")
+        #expect(perLine < 50_000)
+    }
+}
+
+private func configError<T>(_ body: () throws -> T) -> ConfigError? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as ConfigError {
+        return error
+    } catch {
+        return nil
+    }
+}

@@ -1,0 +1,342 @@
+import IdleTimer
+import Testing
+import WardCore
+
+@Suite struct IdleTimerTests {
+    /// A signed-on session whose chain holds `timer` alone.
+    private func signedOn(_ timer: IdleTimer) -> GuardHarness {
+        let harness = GuardHarness(timer)
+        harness.signOn()
+        return harness
+    }
+
+    // MARK: The idle lock
+
+    @Test func locks_whenNoKeyForTheTimeout() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300)))
+        h.wait(.seconds(299))
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(1))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func locksExactlyAtTheDeadline_notOnALaterTick() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300)))
+        let deadline = h.clock.now + .seconds(300)
+        #expect(h.chain.nextDeadline == deadline)
+        h.wait(.seconds(600))
+        #expect(h.locks == [.idle])
+        #expect(h.wakes == 1)  // one wake-up, at the deadline: nothing periodic
+    }
+
+    @Test func everyKeyPress_restartsTheIdleClock() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300)))
+        for _ in 0..<10 {
+            h.wait(.seconds(200))
+            h.type("x")
+        }
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(299))
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(1))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func aBatchLine_restartsTheIdleClock_too() {
+        let h = signedOn(IdleTimer(timeout: .seconds(60)))
+        h.wait(.seconds(50))
+        h.dispatch(.line(Line("show meds", source: .batch(file: "script.ward", line: 3))))
+        h.wait(.seconds(59))
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(1))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func aKeyPress_onlyNotesTheTime_theEarlyDeadlineReArms() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300)))
+        let first = h.chain.nextDeadline
+        h.wait(.seconds(100))
+        h.type("a")
+        #expect(h.chain.nextDeadline == first)  // not rescheduled per keystroke
+        h.wait(.seconds(200))  // the old deadline fires early and re-arms for key + timeout
+        #expect(h.locks.isEmpty)
+        #expect(h.chain.nextDeadline == first.map { $0 + .seconds(100) })
+        h.wait(.seconds(100))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func keysAndLines_passOnUnchanged() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300)))
+        let key = Event.key(KeyPress(Array("o".utf8)))
+        #expect(h.dispatch(key) == .delivered(key))
+        #expect(h.dispatch(.line(Line("open 42"))) == .delivered(.line(Line("open 42"))))
+    }
+
+    // MARK: The warning
+
+    @Test func warns_warnBeforeTheDeadline_thenLocks() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
+        h.wait(.seconds(269))
+        #expect(h.notices.isEmpty)
+        h.wait(.seconds(1))
+        #expect(h.notices == ["ward: locking in 30 s"])
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(30))
+        #expect(h.notices == ["ward: locking in 30 s"])  // said once
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func aKeyPressAfterTheWarning_cancelsTheLock() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
+        h.wait(.seconds(280))
+        #expect(h.notices == ["ward: locking in 30 s"])
+        h.type("x")
+        h.wait(.seconds(60))  // past the old deadline
+        #expect(h.locks.isEmpty)
+        #expect(h.takeRequests() == [.notice("ward: locking in 30 s")])  // quiet: no "cancelled" notice
+        h.wait(.seconds(210))  // a fresh warning before the new deadline
+        #expect(h.notices == ["ward: locking in 30 s"])
+        h.wait(.seconds(30))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func zeroWarnBefore_locksWithoutANotice() {
+        let h = signedOn(IdleTimer(timeout: .seconds(60), warnBefore: .zero))
+        h.wait(.seconds(60))
+        #expect(h.requests == [.lock(.idle)])
+    }
+
+    @Test func theWarning_saysTheTimeLeftTheWayPeopleReadIt() {
+        #expect(IdleTimer.phrase(.seconds(30)) == "30 s")
+        #expect(IdleTimer.phrase(.milliseconds(29_001)) == "30 s")  // rounded up, never "0 s"
+        #expect(IdleTimer.phrase(.milliseconds(400)) == "1 s")
+        #expect(IdleTimer.phrase(.seconds(60)) == "1 min")
+        #expect(IdleTimer.phrase(.seconds(150)) == "2 min 30 s")
+        #expect(IdleTimer.phrase(.seconds(3600)) == "1 h")
+    }
+
+    @Test func aLongWarning_isPhrasedInMinutes() {
+        let h = signedOn(IdleTimer(timeout: .seconds(900), warnBefore: .seconds(120)))
+        h.wait(.seconds(780))
+        #expect(h.notices == ["ward: locking in 2 min"])
+    }
+
+    // MARK: Boot time
+
+    @Test func aJumpPastTheDeadline_locksAtOnceOnTheNextWake_withoutWarning() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
+        h.wait(.seconds(10))
+        h.sleepThenWake(.seconds(7200))  // the laptop lid closed for two hours
+        #expect(h.requests == [.lock(.idle)])
+    }
+
+    @Test func aJumpIntoTheWarningWindow_warnsWithTheTimeReallyLeft() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
+        h.sleepThenWake(.seconds(285))
+        #expect(h.requests == [.notice("ward: locking in 15 s")])
+        h.wait(.seconds(15))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func aJumpPastTheMaxSession_locksForMaxSession() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: .seconds(3600)))
+        h.sleepThenWake(.seconds(86_400))
+        #expect(h.requests == [.lock(.maxSession)])
+    }
+
+    // MARK: When it runs
+
+    @Test func doesNotRun_beforeSignOn() {
+        let h = GuardHarness(IdleTimer(timeout: .seconds(60)))
+        #expect(h.chain.nextDeadline == nil)
+        h.type("x")
+        h.wait(.seconds(3600))
+        #expect(h.requests.isEmpty)
+    }
+
+    @Test func starts_whenAddedToAChainThatIsAlreadySignedOn() {
+        let h = GuardHarness(IdleTimer(timeout: .seconds(60)), user: "demo")
+        h.wait(.seconds(60))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func stops_whenLocked_andStartsAfresh_onUnlock() {
+        let h = signedOn(IdleTimer(timeout: .seconds(60), warnBefore: .seconds(10)))
+        h.wait(.seconds(60))
+        #expect(h.locks == [.idle])
+        h.lock(.idle)
+        #expect(h.chain.nextDeadline == nil)
+        _ = h.takeRequests()
+        h.dispatch(.key(.redacted))  // typing the password is not a session to time
+        h.wait(.seconds(3600))
+        #expect(h.requests.isEmpty)
+        h.unlock()
+        h.wait(.seconds(59))
+        #expect(h.notices == ["ward: locking in 10 s"])
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(1))
+        #expect(h.locks == [.idle])
+    }
+
+    @Test func stops_whenLockedForAnotherReason() {
+        let h = signedOn(IdleTimer(timeout: .seconds(60)))
+        h.wait(.seconds(30))
+        h.lock(.user)
+        h.wait(.seconds(3600))
+        #expect(h.requests.isEmpty)
+    }
+
+    @Test func stops_atSignOff() {
+        let h = signedOn(IdleTimer(timeout: .seconds(60)))
+        h.signOff()
+        #expect(h.chain.nextDeadline == nil)
+        h.wait(.seconds(3600))
+        #expect(h.requests.isEmpty)
+    }
+
+    // MARK: max-session
+
+    @Test func maxSession_locks_howeverActiveTheUser() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: .seconds(1200)))
+        for _ in 0..<19 {
+            h.wait(.seconds(60))
+            h.type("x")
+        }
+        #expect(h.locks.isEmpty)
+        #expect(h.notices.isEmpty)
+        h.wait(.seconds(30))
+        #expect(h.notices == ["ward: session limit reached: locking in 30 s"])
+        h.type("x")  // a key cannot cancel this one
+        h.wait(.seconds(30))
+        #expect(h.locks == [.maxSession])
+        #expect(h.notices.count == 1)
+        #expect(h.chain.nextDeadline == nil)
+    }
+
+    @Test func maxSession_countsAgainFromTheUnlock() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300), maxSession: .seconds(600)))
+        for _ in 0..<10 {
+            h.wait(.seconds(60))
+            h.type("x")
+        }
+        #expect(h.locks == [.maxSession])
+        h.lock(.maxSession)
+        h.wait(.seconds(120))
+        h.unlock()
+        _ = h.takeRequests()
+        for _ in 0..<9 {
+            h.wait(.seconds(60))
+            h.type("x")
+        }
+        #expect(h.locks.isEmpty)  // not straight back to a lock
+        h.wait(.seconds(60))
+        #expect(h.locks == [.maxSession])
+    }
+
+    @Test func maxSession_isOffByDefault() throws {
+        let timer = try IdleTimer.make(settings: .defaults(for: IdleTimer.name))
+        #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: nil))
+    }
+
+    @Test func theIdleLock_stillComesFirst_whenSooner() {
+        let h = signedOn(IdleTimer(timeout: .seconds(60), maxSession: .seconds(3600)))
+        h.wait(.seconds(60))
+        #expect(h.locks == [.idle])
+    }
+
+    // MARK: Settings
+
+    @Test func theTablesOwnKeys_overrideTheSessionPolicy() throws {
+        let settings = try pluginSettings(
+            """
+            [session]
+            idle-timeout = "10m"
+            warn-before = "1m"
+
+            [[plugin]]
+            name = "idle-timer"
+            idle-timeout = "2m"
+            max-session = "8h"
+            """)
+        let policy = SessionPolicy(idleTimeout: .seconds(600), warnBefore: .seconds(60))
+        let timer = try IdleTimer.make(settings: settings, session: policy)
+        #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(60), maxSession: .seconds(28_800)))
+        #expect(settings.unreadKeys.isEmpty)
+    }
+
+    @Test func keysTheTableLeavesOut_comeFromTheSessionPolicy() throws {
+        let policy = SessionPolicy(idleTimeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600))
+        let timer = try IdleTimer.make(settings: .defaults(for: IdleTimer.name), session: policy)
+        #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600)))
+    }
+
+    @Test func maxSessionOff_inTheTable_turnsOffThePolicysLimit() throws {
+        let settings = try pluginSettings("[[plugin]]\nname = \"idle-timer\"\nmax-session = \"off\"\n")
+        let timer = try IdleTimer.make(settings: settings, session: SessionPolicy(maxSession: .seconds(3600)))
+        #expect(timer.limits.maxSession == nil)
+    }
+
+    @Test func aWarningNoShorterThanTheTimeout_isRefused_namingItsLine() throws {
+        let settings = try pluginSettings(
+            """
+            [[plugin]]
+            name = "idle-timer"
+            idle-timeout = "1m"
+            warn-before = "1m"
+            """)
+        #expect {
+            try IdleTimer.make(settings: settings, session: .defaults)
+        } throws: { error in
+            guard case .conflict(_, let line, let message)? = error as? ConfigError else { return false }
+            return line == 4 && message.contains("'warn-before' (1m) must be shorter than 'idle-timeout' (1m)")
+        }
+    }
+
+    @Test func aTimeoutWithoutAUnit_isRefused_namingItsLine() throws {
+        let settings = try pluginSettings("[[plugin]]\nname = \"idle-timer\"\n\nidle-timeout = \"300\"\n")
+        #expect(throws: ConfigError.badDuration(file: "site.toml", line: 4, key: "idle-timeout", value: "\"300\"")) {
+            try IdleTimer.make(settings: settings, session: .defaults)
+        }
+    }
+
+    @Test func anIdleTimeoutOutOfRange_isRefused() throws {
+        let settings = try pluginSettings("[[plugin]]\nname = \"idle-timer\"\nidle-timeout = \"500ms\"\n")
+        #expect(throws: ConfigError.self) { try IdleTimer.make(settings: settings, session: .defaults) }
+    }
+
+    @Test func theRegistryFactory_asksForTheSignedOnUsersLimits() throws {
+        let policy = try SitePolicy.parse(
+            """
+            [session]
+            idle-timeout = "5m"
+            warn-before = "0s"
+
+            [user.alice]
+            idle-timeout = "2m"
+
+            [[plugin]]
+            name = "idle-timer"
+            """, file: "site.toml")
+        var registry = PluginRegistry()
+        registry.register(IdleTimer.name, factory: IdleTimer.make)
+        let environment = PluginEnvironment(home: "/nonexistent", policy: policy)
+        let timers = try registry.makeInterceptors(policy.plugins, environment: environment)
+        let h = GuardHarness(try #require(timers.first))
+        h.signOn("alice")
+        h.wait(.seconds(120))
+        #expect(h.locks == [.idle])
+        h.lock(.idle)
+        h.signOff()
+        _ = h.takeRequests()
+        h.signOn("bob")
+        h.wait(.seconds(299))
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(1))
+        #expect(h.locks == [.idle])
+    }
+}
+
+/// The first `[[plugin]]` table of a site file's text, as the registry would hand it to a factory.
+func pluginSettings(_ text: String) throws -> PluginSettings {
+    try #require(try SitePolicy.parse(text, file: "site.toml").plugins.first)
+}

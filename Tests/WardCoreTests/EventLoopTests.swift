@@ -1,0 +1,67 @@
+import Glibc
+import Testing
+import WardCore
+
+@Suite(.serialized) struct EventLoopTests {
+    @Test func wakesForInput_onTheWatchedDescriptor() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let loop = EventLoop(clock: BootClock())
+        var got: [UInt8] = []
+        loop.watch(fds[0]) {
+            var b: UInt8 = 0
+            _ = read(fds[0], &b, 1)
+            got.append(b)
+            loop.stop()
+        }
+        var byte: UInt8 = 42
+        _ = write(fds[1], &byte, 1)
+        loop.run()
+        #expect(got == [42])
+        #expect(loop.wakeCount == 1)
+    }
+
+    @Test func sleepsUntilTheDeadline_andWakesOnceForIt() {
+        let clock = BootClock()
+        let loop = EventLoop(clock: clock)
+        let deadline = clock.now + .milliseconds(50)
+        var fired: Instant?
+        loop.nextDeadline = { fired == nil ? deadline : nil }
+        loop.onWake = {
+            if clock.now >= deadline {
+                fired = clock.now
+                loop.stop()
+            }
+        }
+        loop.run()
+        #expect(loop.wakeCount == 1)  // no periodic wake-ups before the deadline
+        let late = (fired ?? deadline) - deadline
+        #expect(late >= .zero)
+    }
+
+    @Test func aPassedDeadline_doesNotBlock() {
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        loop.nextDeadline = { clock.now - .seconds(1) }
+        var woke = false
+        loop.onWake = { woke = true }
+        loop.runOnce()
+        #expect(woke)
+    }
+
+    @Test func signalsArriveAsBytesOnThePipe() throws {
+        let signals = try SignalPipe(signals: [.sigwinch])
+        defer { signals.close() }
+        let loop = EventLoop(clock: BootClock())
+        var received: [UnixSignal] = []
+        loop.watch(signals.readEnd) {
+            received += signals.drain()
+            loop.stop()
+        }
+        raise(SIGWINCH)
+        loop.run()
+        #expect(received == [.sigwinch])
+        #expect(UnixSignal.sigtstp.description == "SIGTSTP")
+    }
+}

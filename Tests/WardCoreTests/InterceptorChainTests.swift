@@ -1,0 +1,129 @@
+import Testing
+import WardCore
+
+@Suite struct InterceptorChainTests {
+    let clock = ManualClock()
+
+    func chain(_ interceptors: RecordingInterceptor...) -> InterceptorChain {
+        let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "test"))
+        for i in interceptors { chain.append(i) }
+        return chain
+    }
+
+    @Test func passesEachEventThroughEveryInterceptor_inOrder() {
+        var order: [String] = []
+        let a = RecordingInterceptor("a") { _, _ in order.append("a"); return .pass }
+        let b = RecordingInterceptor("b") { _, _ in order.append("b"); return .pass }
+        let c = RecordingInterceptor("c") { _, _ in order.append("c"); return .pass }
+        let outcome = chain(a, b, c).dispatch(.typed("x"))
+        #expect(order == ["a", "b", "c"])
+        #expect(outcome == .delivered(.typed("x")))
+    }
+
+    @Test func consume_stopsTheEvent_andLaterInterceptorsNeverSeeIt() {
+        let a = RecordingInterceptor("a") { _, _ in .consume }
+        let b = RecordingInterceptor("b")
+        #expect(chain(a, b).dispatch(.typed("x")) == .consumed)
+        #expect(b.seen.isEmpty)
+    }
+
+    @Test func replace_handsTheNewEventToTheRest() {
+        let a = RecordingInterceptor("a") { event, _ in
+            if case .line(let line) = event { return .replace(.line(Line(line.text.uppercased()))) }
+            return .pass
+        }
+        let b = RecordingInterceptor("b")
+        let outcome = chain(a, b).dispatch(.line(Line("open 42")))
+        #expect(b.seen == [.line(Line("OPEN 42"))])
+        #expect(outcome == .delivered(.line(Line("OPEN 42"))))
+    }
+
+    @Test func deny_endsTheLine_withTheMessage_whateverTheDisposition() {
+        let a = RecordingInterceptor("a") { _, context in
+            context.deny("outside working hours")
+            return .pass
+        }
+        let b = RecordingInterceptor("b")
+        #expect(chain(a, b).dispatch(.line(Line("open 42"))) == .denied("outside working hours"))
+        #expect(b.seen.isEmpty)
+    }
+
+    @Test func requests_areKeptInOrder_untilTaken() {
+        let a = RecordingInterceptor("a") { _, context in
+            context.notice("locking in 30 s")
+            context.lock(reason: .idle)
+            return .pass
+        }
+        let chain = chain(a)
+        _ = chain.dispatch(.typed("x"))
+        #expect(chain.takeRequests() == [.notice("locking in 30 s"), .lock(.idle)])
+        #expect(chain.takeRequests().isEmpty)
+    }
+
+    @Test func timer_goesOnlyToTheInterceptorThatScheduledIt_whenDue() {
+        let a = RecordingInterceptor("a")
+        let b = RecordingInterceptor("b")
+        let chain = chain(a, b)
+        b.answer = { _, context in context.schedule(after: .seconds(5)); return .pass }
+        _ = chain.dispatch(.typed("y"))
+        #expect(chain.nextDeadline == clock.now + .seconds(5))
+
+        clock.advance(by: .seconds(4))
+        chain.fireDueTimers()
+        #expect(!b.seen.contains(.timer))
+
+        b.answer = { _, _ in .pass }
+        clock.advance(by: .seconds(1))
+        chain.fireDueTimers()
+        #expect(b.seen.last == .timer)
+        #expect(!a.seen.contains(.timer))
+        #expect(chain.nextDeadline == nil)  // fired deadlines are withdrawn
+    }
+
+    @Test func nextDeadline_isTheEarliestOfAll() {
+        let a = RecordingInterceptor("a") { _, c in c.schedule(after: .seconds(30)); return .pass }
+        let b = RecordingInterceptor("b") { _, c in c.schedule(after: .seconds(10)); return .pass }
+        let chain = chain(a, b)
+        _ = chain.dispatch(.typed("x"))
+        #expect(chain.nextDeadline == clock.now + .seconds(10))
+    }
+
+    @Test func cancelDeadline_withdrawsIt() {
+        let a = RecordingInterceptor("a") { event, c in
+            if event == .typed("s") { c.schedule(after: .seconds(1)) } else { c.cancelDeadline() }
+            return .pass
+        }
+        let chain = chain(a)
+        _ = chain.dispatch(.typed("s"))
+        #expect(chain.nextDeadline != nil)
+        _ = chain.dispatch(.typed("c"))
+        #expect(chain.nextDeadline == nil)
+    }
+
+    @Test func removeAll_tellsInterceptorsLastFirst() {
+        final class Tracker: Interceptor {
+            let name: String
+            let log: (String) -> Void
+            init(_ name: String, log: @escaping (String) -> Void) { self.name = name; self.log = log }
+            func intercept(_ event: Event, context: PluginContext) -> Disposition { .pass }
+            func added(context: PluginContext) { log("+\(name)") }
+            func removed(context: PluginContext) { log("-\(name)") }
+        }
+        var log: [String] = []
+        let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "t"))
+        chain.append(Tracker("a") { log.append($0) })
+        chain.append(Tracker("b") { log.append($0) })
+        chain.removeAll()
+        #expect(log == ["+a", "+b", "-b", "-a"])
+        #expect(chain.names.isEmpty)
+    }
+
+    @Test func interceptorsSeeWhoIsSignedOn() {
+        var seenUser: String?
+        let a = RecordingInterceptor("a") { _, c in seenUser = c.session.user; return .pass }
+        let chain = chain(a)
+        chain.session.user = "alice"
+        _ = chain.dispatch(.session(.signedOn(user: "alice", role: "clinician")))
+        #expect(seenUser == "alice")
+    }
+}
