@@ -23,20 +23,39 @@ public final class AuditLog: Interceptor {
     /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`.
     public static let fsyncChoices = AuditWriter.SyncPolicy.allCases.map(\.rawValue)
 
-    public let writer: AuditWriter
+    /// The log file; its head file sits beside it (`FILE.head`).
+    public let path: String
+    public let chain: AuditChain
+    public let policy: AuditWriter.SyncPolicy
     /// How often `fsync = "interval"` syncs.
     public let syncInterval: Duration
+    /// Open from `added(context:)` on; nil before, or while the log cannot be opened.
+    public private(set) var writer: AuditWriter?
+    private let clock: @Sendable () -> Int64
     /// The MRN most recently opened in this session, for `show` and `note` records.
     private var openChart: String?
     /// The source of the last line: where the session's other events came from.
     private var lastSource: Line.Source?
 
-    public init(writer: AuditWriter, syncInterval: Duration = .seconds(1)) {
-        self.writer = writer
+    /// A plugin that will write to `path`; nothing is opened until `added(context:)`.
+    ///
+    /// - Parameter clock: Wall time in milliseconds since the epoch; real time unless a test says otherwise.
+    public init(
+        path: String,
+        chain: AuditChain = AuditChain(),
+        policy: AuditWriter.SyncPolicy = .always,
+        syncInterval: Duration = .seconds(1),
+        clock: @escaping @Sendable () -> Int64 = UTCTimestamp.nowMilliseconds
+    ) {
+        self.path = path
+        self.chain = chain
+        self.policy = policy
         self.syncInterval = syncInterval
+        self.clock = clock
     }
 
-    /// Builds the plugin from its `[[plugin]]` table.
+    /// Builds the plugin from its `[[plugin]]` table. Validates every key and reads the key
+    /// file, but opens no log: `ward config check` builds plugins too, and must create nothing.
     ///
     /// - `path`: the log, absolute; default `HOME/audit.jsonl`.
     /// - `fsync`: `always` (default), `interval`, `never`.
@@ -44,12 +63,16 @@ public final class AuditLog: Interceptor {
     /// - `key-file`: the HMAC key, the caller's own and 0600; unkeyed when absent.
     ///
     /// - Throws: `ConfigError` for a bad value (naming FILE:LINE), `AuditError` when the key
-    ///   file is refused or the log cannot be opened: Ward does not start without its audit log.
+    ///   file is refused.
     public static func make(settings: PluginSettings, home: String) throws -> AuditLog {
         let path = try settings.string("path") ?? WardHome(path: home).auditLogPath
         guard path.hasPrefix("/") || !settings.has("path") else {
             throw ConfigError.wrongType(
-                file: settings.file, line: settings.line(of: "path"), key: "path", expected: "an absolute path")
+                file: settings.file,
+                line: settings.line(of: "path"),
+                key: "path",
+                expected: "an absolute path"
+            )
         }
         let fsync = try settings.choice("fsync", from: fsyncChoices) ?? AuditWriter.SyncPolicy.always.rawValue
         let interval =
@@ -57,9 +80,27 @@ public final class AuditLog: Interceptor {
         let chain = try settings.string("key-file").map { path throws(AuditError) in
             AuditChain(key: try AuditKey.load(path: path))
         }
-        let writer = try AuditWriter(
-            path: path, chain: chain ?? AuditChain(), policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always)
-        return AuditLog(writer: writer, syncInterval: interval)
+        return AuditLog(
+            path: path,
+            chain: chain ?? AuditChain(),
+            policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always,
+            syncInterval: interval
+        )
+    }
+
+    /// The registry's factory shape: `registry.register(AuditLog.name, factory: AuditLog.make)`.
+    public static func make(settings: PluginSettings, environment: PluginEnvironment) throws -> any Interceptor {
+        try make(settings: settings, home: environment.home)
+    }
+
+    /// Opens the log. A failure here is not fatal yet: the first record (the sign-on) tries
+    /// again and fails closed, so the user is told why and the session locks.
+    public func added(context: PluginContext) {
+        do {
+            writer = try AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
+        } catch {
+            context.logger.error("audit log not opened")
+        }
     }
 
     public func intercept(_ event: Event, context: PluginContext) -> Disposition {
@@ -111,16 +152,22 @@ public final class AuditLog: Interceptor {
     }
 
     public func removed(context: PluginContext) {
-        writer.close()
+        writer?.close()
+        writer = nil
     }
 
     /// Writes one record; on failure, fails closed when the event would let the user see data.
     private func record(
-        _ entry: AuditEntry, context: PluginContext, source: Line.Source? = nil, grantsAccess: Bool
+        _ entry: AuditEntry,
+        context: PluginContext,
+        source: Line.Source? = nil,
+        grantsAccess: Bool
     ) {
         let session = context.session
         let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role)
         do {
+            let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
+            self.writer = writer
             try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
         } catch {
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(entry.kind.rawValue)"])
@@ -133,12 +180,12 @@ public final class AuditLog: Interceptor {
             }
             return
         }
-        if writer.policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
+        if policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
     }
 
     private func syncNow(context: PluginContext) {
         do {
-            try writer.sync()
+            try writer?.sync()
         } catch {
             context.logger.error("audit log not synced")
             context.notice("The audit log cannot be synced (\(error)). The session is locked.")

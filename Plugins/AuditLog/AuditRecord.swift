@@ -46,8 +46,14 @@ public struct AuditRecord: Sendable {
 
     /// The body of a new record: envelope, kind, details, prev.
     public static func body(
-        seq: Int64, milliseconds: Int64, host: String, pid: Int32, session: SessionFields,
-        source: String?, entry: AuditEntry, prev: String
+        seq: Int64,
+        milliseconds: Int64,
+        host: String,
+        pid: Int32,
+        session: SessionFields,
+        source: String?,
+        entry: AuditEntry,
+        prev: String
     ) -> [UInt8] {
         var fields: [(key: String, value: CanonicalJSON.Value)] = [
             ("seq", .integer(seq)),

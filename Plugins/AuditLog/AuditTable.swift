@@ -69,7 +69,9 @@ public enum AuditTable {
     public static func clean(_ s: String) -> String {
         String(
             String.UnicodeScalarView(
-                s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
+                s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }
+            )
+        )
     }
 
     private static func quoteIfNeeded(_ s: String) -> String {

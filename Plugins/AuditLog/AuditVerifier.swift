@@ -53,8 +53,11 @@ public struct AuditVerifier {
         if items.isEmpty {
             if case .present(let h) = head, h.seq > 0 {
                 report.problem = AuditProblem(
-                    kind: .truncated, line: 1, seq: nil,
-                    detail: "the log is empty but its head file says \(h.seq) records were written")
+                    kind: .truncated,
+                    line: 1,
+                    seq: nil,
+                    detail: "the log is empty but its head file says \(h.seq) records were written"
+                )
             }
             return report
         }
@@ -90,26 +93,37 @@ public struct AuditVerifier {
                     tornAtEnd = true
                     report.warnings.append(
                         "line \(item.line): the last line is incomplete (\(item.bytes.count) bytes), "
-                            + "a write torn by a crash; not counted")
+                            + "a write torn by a crash; not counted"
+                    )
                     break
                 }
                 if chainsFromLast(index + 1), isRecordPrefix {
                     report.warnings.append(
-                        "line \(item.line): an incomplete record left by an interrupted write; the chain continues past it")
+                        "line \(item.line): an incomplete record left by an interrupted write; the chain continues past it"
+                    )
                     continue
                 }
                 report.problem =
                     chainsFromLast(index + 1)
                     ? AuditProblem(
-                        kind: .inserted, line: item.line, seq: nil,
-                        detail: "line \(item.line) is not a record and not part of the chain")
+                        kind: .inserted,
+                        line: item.line,
+                        seq: nil,
+                        detail: "line \(item.line) is not a record and not part of the chain"
+                    )
                     : isRecordPrefix
                         ? AuditProblem(
-                            kind: .truncated, line: item.line, seq: nil,
-                            detail: "the record at line \(item.line) is cut short, and records follow it")
+                            kind: .truncated,
+                            line: item.line,
+                            seq: nil,
+                            detail: "the record at line \(item.line) is cut short, and records follow it"
+                        )
                         : AuditProblem(
-                            kind: .modified, line: item.line, seq: nil,
-                            detail: "line \(item.line) is not a readable record")
+                            kind: .modified,
+                            line: item.line,
+                            seq: nil,
+                            detail: "line \(item.line) is not a readable record"
+                        )
                 return report
             }
 
@@ -125,8 +139,13 @@ public struct AuditVerifier {
                 continue
             }
             report.problem = classify(
-                r, valid: valid, last: last, seen: seen, nextChains: chainsFromLast(index + 1),
-                laterSeqs: Set(items[(index + 1)...].compactMap { $0.record?.seq }))
+                r,
+                valid: valid,
+                last: last,
+                seen: seen,
+                nextChains: chainsFromLast(index + 1),
+                laterSeqs: Set(items[(index + 1)...].compactMap { $0.record?.seq })
+            )
             return report
         }
 
@@ -135,8 +154,11 @@ public struct AuditVerifier {
             report.warnings.append("no head file beside the log: records removed from its end would not show")
         case .unreadable:
             report.problem = AuditProblem(
-                kind: .modified, line: last.line, seq: nil,
-                detail: "the head file was changed (or written with another key)")
+                kind: .modified,
+                line: last.line,
+                seq: nil,
+                detail: "the head file was changed (or written with another key)"
+            )
         case .present(let h):
             if h.seq > last.seq {
                 let detail =
@@ -146,66 +168,103 @@ public struct AuditVerifier {
                 report.problem = AuditProblem(kind: .truncated, line: last.line + 1, seq: last.seq + 1, detail: detail)
             } else if hashBySeq[h.seq].map({ $0 != h.hash }) ?? (h.seq != 0) {
                 report.problem = AuditProblem(
-                    kind: .modified, line: last.line, seq: h.seq,
-                    detail: "record \(h.seq) is not the record its head file names")
+                    kind: .modified,
+                    line: last.line,
+                    seq: h.seq,
+                    detail: "record \(h.seq) is not the record its head file names"
+                )
             } else if h.seq < last.seq {
                 report.warnings.append(
-                    "the head file names record \(h.seq) of \(last.seq): a writer stopped between its two writes")
+                    "the head file names record \(h.seq) of \(last.seq): a writer stopped between its two writes"
+                )
             }
         }
         return report
     }
 
     private func classify(
-        _ r: AuditRecord, valid: Bool, last: (seq: Int64, hash: String, line: Int), seen: [String: Int64],
-        nextChains: Bool, laterSeqs: Set<Int64>
+        _ r: AuditRecord,
+        valid: Bool,
+        last: (seq: Int64, hash: String, line: Int),
+        seen: [String: Int64],
+        nextChains: Bool,
+        laterSeqs: Set<Int64>
     ) -> AuditProblem {
         let here = "record \(r.seq) at line \(r.line)"
         if !valid {
             if nextChains {
                 return AuditProblem(
-                    kind: .inserted, line: r.line, seq: r.seq,
-                    detail: "\(here) is not part of the chain: the next record follows record \(last.seq)")
+                    kind: .inserted,
+                    line: r.line,
+                    seq: r.seq,
+                    detail: "\(here) is not part of the chain: the next record follows record \(last.seq)"
+                )
             }
             return AuditProblem(
-                kind: .modified, line: r.line, seq: r.seq,
-                detail: "\(here) does not match its hash: it was changed after it was written")
+                kind: .modified,
+                line: r.line,
+                seq: r.seq,
+                detail: "\(here) does not match its hash: it was changed after it was written"
+            )
         }
         if r.seq == last.seq + 1 {
             if nextChains {
                 return AuditProblem(
-                    kind: .inserted, line: r.line, seq: r.seq,
-                    detail: "\(here) is not part of the chain: the next record follows record \(last.seq)")
+                    kind: .inserted,
+                    line: r.line,
+                    seq: r.seq,
+                    detail: "\(here) is not part of the chain: the next record follows record \(last.seq)"
+                )
             }
             return AuditProblem(
-                kind: .modified, line: last.line, seq: last.seq,
+                kind: .modified,
+                line: last.line,
+                seq: last.seq,
                 detail: "record \(last.seq) at line \(last.line) was changed and rehashed: "
-                    + "record \(r.seq) names another record before it")
+                    + "record \(r.seq) names another record before it"
+            )
         }
         if r.seq > last.seq + 1 {
             if let missing = (last.seq + 1..<r.seq).first(where: laterSeqs.contains) {
                 return AuditProblem(
-                    kind: .reordered, line: r.line, seq: r.seq,
-                    detail: "\(here) comes before record \(missing)")
+                    kind: .reordered,
+                    line: r.line,
+                    seq: r.seq,
+                    detail: "\(here) comes before record \(missing)"
+                )
             }
             let gap = r.seq - last.seq - 1
             return AuditProblem(
-                kind: .deleted, line: r.line, seq: last.seq + 1,
+                kind: .deleted,
+                line: r.line,
+                seq: last.seq + 1,
                 detail: gap == 1
                     ? "record \(last.seq + 1) is missing before line \(r.line)"
-                    : "records \(last.seq + 1) to \(r.seq - 1) are missing before line \(r.line)")
+                    : "records \(last.seq + 1) to \(r.seq - 1) are missing before line \(r.line)"
+            )
         }
         if let copy = seen[r.hash] {
             return AuditProblem(
-                kind: .inserted, line: r.line, seq: r.seq, detail: "\(here) is a copy of record \(copy)")
+                kind: .inserted,
+                line: r.line,
+                seq: r.seq,
+                detail: "\(here) is a copy of record \(copy)"
+            )
         }
         if nextChains {
             return AuditProblem(
-                kind: .inserted, line: r.line, seq: r.seq,
-                detail: "\(here) is not part of the chain: the next record follows record \(last.seq)")
+                kind: .inserted,
+                line: r.line,
+                seq: r.seq,
+                detail: "\(here) is not part of the chain: the next record follows record \(last.seq)"
+            )
         }
         return AuditProblem(
-            kind: .reordered, line: r.line, seq: r.seq, detail: "\(here) comes after record \(last.seq)")
+            kind: .reordered,
+            line: r.line,
+            seq: r.seq,
+            detail: "\(here) comes after record \(last.seq)"
+        )
     }
 
     func isValid(_ r: AuditRecord) -> Bool { chain.hash(prev: r.prev, body: r.body) == r.hash }
@@ -226,7 +285,13 @@ public struct AuditVerifier {
             let end = bytes[start...].firstIndex(of: 0x0A)
             let slice = bytes[start..<(end ?? bytes.count)]
             items.append(
-                Item(line: line, bytes: slice, record: AuditRecord(line: line, bytes: slice), isFinalAndUnterminated: end == nil))
+                Item(
+                    line: line,
+                    bytes: slice,
+                    record: AuditRecord(line: line, bytes: slice),
+                    isFinalAndUnterminated: end == nil
+                )
+            )
             line += 1
             start = (end ?? bytes.count) + 1
         }

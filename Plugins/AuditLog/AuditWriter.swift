@@ -44,7 +44,9 @@ public final class AuditWriter {
     ///
     /// - Parameter clock: Milliseconds since the epoch; the real time unless a test says otherwise.
     public init(
-        path: String, chain: AuditChain = AuditChain(), policy: SyncPolicy = .always,
+        path: String,
+        chain: AuditChain = AuditChain(),
+        policy: SyncPolicy = .always,
         clock: @escaping @Sendable () -> Int64 = UTCTimestamp.nowMilliseconds
     ) throws(AuditError) {
         self.path = path
@@ -73,7 +75,9 @@ public final class AuditWriter {
         if let stored {
             if stored.seq > tail.seq {
                 throw .headMismatch(
-                    path: path, detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written")
+                    path: path,
+                    detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
+                )
             }
             if stored.seq == tail.seq, stored.hash != tail.hash {
                 throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
@@ -82,8 +86,15 @@ public final class AuditWriter {
 
         let seq = tail.seq + 1
         let body = AuditRecord.body(
-            seq: seq, milliseconds: clock(), host: host, pid: getpid(), session: session, source: source,
-            entry: entry, prev: tail.hash)
+            seq: seq,
+            milliseconds: clock(),
+            host: host,
+            pid: getpid(),
+            session: session,
+            source: source,
+            entry: entry,
+            prev: tail.hash
+        )
         let hash = chain.hash(prev: tail.hash, body: body)
         var bytes: [UInt8] = tail.isTorn ? [0x0A] : []
         bytes += AuditRecord.line(body: body, hash: hash)

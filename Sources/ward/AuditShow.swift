@@ -22,7 +22,12 @@ extension Ward.Audit {
         @Option(help: ArgumentHelp("Only records of this user.", valueName: "name"))
         var user: String?
 
-        @Option(help: ArgumentHelp("Only records that name this MRN, or happened while its chart was open.", valueName: "mrn"))
+        @Option(
+            help: ArgumentHelp(
+                "Only records that name this MRN, or happened while its chart was open.",
+                valueName: "mrn"
+            )
+        )
         var mrn: String?
 
         @Option(help: ArgumentHelp("Only records from this time on (UTC), or this long ago ('2h').", valueName: "time"))
@@ -41,14 +46,20 @@ extension Ward.Audit {
             for (name, value) in [("--since", since), ("--until", until)] {
                 if let value, Self.time(value) == nil {
                     throw ValidationError(
-                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30' or a duration ago such as '2h'.")
+                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30' or a duration ago such as '2h'."
+                    )
                 }
             }
         }
 
         func run() throws {
             let path = Ward.Audit.logPath(file: file, global: global)
-            let filter = AuditFilter(user: user, mrn: mrn, since: since.flatMap(Self.time), until: until.flatMap(Self.time))
+            let filter = AuditFilter(
+                user: user,
+                mrn: mrn,
+                since: since.flatMap(Self.time),
+                until: until.flatMap(Self.time)
+            )
             let log: (records: [(record: AuditRecord, line: ArraySlice<UInt8>)], unreadable: Int)
             do {
                 log = try AuditLogFile.read(path: path)
@@ -64,14 +75,17 @@ extension Ward.Audit {
             }
             if log.unreadable > 0 {
                 Ward.Audit.printError(
-                    "ward: \(path): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'.")
+                    "ward: \(path): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
+                )
             }
         }
 
         /// Milliseconds since the epoch for a UTC time or a duration ago.
         static func time(_ text: String) -> Int64? {
             if let ms = UTCTimestamp.parse(text) { return ms }
-            if let ago = DurationText.parse(text) { return UTCTimestamp.nowMilliseconds() - ago.nanoseconds / 1_000_000 }
+            if let ago = DurationText.parse(text) {
+                return UTCTimestamp.nowMilliseconds() - ago.nanoseconds / 1_000_000
+            }
             return nil
         }
     }

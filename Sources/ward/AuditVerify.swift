@@ -18,7 +18,8 @@ extension Ward.Audit {
 
         @Option(
             name: .customLong("key-file"),
-            help: ArgumentHelp("The site's audit key, for a log written with one.", valueName: "file"))
+            help: ArgumentHelp("The site's audit key, for a log written with one.", valueName: "file")
+        )
         var keyFile: String?
 
         @Argument(help: ArgumentHelp("The log to check; default: audit.jsonl in the Ward home.", valueName: "file"))
@@ -28,7 +29,8 @@ extension Ward.Audit {
             let path = Ward.Audit.logPath(file: file, global: global)
             let report: AuditReport
             do {
-                let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
+                let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path))
+                }
                 report = try AuditVerifier(chain: chain ?? AuditChain()).verify(path: path)
             } catch {
                 throw Ward.Audit.fail(error.description, exit: error.sysexit)
@@ -37,7 +39,9 @@ extension Ward.Audit {
             if let problem = report.problem {
                 print("\(path): \(report.summary)")
                 throw Ward.Audit.fail(
-                    "\(path):\(problem.line): \(problem.kind.rawValue): \(problem.detail).", exit: 65)
+                    "\(path):\(problem.line): \(problem.kind.rawValue): \(problem.detail).",
+                    exit: 65
+                )
             }
             print("\(path): \(report.summary)")
         }

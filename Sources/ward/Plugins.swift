@@ -1,5 +1,9 @@
 import ArgumentParser
+import AuditLog
 import ExternalPlugin
+import FocusGuard
+import IdleTimer
+import SuspendGuard
 import WardCore
 
 extension Ward {
@@ -52,6 +56,10 @@ enum PluginListing {
 /// `registry.register(IdleTimer.name) { settings, environment in try IdleTimer(settings, environment) }`.
 func makePluginRegistry() -> PluginRegistry {
     var registry = PluginRegistry()
+    registry.register(IdleTimer.name, factory: IdleTimer.make)
+    registry.register(AuditLog.name, factory: AuditLog.make(settings:environment:))
+    registry.register(SuspendGuard.name, factory: SuspendGuard.make)
+    registry.register(FocusGuard.name, factory: FocusGuard.make)
     registry.register(ExternalPlugin.name) { settings, environment in try ExternalPlugin(settings, environment) }
     return registry
 }

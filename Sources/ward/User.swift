@@ -64,6 +64,8 @@ struct PasswordSourceOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "Read the password from the first line of standard input instead of asking on the terminal.",
-            discussion: "For scripts. The password is never taken from an argument or the environment."))
+            discussion: "For scripts. The password is never taken from an argument or the environment."
+        )
+    )
     var passwordStdin = false
 }

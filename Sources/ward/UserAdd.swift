@@ -6,7 +6,9 @@ extension Ward.User {
     /// standard input). Creates the home and the store when they do not exist yet.
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a user who may sign on.")
+            commandName: "add",
+            abstract: "Add a user who may sign on."
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -19,7 +21,9 @@ extension Ward.User {
         @OptionGroup var source: PasswordSourceOptions
 
         func validate() throws {
-            guard UserRecord.isValidName(name) else { throw ValidationError(AuthError.invalidUserName(name).description) }
+            guard UserRecord.isValidName(name) else {
+                throw ValidationError(AuthError.invalidUserName(name).description)
+            }
             guard Role(rawValue: role) != nil else { throw ValidationError(AuthError.unknownRole(role).description) }
         }
 
@@ -29,7 +33,9 @@ extension Ward.User {
                 // Refuse before asking for a password that would be thrown away.
                 if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
                 let password = try PasswordInput.readNew(
-                    fromStandardInput: source.passwordStdin, prompt: "New password for \(name): ")
+                    fromStandardInput: source.passwordStdin,
+                    prompt: "New password for \(name): "
+                )
                 try store.add(name: name, role: Role(rawValue: role)!, password: password)
                 print("Added \(name) (\(role)).")
             }

@@ -5,7 +5,9 @@ extension Ward.User {
     /// `ward user list`: names, roles, last sign-on and failed attempts since. Never a hash.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List the users, their roles and their last sign-on.")
+            commandName: "list",
+            abstract: "List the users, their roles and their last sign-on."
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -23,7 +25,8 @@ extension Ward.User {
                 let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
                 for row in rows {
                     let padded = row.enumerated().map { column, text in
-                        column == row.count - 1 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+                        column == row.count - 1
+                            ? text : text + String(repeating: " ", count: widths[column] - text.count)
                     }
                     print(padded.joined(separator: "  "))
                 }

@@ -6,7 +6,9 @@ extension Ward.User {
     /// a fresh salt and the current scrypt parameters; the failure count starts again.
     struct Passwd: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "passwd", abstract: "Change a user's password.")
+            commandName: "passwd",
+            abstract: "Change a user's password."
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -22,7 +24,9 @@ extension Ward.User {
                     throw AuthError.noSuchUser(name)
                 }
                 let password = try PasswordInput.readNew(
-                    fromStandardInput: source.passwordStdin, prompt: "New password for \(name): ")
+                    fromStandardInput: source.passwordStdin,
+                    prompt: "New password for \(name): "
+                )
                 try store.setPassword(name: name, password: password)
                 print("Changed the password of \(name).")
             }

@@ -5,7 +5,9 @@ extension Ward.User {
     /// `ward user remove NAME`: the user can no longer sign on or unlock. Their audit records stay.
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Remove a user; they can no longer sign on.")
+            commandName: "remove",
+            abstract: "Remove a user; they can no longer sign on."
+        )
 
         @OptionGroup var global: GlobalOptions
 

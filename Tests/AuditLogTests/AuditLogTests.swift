@@ -18,10 +18,12 @@ private final class LineRecorder: Interceptor {
     let directory = TempDirectory()
     var path: String { directory.file("audit.jsonl") }
 
-    private func makeChain(policy: AuditWriter.SyncPolicy = .always) throws -> (InterceptorChain, ManualClock, LineRecorder) {
+    private func makeChain(policy: AuditWriter.SyncPolicy = .always) throws -> (
+        InterceptorChain, ManualClock, LineRecorder
+    ) {
         let clock = ManualClock()
         let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "s-1"))
-        chain.append(AuditLog(writer: try AuditWriter(path: path, policy: policy, clock: steppingClock())))
+        chain.append(AuditLog(path: path, policy: policy, clock: steppingClock()))
         let recorder = LineRecorder()
         chain.append(recorder)
         return (chain, clock, recorder)
@@ -53,7 +55,8 @@ private final class LineRecorder: Interceptor {
             rs.map { $0.kind ?? "" } == [
                 "sign-on", "command", "command", "command", "lock", "suspend", "resume", "unlock", "signal",
                 "sign-off",
-            ])
+            ]
+        )
         #expect(rs.map(\.seq) == Array(1...10))
         #expect(rs[1].object.string("command") == "open" && rs[1].object.string("mrn") == "MRN-1042")
         #expect(rs[2].object.string("command") == "note" && rs[2].object.string("chart") == "MRN-1042")
@@ -120,6 +123,21 @@ private final class LineRecorder: Interceptor {
         #expect(recorder.lines == ["charts"])
     }
 
+    @Test func logThatCannotBeOpened_failsClosedAtSignOn() throws {
+        let chain = InterceptorChain(
+            clock: ManualClock(),
+            session: SessionInfo(id: "s-1", user: "demo", role: "clinician")
+        )
+        chain.append(AuditLog(path: directory.file("missing/audit.jsonl")))
+        _ = chain.dispatch(.session(.signedOn(user: "demo", role: "clinician")))
+        #expect(chain.takeRequests() == [.lock(.failure)])
+        guard case .denied(let message) = chain.dispatch(.line(Line("open MRN-1"))) else {
+            Issue.record("expected a denial")
+            return
+        }
+        #expect(message.contains("missing/audit.jsonl"))
+    }
+
     @Test func unwritableLog_onUnlock_locksAgain() throws {
         let (chain, _, _) = try makeChain()
         _ = chain.dispatch(.line(Line("charts")))
@@ -135,7 +153,9 @@ private final class LineRecorder: Interceptor {
         _ = chain.dispatch(.session(.locked(.idle)))
         let requests = chain.takeRequests()
         #expect(requests.count == 1)
-        if case .notice(let text) = requests.first { #expect(text.contains("audit log")) } else {
+        if case .notice(let text) = requests.first {
+            #expect(text.contains("audit log"))
+        } else {
             Issue.record("expected a notice, got \(requests)")
         }
     }
@@ -164,9 +184,11 @@ private final class LineRecorder: Interceptor {
     @Test func defaults_writeToTheHome_syncingAlways() throws {
         let log = try AuditLog.make(settings: .defaults(for: AuditLog.name), home: directory.path)
         #expect(log.name == "audit-log")
-        #expect(log.writer.path == directory.file("audit.jsonl"))
-        #expect(log.writer.policy == .always)
-        #expect(!log.writer.chain.isKeyed)
+        #expect(log.path == directory.file("audit.jsonl"))
+        #expect(log.policy == .always)
+        #expect(!log.chain.isKeyed)
+        // Building the plugin (as `ward config check` does) creates nothing.
+        #expect(access(log.path, F_OK) != 0)
     }
 
     @Test func readsPathFsyncAndKey() throws {
@@ -176,10 +198,12 @@ private final class LineRecorder: Interceptor {
             settings: settings([
                 "path": .string(directory.file("x.jsonl")), "fsync": .string("interval"),
                 "key-file": .string(keyPath), "fsync-interval": .string("250ms"),
-            ]), home: "/nonexistent")
-        #expect(log.writer.path == directory.file("x.jsonl"))
-        #expect(log.writer.policy == .interval)
-        #expect(log.writer.chain.isKeyed)
+            ]),
+            home: "/nonexistent"
+        )
+        #expect(log.path == directory.file("x.jsonl"))
+        #expect(log.policy == .interval)
+        #expect(log.chain.isKeyed)
         #expect(log.syncInterval == .milliseconds(250))
     }
 

@@ -210,7 +210,9 @@ import Testing
         var parts = lines(of: readBytes(path))
         let record = AuditRecord(line: 3, bytes: parts[2][...])!
         let body = Array(String(decoding: record.body, as: UTF8.self).replacing("MRN-1002", with: "MRN-1").utf8)
-        parts[2] = Array(AuditRecord.line(body: body, hash: AuditChain().hash(prev: record.prev, body: body)).dropLast())
+        parts[2] = Array(
+            AuditRecord.line(body: body, hash: AuditChain().hash(prev: record.prev, body: body)).dropLast()
+        )
         let problem = AuditVerifier(chain: chain).verify(bytes: joinLines(parts)).problem
         #expect(problem?.kind == .modified)
         #expect(problem?.line == 3)

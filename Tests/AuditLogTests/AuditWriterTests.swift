@@ -18,7 +18,12 @@ import WardCore
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o600)
         #expect(stat(AuditHead.path(forLog: path), &info) == 0 && info.st_mode & 0o7777 == 0o600)
-        #expect(headState(path) == .present(AuditHead(seq: 1, hash: AuditRecord(line: 1, bytes: lines(of: readBytes(path))[0][...])!.hash)))
+        #expect(
+            headState(path)
+                == .present(
+                    AuditHead(seq: 1, hash: AuditRecord(line: 1, bytes: lines(of: readBytes(path))[0][...])!.hash)
+                )
+        )
     }
 
     @Test func continuesTheChain_acrossWriters() throws {
@@ -30,7 +35,9 @@ import WardCore
     }
 
     @Test func missingDirectory_isRefusedAtStart() {
-        let error = #expect(throws: AuditError.self) { try AuditWriter(path: directory.file("no/such/dir/audit.jsonl")) }
+        let error = #expect(throws: AuditError.self) {
+            try AuditWriter(path: directory.file("no/such/dir/audit.jsonl"))
+        }
         guard case .file(.system(_, _, ENOENT)) = error else {
             Issue.record("expected ENOENT, got \(String(describing: error))")
             return
@@ -46,7 +53,9 @@ import WardCore
     @Test func fileOthersCanWrite_isRefusedAtStart() {
         writeBytes(path, [])
         #expect(chmod(path, 0o666) == 0)
-        #expect(throws: AuditError.file(.unsafeMode(path: path, mode: 0o666, fix: "600"))) { try AuditWriter(path: path) }
+        #expect(throws: AuditError.file(.unsafeMode(path: path, mode: 0o666, fix: "600"))) {
+            try AuditWriter(path: path)
+        }
     }
 
     @Test func directoryRemovedDuringSession_failsClosed() throws {

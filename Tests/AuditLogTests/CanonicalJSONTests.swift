@@ -12,7 +12,8 @@ import Testing
         let bytes = CanonicalJSON.object([("k", .string(text))])
         #expect(
             String(decoding: bytes, as: UTF8.self)
-                == #"{"k":"a\"b\\c\nd\re\tf\u001b[2Jg\u007fh\u2028i é"}"#)
+                == #"{"k":"a\"b\\c\nd\re\tf\u001b[2Jg\u007fh\u2028i é"}"#
+        )
         #expect(!bytes.contains(0x0A))
         #expect(!bytes.contains(0x1B))
     }

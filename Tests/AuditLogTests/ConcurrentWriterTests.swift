@@ -6,14 +6,18 @@ import Testing
 private let testBinary: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    return n > 0
+        ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
 }()
 
 /// Starts this test binary again, running only `ChildProcess.run`, and waits for it.
 func startChild(mode: String, log: String, environment: [String: String] = [:]) -> pid_t {
     let env = ["AUDITLOG_CHILD_MODE": mode, "AUDITLOG_CHILD_LOG": log].merging(environment) { $1 }
     return spawnProcess(
-        testBinary, ["--testing-library", "swift-testing", "--filter", "ChildProcess"], environment: env)
+        testBinary,
+        ["--testing-library", "swift-testing", "--filter", "ChildProcess"],
+        environment: env
+    )
 }
 
 func runChild(mode: String, log: String, uid: uid_t? = nil) -> Int32 {
@@ -30,8 +34,10 @@ func runChild(mode: String, log: String, uid: uid_t? = nil) -> Int32 {
         let each = 60
         let pids = (0..<writers).map {
             startChild(
-                mode: "append", log: path,
-                environment: ["AUDITLOG_CHILD_ID": "w\($0)", "AUDITLOG_CHILD_COUNT": "\(each)"])
+                mode: "append",
+                log: path,
+                environment: ["AUDITLOG_CHILD_ID": "w\($0)", "AUDITLOG_CHILD_COUNT": "\(each)"]
+            )
         }
         let statuses = pids.map(waitForExit)
         #expect(statuses == Array(repeating: 0, count: writers))
@@ -70,8 +76,10 @@ func runChild(mode: String, log: String, uid: uid_t? = nil) -> Int32 {
             let session = AuditRecord.SessionFields(id: id, user: "user-\(id)", role: "clinician")
             for i in 0..<count {
                 try writer.append(
-                    .command(LineSummary(command: "open", mrn: "MRN-\(i)"), chart: nil), session: session,
-                    source: "batch:\(id).ward:\(i + 1)")
+                    .command(LineSummary(command: "open", mrn: "MRN-\(i)"), chart: nil),
+                    session: session,
+                    source: "batch:\(id).ward:\(i + 1)"
+                )
             }
             writer.close()
         case "start-refused":

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Drives the real `ward` binary in a tmux pane: types keys, waits for text, reads the screen.
@@ -26,18 +27,28 @@ final class TerminalHarness {
         return "ward"
     }()
 
-    /// Starts `ward ARGS` in a new pane of `columns`×`rows`.
-    init(_ arguments: [String] = [], environment: [String: String] = [:], columns: Int = 100, rows: Int = 30)
-        throws
-    {
+    /// The user every harness creates, and its password.
+    static let user = "alice"
+    static let password = "correct horse"
+
+    var siteFile: URL { directory.appendingPathComponent("site.toml") }
+
+    /// Starts `ward ARGS` in a new pane of `columns`×`rows`, with a home holding the user
+    /// `alice` and a site file holding `site` (no plugins unless it names some).
+    init(
+        _ arguments: [String] = [], site: String = "plugin = []\n", environment: [String: String] = [:],
+        columns: Int = 100, rows: Int = 30
+    ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ward-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try site.write(to: siteFile, atomically: true, encoding: .utf8)
         let quoted = ([Self.wardPath] + arguments).map(Self.shellQuote).joined(separator: " ")
         var env = [
-            "HOME": directory.path, "WARD_HOME": home.path, "TERM": "xterm-256color",
+            "HOME": directory.path, "WARD_HOME": home.path, "WARD_SITE": siteFile.path, "TERM": "xterm-256color",
             "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "LANG": "C.UTF-8",
         ]
+        try Self.addUser(home: home.path, site: siteFile.path)
         env.merge(environment) { $1 }
         let exports = env.map { "export \($0)=\(Self.shellQuote($1));" }.joined(separator: " ")
         let script =
@@ -49,6 +60,31 @@ final class TerminalHarness {
     deinit {
         _ = try? tmux(["kill-server"])
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `ward user add alice`, with the password on standard input.
+    static func addUser(home: String, site: String) throws {
+        try run(
+            wardPath, ["user", "add", user, "--role", "clinician", "--password-stdin"],
+            environment: ["WARD_HOME": home, "WARD_SITE": site, "HOME": home], input: password + "\n")
+        guard lastStatus == 0 else { throw HarnessError.failed("ward user add: exit \(lastStatus)") }
+    }
+
+    /// Answers the sign-on prompts and waits for the shell's prompt.
+    func signOn(password: String = TerminalHarness.password) throws {
+        try waitFor("Username:")
+        try type(Self.user)
+        try press("Enter")
+        try waitFor("Password for \(Self.user):")
+        try type(password)
+        try press("Enter")
+        try waitFor("ward>")
+    }
+
+    /// Types a line and presses Enter.
+    func enter(_ line: String) throws {
+        try type(line)
+        try press("Enter")
     }
 
     /// Types literal text (no key names).
@@ -125,19 +161,47 @@ final class TerminalHarness {
 
     enum HarnessError: Error { case timeout(String), failed(String) }
 
+    /// Runs a program to its end; returns what it printed. `input` goes to its standard input.
+    ///
+    /// `posix_spawn` and `waitpid` rather than Foundation's `Process`, whose `waitUntilExit` never
+    /// returned here once `tmux new-session` had forked its server. Output goes to a file, not a
+    /// pipe, for the same reason: the server would keep a pipe's write end open.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+    ) throws -> String {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ward-e2e-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var inputFile: URL?
+        if let input {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("ward-e2e-in-\(UUID().uuidString)")
+            try input.write(to: url, atomically: true, encoding: .utf8)
+            inputFile = url
+        }
+        defer { if let inputFile { try? FileManager.default.removeItem(at: inputFile) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inputFile?.path ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, env) == 0 else {
+            throw HarnessError.failed("cannot start \(executable)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        lastStatus = (status >> 8) & 0xFF
+        return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
     }
+
+    /// The exit status of the last `run`.
+    nonisolated(unsafe) static var lastStatus: Int32 = 0
 
     static func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }

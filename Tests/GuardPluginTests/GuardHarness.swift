@@ -13,7 +13,8 @@ final class GuardHarness {
     private(set) var wakes = 0
 
     init(_ interceptors: any Interceptor..., user: String? = nil) {
-        chain = InterceptorChain(clock: clock, session: SessionInfo(id: "test", user: user, role: user.map { _ in "clinician" }))
+        let session = SessionInfo(id: "test", user: user, role: user.map { _ in "clinician" })
+        chain = InterceptorChain(clock: clock, session: session)
         for interceptor in interceptors { chain.append(interceptor) }
         requests += chain.takeRequests()
     }

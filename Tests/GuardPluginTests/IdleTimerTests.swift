@@ -260,14 +260,16 @@ import WardCore
             """)
         let policy = SessionPolicy(idleTimeout: .seconds(600), warnBefore: .seconds(60))
         let timer = try IdleTimer.make(settings: settings, session: policy)
-        #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(60), maxSession: .seconds(28_800)))
+        let expected = IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(60), maxSession: .seconds(28_800))
+        #expect(timer.limits == expected)
         #expect(settings.unreadKeys.isEmpty)
     }
 
     @Test func keysTheTableLeavesOut_comeFromTheSessionPolicy() throws {
         let policy = SessionPolicy(idleTimeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600))
         let timer = try IdleTimer.make(settings: .defaults(for: IdleTimer.name), session: policy)
-        #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600)))
+        let expected = IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600))
+        #expect(timer.limits == expected)
     }
 
     @Test func maxSessionOff_inTheTable_turnsOffThePolicysLimit() throws {

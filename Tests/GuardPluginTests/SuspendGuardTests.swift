@@ -88,7 +88,8 @@ import WardCore
     @Test func passesLifecycleEventsOn_forTheSessionToAct() {
         let h = signedOn(SuspendGuard(grace: .zero))
         #expect(h.dispatch(.lifecycle(.suspend)) == .delivered(.lifecycle(.suspend)))
-        #expect(h.dispatch(.lifecycle(.resume(away: .seconds(1)))) == .delivered(.lifecycle(.resume(away: .seconds(1)))))
+        let resume = Event.lifecycle(.resume(away: .seconds(1)))
+        #expect(h.dispatch(resume) == .delivered(resume))
     }
 
     // MARK: Settings

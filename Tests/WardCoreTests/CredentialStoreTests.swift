@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 import Testing
 
 @testable import WardCore
@@ -147,6 +148,18 @@ struct CredentialStoreTests {
         #expect(user?.failedAttempts == 0)
     }
 
+    @Test func summary_saysOneAttemptInTheSingular() {
+        let summary = SignOnSummary(
+            user: "a",
+            role: .clerk,
+            previous: SignOnRecord(time: 0, tty: nil),
+            failedAttempts: 1
+        )
+        #expect(summary.lines.count == 2)
+        #expect(!summary.lines[0].contains(" from "))
+        #expect(summary.lines[1] == "There was 1 unsuccessful attempt since you last signed on.")
+    }
+
     @Test func tty_withOddCharacters_roundTrips() throws {
         let scratch = ScratchHome()
         let store = try makeStore(scratch)
@@ -185,7 +198,10 @@ struct CredentialStoreTests {
         let scratch = ScratchHome()
         let store = try makeStore(scratch)
         let elsewhere = CredentialStore(
-            path: scratch.path + "/other", lockPath: scratch.path + "/other.lock", parameters: .testing)
+            path: scratch.path + "/other",
+            lockPath: scratch.path + "/other.lock",
+            parameters: .testing
+        )
         try elsewhere.add(name: "mallory", role: .clinician, password: Password("pw"))
         symlink(elsewhere.path, store.path)
         #expect(throws: AuthError.file(.symbolicLink(path: store.path))) { try store.users() }
@@ -201,7 +217,14 @@ struct CredentialStoreTests {
         try FileSecurity.writeAll(descriptor: fd, path: store.path, bytes: bytes)
         close(fd)
         let error = #expect(throws: AuthError.self) { try store.users() }
-        #expect(error == .corruptStore(path: store.path, line: 4, reason: "'janitor' is not a role (clinician, clerk or auditor)"))
+        #expect(
+            error
+                == .corruptStore(
+                    path: store.path,
+                    line: 4,
+                    reason: "'janitor' is not a role (clinician, clerk or auditor)"
+                )
+        )
         #expect(error?.sysexit == 78)
     }
 
@@ -211,13 +234,19 @@ struct CredentialStoreTests {
         try store.add(name: "alice", role: .clinician, password: Password("pw"))
         // Each iteration opens the lock file itself, so the flocks are as separate as two processes'.
         let failures = 40
+        let errors = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: failures + 8) { i in
-            if i < failures {
-                try! store.recordFailure(name: "alice")
-            } else {
-                try! store.add(name: "user\(i - failures)", role: .clerk, password: Password("pw"))
+            do {
+                if i < failures {
+                    try store.recordFailure(name: "alice")
+                } else {
+                    try store.add(name: "user\(i - failures)", role: .clerk, password: Password("pw"))
+                }
+            } catch {
+                errors.withLock { $0.append("\(error)") }
             }
         }
+        #expect(errors.withLock { $0 } == [])
         let users = try store.users()
         #expect(users.count == 9)
         #expect(users.first { $0.name == "alice" }?.failedAttempts == failures)

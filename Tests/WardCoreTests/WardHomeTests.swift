@@ -140,7 +140,10 @@ struct FileSecurityTests {
         close(try FileSecurity.createFile(atPath: path))
         chmod(path, 0o620)
         let error = #expect(throws: FileSecurityError.self) { try FileSecurity.checkFile(atPath: path) }
-        #expect(error?.description == "\(path) has mode 0620: group or others can write it; Ward refuses it. Run 'chmod 600 \(path)' if its contents are yours.")
+        #expect(
+            error?.description
+                == "\(path) has mode 0620: group or others can write it; Ward refuses it. Run 'chmod 600 \(path)' if its contents are yours."
+        )
     }
 
     @Test func rules_differOnReadableByOthers() throws {

@@ -136,3 +136,17 @@ import Testing
         #expect(!error.description.contains("Lovelace"))
     }
 }
+
+@Test func observations_ofOnePatient_stayInThatPatientsIDRange_acrossImports() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let store = try SQLiteRecordStore(home: home.path)
+    try store.importing(
+        Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"),
+        Bundles.complete("p2", given: ["Grace"], family: "Hopper", mrn: "M2"))
+    // A later bundle adds to p1 after p2 was written: p1's rows must not collide with p2's.
+    try store.importing(
+        Bundles.bundle([Bundles.observation("p1", code: "8310-5", display: "Body temperature", value: 37, unit: "Cel")]))
+    #expect(try store.chart(mrn: "M1").observations.count == 4)
+    #expect(try store.chart(mrn: "M2").observations.count == 3)
+}

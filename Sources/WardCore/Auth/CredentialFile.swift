@@ -11,7 +11,8 @@ enum CredentialFile {
         for user in users {
             let time = user.lastSignOn.map { String($0.time) } ?? "-"
             let tty = user.lastSignOn?.tty.map(escape) ?? "-"
-            text += [user.name, user.role.rawValue, user.passwordHash.encoded, time, tty, String(user.failedAttempts)]
+            text +=
+                [user.name, user.role.rawValue, user.passwordHash.encoded, time, tty, String(user.failedAttempts)]
                 .joined(separator: "\t") + "\n"
         }
         return text
@@ -56,7 +57,8 @@ enum CredentialFile {
                 throw bad("the failed-attempt count of '\(name)' is not a number")
             }
             users.append(
-                UserRecord(name: name, role: role, passwordHash: hash, lastSignOn: lastSignOn, failedAttempts: failures))
+                UserRecord(name: name, role: role, passwordHash: hash, lastSignOn: lastSignOn, failedAttempts: failures)
+            )
         }
         if !sawHeader && !text.isEmpty {
             throw .corruptStore(path: path, line: 1, reason: "not a Ward credential store")

@@ -39,8 +39,11 @@ public struct CredentialStore: Sendable {
     /// `WardHome.open` or `prepare()`.
     public init(home: WardHome, parameters: ScryptParameters = .standard, minimumPasswordLength: Int = 1) {
         self.init(
-            path: home.credentialsPath, lockPath: home.credentialsLockPath, parameters: parameters,
-            minimumPasswordLength: minimumPasswordLength)
+            path: home.credentialsPath,
+            lockPath: home.credentialsLockPath,
+            parameters: parameters,
+            minimumPasswordLength: minimumPasswordLength
+        )
     }
 
     public init(path: String, lockPath: String, parameters: ScryptParameters, minimumPasswordLength: Int = 1) {
@@ -96,7 +99,10 @@ public struct CredentialStore: Sendable {
     ///   - tty: The terminal signed on from (`ttyname(0)`), kept for the next sign-on's summary.
     ///   - time: Wall-clock seconds since 1970; `SignOnSummary.currentTime()` by default.
     public func signOn(
-        name: String, password: borrowing Password, tty: String?, at time: Int64 = SignOnSummary.currentTime()
+        name: String,
+        password: borrowing Password,
+        tty: String?,
+        at time: Int64 = SignOnSummary.currentTime()
     ) throws(AuthError) -> SignOnSummary {
         guard try verify(name: name, password: password) != nil else {
             try recordFailure(name: name)
@@ -108,14 +114,19 @@ public struct CredentialStore: Sendable {
     /// Records a successful sign-on: returns what to tell the user (the sign-on before this one
     /// and the failed attempts since), then resets the count and remembers this one.
     @discardableResult
-    public func recordSuccess(name: String, tty: String?, at time: Int64 = SignOnSummary.currentTime())
-        throws(AuthError) -> SignOnSummary
-    {
+    public func recordSuccess(
+        name: String,
+        tty: String?,
+        at time: Int64 = SignOnSummary.currentTime()
+    ) throws(AuthError) -> SignOnSummary {
         try update { (users: inout [UserRecord]) throws(AuthError) -> SignOnSummary in
             guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
             let summary = SignOnSummary(
-                user: name, role: users[i].role, previous: users[i].lastSignOn,
-                failedAttempts: users[i].failedAttempts)
+                user: name,
+                role: users[i].role,
+                previous: users[i].lastSignOn,
+                failedAttempts: users[i].failedAttempts
+            )
             users[i].lastSignOn = SignOnRecord(time: time, tty: tty)
             users[i].failedAttempts = 0
             return summary

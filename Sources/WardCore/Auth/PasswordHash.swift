@@ -57,15 +57,22 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
     /// Never the digest: a hash in a log line is a hash someone can attack offline.
     public var description: String { "PasswordHash(scrypt \(parameters))" }
 
-    static func derive(_ password: borrowing Password, salt: [UInt8], parameters: ScryptParameters)
-        throws(AuthError) -> [UInt8]
-    {
+    static func derive(
+        _ password: borrowing Password,
+        salt: [UInt8],
+        parameters: ScryptParameters
+    ) throws(AuthError) -> [UInt8] {
         guard parameters.isSupported else { throw .hashingFailed("unsupported scrypt parameters \(parameters)") }
         do {
             let key = try password.withBytes { bytes in
                 try KDF.Scrypt.deriveKey(
-                    from: bytes, salt: salt, outputByteCount: digestByteCount,
-                    rounds: parameters.rounds, blockSize: parameters.r, parallelism: parameters.p)
+                    from: bytes,
+                    salt: salt,
+                    outputByteCount: digestByteCount,
+                    rounds: parameters.rounds,
+                    blockSize: parameters.r,
+                    parallelism: parameters.p
+                )
             }
             return key.withUnsafeBytes { Array($0) }
         } catch {

@@ -13,7 +13,11 @@ public struct UserRecord: Sendable {
     public var failedAttempts: Int
 
     public init(
-        name: String, role: Role, passwordHash: PasswordHash, lastSignOn: SignOnRecord? = nil, failedAttempts: Int = 0
+        name: String,
+        role: Role,
+        passwordHash: PasswordHash,
+        lastSignOn: SignOnRecord? = nil,
+        failedAttempts: Int = 0
     ) {
         self.name = name
         self.role = role

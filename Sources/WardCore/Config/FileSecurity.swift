@@ -46,7 +46,10 @@ public enum FileSecurity {
     /// - Throws: `.notFound` when it is missing and `create` is false; `.symbolicLink`,
     ///   `.notRegularFile`, `.wrongOwner`, `.unsafeMode` when it exists but is not safe to use.
     public static func openFile(
-        atPath path: String, flags: Int32 = O_RDONLY, create: Bool = false, rule: Rule = .notWritableByOthers
+        atPath path: String,
+        flags: Int32 = O_RDONLY,
+        create: Bool = false,
+        rule: Rule = .notWritableByOthers
     ) throws(FileSecurityError) -> Int32 {
         if create {
             do throws(FileSecurityError) {
@@ -75,9 +78,11 @@ public enum FileSecurity {
 
     /// Checks an open file: a regular file, owned by this process's user, with no bit `rule`
     /// forbids. Says why when it refuses.
-    public static func checkFile(descriptor fd: Int32, path: String, rule: Rule = .notWritableByOthers)
-        throws(FileSecurityError)
-    {
+    public static func checkFile(
+        descriptor fd: Int32,
+        path: String,
+        rule: Rule = .notWritableByOthers
+    ) throws(FileSecurityError) {
         var info = stat()
         if fstat(fd, &info) != 0 { throw .system(path: path, operation: "stat", errno: errno) }
         if info.st_mode & S_IFMT != S_IFREG { throw .notRegularFile(path: path) }
@@ -91,9 +96,12 @@ public enum FileSecurity {
     }
 
     /// Shared by files and the home directory: same owner, none of the `forbidden` bits.
-    static func checkOwnerAndMode(_ info: stat, path: String, forbidden: mode_t, fix: String)
-        throws(FileSecurityError)
-    {
+    static func checkOwnerAndMode(
+        _ info: stat,
+        path: String,
+        forbidden: mode_t,
+        fix: String
+    ) throws(FileSecurityError) {
         let me = geteuid()
         if info.st_uid != me { throw .wrongOwner(path: path, owner: info.st_uid, user: me) }
         let mode = info.st_mode & 0o7777
@@ -101,9 +109,11 @@ public enum FileSecurity {
     }
 
     /// Reads a whole file from an open descriptor; refuses one larger than `limit` bytes.
-    public static func readAll(descriptor fd: Int32, path: String, limit: Int = 16 << 20)
-        throws(FileSecurityError) -> [UInt8]
-    {
+    public static func readAll(
+        descriptor fd: Int32,
+        path: String,
+        limit: Int = 16 << 20
+    ) throws(FileSecurityError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -18,7 +18,8 @@ public struct WardHome: Sendable, Equatable {
     ///   - option: The `--home` value, if given.
     ///   - environment: Looks up an environment variable; `getenv` unless a test says otherwise.
     public static func resolvePath(
-        option: String?, environment: (String) -> String? = WardHome.processEnvironment
+        option: String?,
+        environment: (String) -> String? = WardHome.processEnvironment
     ) -> String {
         if let option, !option.isEmpty { return option }
         if let home = environment("WARD_HOME"), !home.isEmpty { return home }
@@ -32,7 +33,9 @@ public struct WardHome: Sendable, Equatable {
     ///
     /// - Throws: `FileSecurityError` naming the path, its mode and what to do (`chmod 700 PATH`).
     public static func open(
-        option: String?, environment: (String) -> String? = WardHome.processEnvironment, create: Bool = true
+        option: String?,
+        environment: (String) -> String? = WardHome.processEnvironment,
+        create: Bool = true
     ) throws(FileSecurityError) -> WardHome {
         let home = WardHome(path: resolvePath(option: option, environment: environment))
         try home.prepare(create: create)

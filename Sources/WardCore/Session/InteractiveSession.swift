@@ -167,8 +167,15 @@ public final class InteractiveSession {
     }
 
     private func deliver(_ outputs: [KeyDecoder.Output]) {
-        for output in outputs {
-            guard !ended, input == .shell else { return }
+        for (i, output) in outputs.enumerated() {
+            guard !ended, input == .shell else {
+                // Locked (or ended) by an earlier key or line: the rest was typed ahead. Never run it.
+                discardedLines += outputs[i...].reduce(0) { count, output in
+                    guard case .key(let key) = output else { return count }
+                    return count + key.bytes.filter { $0 == 0x0A || $0 == 0x0D }.count
+                }
+                return
+            }
             switch output {
             case .key(let key):
                 let outcome = chain.dispatch(.key(key))

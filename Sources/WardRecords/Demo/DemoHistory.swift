@@ -8,6 +8,8 @@ struct DemoHistory {
     private var rng: SeededGenerator
     private let id: Int64
     private let index: Int
+    /// Observations written so far: the low bits of the next observation id.
+    private var observationCount: Int64 = 0
 
     private static let day: Int64 = 86_400
     private static let year: Int64 = 365 * 86_400
@@ -83,7 +85,7 @@ struct DemoHistory {
                 w.allergy.bind(allergy.criticality)
                 w.allergy.bind(allergy.category)
                 w.allergy.bind("active")
-                w.allergy.bind(birth + Int64(rng.below(Int(now - birth))))
+                w.allergy.bind(birth + Int64(rng.below(max(1, Int(now - birth)))))
                 try w.allergy.run()
             }
         }
@@ -91,9 +93,9 @@ struct DemoHistory {
         // How often this patient comes: most rarely, a few (the chronically ill) very often.
         let tier = rng.unit()
         var visits =
-            tier < 0.62 ? rng.int(in: 0...2)
-            : tier < 0.92 ? rng.int(in: 3...8)
-            : tier < 0.985 ? rng.int(in: 9...20) : rng.int(in: 25...70)
+            tier < 0.70 ? rng.int(in: 0...2)
+            : tier < 0.94 ? rng.int(in: 3...6)
+            : tier < 0.99 ? rng.int(in: 7...15) : rng.int(in: 25...60)
         visits += conditions.count
         var times = (0..<visits).map { _ in now - 1 - Int64(rng.below(Int(span))) }
         times.sort()
@@ -161,14 +163,14 @@ struct DemoHistory {
         }
         try observation(w, DemoCatalog.Obs.heartRate, (body.heartRate + rng.normal(mean: 0, sd: 6)).rounded(), time)
         try observation(w, DemoCatalog.Obs.weight, tenth(bmi * height * height / 10_000), time)
-        if child || rng.chance(0.25) {
+        if child || rng.chance(0.15) {
             try observation(w, DemoCatalog.Obs.height, tenth(height), time)
             try observation(w, DemoCatalog.Obs.bmi, tenth(bmi), time)
         }
         if kind != "AMB" || rng.chance(0.35) {
             try observation(w, DemoCatalog.Obs.temperature, tenth(rng.normal(mean: kind == "EMER" ? 37.6 : 36.9, sd: 0.4)), time)
         }
-        if rng.chance(0.3) {
+        if rng.chance(0.15) {
             try observation(w, DemoCatalog.Obs.respiration, rng.normal(mean: 16, sd: 2).rounded(), time)
         }
         body.bmi += rng.normal(mean: 0.05, sd: 0.3)
@@ -237,8 +239,9 @@ struct DemoHistory {
         try w.medication.run()
     }
 
-    private func observation(_ w: DemoWriter, _ code: Int64, _ value: Double, _ time: Int64) throws {
-        w.observation.bind(id)
+    private mutating func observation(_ w: DemoWriter, _ code: Int64, _ value: Double, _ time: Int64) throws {
+        w.observation.bind(RecordsSchema.observationIDs(patient: id).lowerBound + observationCount)
+        observationCount += 1
         w.observation.bind(code)
         w.observation.bind(value)
         w.observation.bind(time)

@@ -29,7 +29,7 @@ final class DemoWriter {
             db,
             sql: "INSERT INTO medication (patient_id, code, display, status, dosage, authored) VALUES (?, ?, ?, ?, ?, ?)")
         observation = try BulkStatement(
-            db, sql: "INSERT INTO observation (patient_id, code_id, value, time) VALUES (?, ?, ?, ?)")
+            db, sql: "INSERT INTO observation (id, code_id, value, time) VALUES (?, ?, ?, ?)")
         encounter = try BulkStatement(
             db,
             sql: #"INSERT INTO encounter (patient_id, kind, display, reason, start, "end") VALUES (?, ?, ?, ?, ?, ?)"#)

@@ -146,7 +146,23 @@ private struct BundleWriter {
             ])
         }
         var codeIDs: [String: Int64] = [:]
+        var nextObservationID: [Int64: Int64] = [:]
         for (reference, observation) in bundle.observations {
+            let patientID = try id(reference)
+            let range = RecordsSchema.observationIDs(patient: patientID)
+            var observationID: Int64
+            if let next = nextObservationID[patientID] {
+                observationID = next
+            } else {
+                let last = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT max(id) FROM observation WHERE id BETWEEN ? AND ?"),
+                    arguments: [range.lowerBound, range.upperBound])
+                observationID = last.map { $0 + 1 } ?? range.lowerBound
+            }
+            guard range.contains(observationID) else {
+                throw FHIRProblem(path: "entry", problem: "more observations for one patient than Ward keeps (2^20)")
+            }
+            nextObservationID[patientID] = observationID + 1
             let key = [observation.code, observation.display, observation.unit, observation.category.rawValue]
                 .joined(separator: "\u{1F}")
             let codeID: Int64
@@ -157,9 +173,9 @@ private struct BundleWriter {
                 codeIDs[key] = codeID
             }
             try db.cachedStatement(
-                sql: "INSERT INTO observation (patient_id, code_id, value, text, time) VALUES (?, ?, ?, ?, ?)"
+                sql: "INSERT INTO observation (id, code_id, value, text, time) VALUES (?, ?, ?, ?, ?)"
             ).execute(arguments: [
-                try id(reference), codeID, observation.value, observation.text, seconds(observation.time),
+                observationID, codeID, observation.value, observation.text, seconds(observation.time),
             ])
         }
         for (reference, encounter) in bundle.encounters {
@@ -197,9 +213,13 @@ private struct BundleWriter {
                     address = ?, restricted = ?
                 WHERE id = ?
                 """, arguments: values + [id])
-        for table in ["allergy", "problem", "medication", "observation", "encounter"] {
+        for table in ["allergy", "problem", "medication", "encounter"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
         }
+        let observations = RecordsSchema.observationIDs(patient: id)
+        try db.execute(
+            sql: "DELETE FROM observation WHERE id BETWEEN ? AND ?",
+            arguments: [observations.lowerBound, observations.upperBound])
         return id
     }
 

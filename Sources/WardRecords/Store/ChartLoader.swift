@@ -47,8 +47,8 @@ struct ChartLoader {
                 """
                 SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time
                 FROM observation o JOIN observation_code c ON c.id = o.code_id
-                WHERE o.patient_id = ? ORDER BY o.time, o.id
-                """, id
+                WHERE o.id BETWEEN ? AND ? ORDER BY o.time, o.id
+                """, RecordsSchema.observationIDs(patient: id)
             ) {
                 Observation(
                     code: $0[0], display: $0[1], category: Observation.Category(rawValue: $0[2]) ?? .other,
@@ -65,8 +65,16 @@ struct ChartLoader {
     }
 
     private func rows<T>(_ sql: String, _ id: Int64, _ make: (Row) -> T) throws -> [T] {
+        try rows(sql, [id], make)
+    }
+
+    private func rows<T>(_ sql: String, _ ids: ClosedRange<Int64>, _ make: (Row) -> T) throws -> [T] {
+        try rows(sql, [ids.lowerBound, ids.upperBound], make)
+    }
+
+    private func rows<T>(_ sql: String, _ arguments: StatementArguments, _ make: (Row) -> T) throws -> [T] {
         var result: [T] = []
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [id])
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try cursor.next() { result.append(make(row)) }
         return result
     }

@@ -17,7 +17,10 @@ import GRDB
 /// per column it ranks by rarity, which says nothing about which patient is meant.
 struct PatientSearch {
     /// Matches are counted up to this many, then reported as "more than".
-    static let countCap = 1000
+    /// Low, because counting is the costly part of a broad search (`mar smi` over a million
+    /// patients must walk the doclists until the count is reached) and past a screenful
+    /// the user refines anyway.
+    static let countCap = 200
 
     /// The folded words (lower case, no diacritics), split as FTS5's unicode61 tokenizer splits.
     let words: [String]

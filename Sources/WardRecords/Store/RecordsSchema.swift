@@ -12,8 +12,21 @@ import GRDB
 /// own table: the same few hundred LOINC codes, displays and units repeat across tens of millions
 /// of rows, and keeping them out of the row halves the size of the biggest table.
 ///
+/// Observations are most of the rows (tens of millions in a million-patient demo), so their ids
+/// are patient-major instead of indexed: `id = patient_id << observationIDBits | n`. A chart's
+/// observations are then one contiguous range of the table, read without an index, and the
+/// index that a `patient_id` column would need (a third of the file) does not exist. A patient
+/// may have up to 2^20 (about a million) observations.
+///
 /// - Important: never edit a migration that has shipped; add a new one after it.
 enum RecordsSchema {
+    static let observationIDBits: Int64 = 20
+
+    /// The ids a patient's observations may take: a range of the observation table.
+    static func observationIDs(patient: Int64) -> ClosedRange<Int64> {
+        (patient << observationIDBits)...((patient << observationIDBits) | ((1 << observationIDBits) - 1))
+    }
+
     static let tablesMigration = "1-tables"
     static let indexesMigration = "2-indexes-and-name-search"
 
@@ -73,7 +86,6 @@ enum RecordsSchema {
                     );
                     CREATE TABLE observation (
                         id INTEGER PRIMARY KEY,
-                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
                         code_id INTEGER NOT NULL REFERENCES observation_code(id),
                         value REAL,
                         text TEXT,
@@ -107,7 +119,6 @@ enum RecordsSchema {
                     CREATE INDEX allergy_patient ON allergy(patient_id);
                     CREATE INDEX problem_patient ON problem(patient_id);
                     CREATE INDEX medication_patient ON medication(patient_id);
-                    CREATE INDEX observation_patient ON observation(patient_id, time);
                     CREATE INDEX encounter_patient ON encounter(patient_id, start);
                     CREATE INDEX note_patient ON note(patient_id, time);
                     CREATE VIRTUAL TABLE patient_fts USING fts5(

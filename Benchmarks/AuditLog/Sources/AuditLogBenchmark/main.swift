@@ -51,7 +51,8 @@ for policy in AuditWriter.SyncPolicy.allCases {
         precondition(report.isIntact && report.records == n, "the benchmark's own log does not verify")
         print(
             policy.rawValue.padding(10) + (keyed ? "hmac" : "sha").padding(7) + String(n).padding(10)
-                + String(format3(seconds)).padding(10) + String(Int(Double(n) / seconds)))
+                + String(format3(seconds)).padding(10) + String(Int(Double(n) / seconds))
+        )
         _ = unlink(path)
         _ = unlink(AuditHead.path(forLog: path))
     }

@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Sign-on, the lock screen and the wipe, typed as a clinician would.
+@Suite(.serialized) struct SignOnAndLockTests {
+    @Test func aWrongPassword_isRefused_thenTheRightOneSignsOn_andSaysSo() throws {
+        let t = try TerminalHarness()
+        try t.waitFor("Username:")
+        try t.enter(TerminalHarness.user)
+        try t.waitFor("Password for alice:")
+        try t.enter("not the password")
+        try t.waitFor("Wrong user name or password.")
+        Thread.sleep(forTimeInterval: 1.5)  // the prompt comes back after the 1 s delay; earlier keys are discarded
+        try t.signOn()
+        try t.waitFor("There was 1 unsuccessful attempt since you last signed on.")
+        try t.enter("whoami")
+        try t.waitFor("alice (clinician)")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func thePasswordIsNeverEchoed() throws {
+        let t = try TerminalHarness()
+        try t.waitFor("Username:")
+        try t.enter(TerminalHarness.user)
+        try t.waitFor("Password for alice:")
+        try t.type(TerminalHarness.password)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!(try t.screen()).contains(TerminalHarness.password))
+        try t.press("Enter")
+        try t.waitFor("ward>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func lock_clearsScreenScrollbackAndHistory_andThePasswordUnlocks() throws {
+        let t = try TerminalHarness()
+        try t.signOn()
+        try t.enter("help")
+        try t.waitFor("Commands:")
+        try t.enter("lock")
+        try t.waitFor("Ward is locked: locked by the user. Signed on as alice.")
+        try t.waitFor("Password for alice:")
+        #expect(!(try t.screenAndScrollback()).contains("Commands:"))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.press("Up")  // history was wiped: nothing comes back
+        Thread.sleep(forTimeInterval: 0.2)
+        let screen = try t.screen()
+        #expect(!screen.contains("ward> lock") && !screen.contains("ward> help"))
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func linesTypedAheadOfALock_areNeverRun_andTheUserIsTold() throws {
+        let t = try TerminalHarness()
+        try t.signOn()
+        try t.type("lock\rwhoami\r")
+        try t.waitFor("Password for alice:")
+        #expect(!(try t.screenAndScrollback()).contains("alice (clinician)"))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("1 line typed while locked was discarded, not run.")
+        #expect(!(try t.screen()).contains("alice (clinician)"))
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func ctrlD_atTheLockScreen_signsOffEntirely() throws {
+        let t = try TerminalHarness()
+        try t.signOn()
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+        #expect(isCooked(try t.terminalModeAfterExit()))
+    }
+
+    @Test func aWrongPasswordAtTheLockScreen_keepsItLocked() throws {
+        let t = try TerminalHarness()
+        try t.signOn()
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        try t.enter("guess")
+        try t.waitFor("Wrong password.")
+        Thread.sleep(forTimeInterval: 1.5)  // the prompt comes back after the 1 s delay; earlier keys are discarded
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+}
+
+/// The wipe, proved on a core image of the live process (`gcore`, as root: Ward is not dumpable,
+/// and only root can read it). The control takes the same image before the lock and must find
+/// the canary, so the test can fail.
+@Suite(.serialized, .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gcore")))
+struct WipeCoreImageTests {
+    /// Made at run time, so the canary is in no binary and no source file.
+    static func canary() -> String {
+        "zq" + String((0..<14).map { _ in "abcdefghjkmnpqrstuvwxy".randomElement()! })
+    }
+
+    func coreImage(of pid: Int32, in directory: URL) throws -> Data {
+        let prefix = directory.appendingPathComponent("core").path
+        _ = try TerminalHarness.run("/usr/bin/gcore", ["-o", prefix, "\(pid)"])
+        let file = URL(fileURLWithPath: "\(prefix).\(pid)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try Data(contentsOf: file)
+    }
+
+    func occurrences(of text: String, in core: Data) -> Int {
+        let needle = Data(text.utf8)
+        var count = 0
+        var range = core.startIndex..<core.endIndex
+        while let found = core.range(of: needle, in: range) {
+            count += 1
+            range = found.upperBound..<core.endIndex
+        }
+        return count
+    }
+
+    @Test func afterALock_aTypedCanaryIsNowhereInMemoryNorOnScreen() throws {
+        let t = try TerminalHarness()
+        try t.signOn()
+        let canary = Self.canary()
+        let killed = Self.canary()
+        try t.enter("help \(canary)")  // a command: into history, onto the screen
+        try t.waitFor("ward>")
+        try t.type("note \(killed)")  // typed, then killed with C-u: into the kill ring
+        try t.press("C-u")
+        try t.press("C-r")  // a search for part of it: readline's search strings
+        try t.type(String(canary.prefix(8)))
+        try t.press("C-g")
+        let pid = try t.wardPID()
+
+        let before = try coreImage(of: pid, in: t.directory)
+        #expect(occurrences(of: canary, in: before) > 0, "control: the canary must be in memory before the lock")
+
+        try t.press("C-u")
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try coreImage(of: pid, in: t.directory)
+        #expect(occurrences(of: canary, in: after) == 0)
+        #expect(occurrences(of: String(canary.suffix(8)), in: after) == 0)
+        #expect(occurrences(of: killed, in: after) == 0)
+        #expect(!(try t.screenAndScrollback()).contains(canary))
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+}

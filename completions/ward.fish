@@ -1,0 +1,191 @@
+function __ward_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __ward_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __ward_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __ward_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __ward_parse_tokens -S
+    set -l unparsed_tokens (__ward_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'ward'
+        __ward_parse_subcommand 0 'home=' 'site=' 'user=' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'demo'
+            __ward_parse_subcommand 0 'home=' 'site=' 'patients=' 'seed=' 'no-shell' 'version' 'h/help'
+        case 'import'
+            __ward_parse_subcommand -r 1 'home=' 'site=' 'version' 'h/help'
+        case 'user'
+            __ward_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'add'
+                __ward_parse_subcommand 1 'home=' 'site=' 'role=' 'password-stdin' 'version' 'h/help'
+            case 'passwd'
+                __ward_parse_subcommand 1 'home=' 'site=' 'password-stdin' 'version' 'h/help'
+            case 'remove'
+                __ward_parse_subcommand 1 'home=' 'site=' 'version' 'h/help'
+            case 'list'
+                __ward_parse_subcommand 0 'home=' 'site=' 'version' 'h/help'
+            end
+        case 'audit'
+            __ward_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'verify'
+                __ward_parse_subcommand 1 'home=' 'site=' 'key-file=' 'version' 'h/help'
+            case 'show'
+                __ward_parse_subcommand 1 'home=' 'site=' 'user=' 'mrn=' 'since=' 'until=' 'format=' 'version' 'h/help'
+            end
+        case 'config'
+            __ward_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'check'
+                __ward_parse_subcommand 1 'home=' 'site=' 'for-user=' 'for-role=' 'version' 'h/help'
+            end
+        case 'plugins'
+            __ward_parse_subcommand 0 'home=' 'site=' 'version' 'h/help'
+        case 'help'
+            __ward_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __ward_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __ward_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __ward_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __ward_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__ward_tokens -p)
+    if test -z "$(__ward_tokens -t)"
+        set -l index (count (__ward_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'ward' -f
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward" user' -l 'user' -d 'The user to sign on as; asked for when missing.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'demo' -d 'Make a home of synthetic patients and a user demo/demo, then start the shell.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'import' -d 'Import FHIR R4 bundles (Synthea output) into the records.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'user' -d 'Add, change, remove and list the users who may sign on.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'audit' -d 'Check or read the audit log.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'config' -d 'Check the site policy.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'plugins' -d 'List the built-in plugins and show the site\'s chain.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" patients' -l 'patients' -d 'How many synthetic patients to make.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" seed' -l 'seed' -d 'The random seed: the same seed makes the same patients.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" no-shell' -l 'no-shell' -d 'Make the home and exit instead of starting the shell.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward demo" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward import" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward import" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward import" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward user" -eq 1' -fa 'add' -d 'Add a user who may sign on.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward user" -eq 1' -fa 'passwd' -d 'Change a user\'s password.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward user" -eq 1' -fa 'remove' -d 'Remove a user; they can no longer sign on.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward user" -eq 1' -fa 'list' -d 'List the users, their roles and their last sign-on.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" role' -l 'role' -d 'What the user may do: clinician, clerk or auditor.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" password-stdin' -l 'password-stdin' -d 'Read the password from the first line of standard input instead of asking on the terminal.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user passwd" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user passwd" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user passwd" password-stdin' -l 'password-stdin' -d 'Read the password from the first line of standard input instead of asking on the terminal.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user passwd" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user passwd" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user remove" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user remove" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user remove" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user remove" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user list" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user list" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user list" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward audit" -eq 1' -fa 'verify' -d 'Check the audit log\'s chain of hashes.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward audit" -eq 1' -fa 'show' -d 'Print audit records as a table.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" key-file' -l 'key-file' -d 'The site\'s audit key, for a log written with one.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" user' -l 'user' -d 'Only records of this user.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" mrn' -l 'mrn' -d 'Only records that name this MRN, or happened while its chart was open.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" since' -l 'since' -d 'Only records from this time on (UTC), or this long ago (\'2h\').' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" until' -l 'until' -d 'Only records before this time (UTC), or this long ago.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" format' -l 'format' -d 'Output: a table (text) or the records\' own JSON lines (json).' -rfka 'text json'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward config" -eq 1' -fa 'check' -d 'Report every error in a site file, or print the effective policy.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" for-user' -l 'for-user' -d 'Show the limits for this user.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" for-role' -l 'for-role' -d 'Show the limits for this role.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward plugins" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward plugins" site' -l 'site' -d 'The site policy file.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward plugins" version' -l 'version' -d 'Show the version.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward plugins" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward help" version' -l 'version' -d 'Show the version.'
