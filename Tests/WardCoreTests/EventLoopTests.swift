@@ -53,13 +53,19 @@ import WardCore
     @Test func signalsArriveAsBytesOnThePipe() throws {
         let signals = try SignalPipe(signals: [.sigwinch])
         defer { signals.close() }
-        let loop = EventLoop(clock: BootClock())
+        let clock = BootClock()
+        let loop = EventLoop(clock: clock)
         var received: [UnixSignal] = []
         loop.watch(signals.readEnd) {
             received += signals.drain()
             loop.stop()
         }
-        raise(SIGWINCH)
+        let giveUp = clock.now + .seconds(5)
+        loop.nextDeadline = { giveUp }
+        loop.onWake = { if clock.now >= giveUp { loop.stop() } }
+        // To the process, not this thread: test threads may block signals, and then a raise()d
+        // signal would stay pending on them forever.
+        kill(getpid(), SIGWINCH)
         loop.run()
         #expect(received == [.sigwinch])
         #expect(UnixSignal.sigtstp.description == "SIGTSTP")

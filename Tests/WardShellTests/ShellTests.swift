@@ -24,6 +24,6 @@ import WardShell
 
     @Test func tabCompletesCommandNames() {
         #expect(Shell().completions(for: "he", before: "") == ["help"])
-        #expect(Shell().completions(for: "lo", before: "help ") == ["logout"])
+        #expect(Shell().completions(for: "lo", before: "help ") == ["lock", "logout"])
     }
 }
