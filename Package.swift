@@ -46,6 +46,7 @@ let package = Package(
             name: "WardShell",
             dependencies: [
                 "WardCore",
+                "WardRecords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,7 +101,7 @@ let package = Package(
         // -- more targets above this line --
 
         .testTarget(name: "WardCoreTests", dependencies: ["WardCore"]),
-        .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore"]),
+        .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords"]),
         .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore"]),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),

@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/random.h>
+#include <sys/timerfd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -36,6 +37,23 @@ static inline int ward_ppoll(struct pollfd *fds, nfds_t n, long long ns) {
     if (ns < 0) return ppoll(fds, n, NULL, NULL);
     struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
     return ppoll(fds, n, &ts, NULL);
+}
+
+/* A CLOCK_BOOTTIME timer the loop polls with the other descriptors. Unlike ppoll's timeout it
+   fires at the exact deadline (a timeout gets ~0.1% slack) and counts time the machine slept. */
+static inline int ward_boot_timer_create(void) {
+    return timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+/* Arms the timer for the absolute boot time `ns`; 0 disarms it. */
+static inline int ward_boot_timer_arm(int fd, long long ns) {
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    if (ns > 0) {
+        its.it_value.tv_sec = (time_t)(ns / 1000000000LL);
+        its.it_value.tv_nsec = (long)(ns % 1000000000LL);
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
 /* TIOCGWINSZ through ioctl, whose variadic signature Swift cannot call. */

@@ -1,33 +1,120 @@
 import ArgumentParser
+import Foundation
 import WardCore
+import WardRecords
 
-/// The records shell: turns a line into a command and runs it.
+/// The records shell: turns a line into a command and runs it, and holds what the user opened.
 ///
 /// Output goes to standard output through stdio, whose buffer the lock zeroes.
+///
+/// The store is opened at the first sign-on (a home without records still starts a shell, whose
+/// commands say how to make some), closed by `wipe()` on lock, and reopened by `signedOn` after
+/// the user signs on again.
 public final class Shell: CommandRunner {
     /// Every command, in the order `help` lists them.
     public static let commands: [any ShellCommand.Type] = [
         HelpCommand.self,
+        FindCommand.self,
+        OpenCommand.self,
+        ShowCommand.self,
+        NoteCommand.self,
+        CloseCommand.self,
+        ChartsCommand.self,
         WhoamiCommand.self,
         LockCommand.self,
         LogoutCommand.self,
     ]
+
+    /// Roles that see a chart's clinical sections and may write notes.
+    public static let clinicalRoles: Set<String> = ["clinician"]
+    /// Every role Ward knows.
+    public static let everyRole: Set<String> = Set(SitePolicy.knownRoles)
 
     /// Who is signed on; nil while nobody is.
     public private(set) var user: String?
     /// Their role (`clinician`, `clerk`, `auditor`).
     public private(set) var role: String?
 
-    public init() {}
+    /// The charts loaded in this session, in the order they were opened.
+    public private(set) var charts: [LoadedChart] = []
+    /// The MRN of the chart `show`, `note` and the prompt refer to.
+    public private(set) var currentMRN: String?
+    /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
+    public private(set) var lastBreakGlass: BreakGlass?
+
+    private var store: (any RecordStore)?
+    private let openStore: () throws -> (any RecordStore)?
+    private let output: (String) -> Void
+    /// The terminal's width in columns, asked each time a table is drawn.
+    public let width: () -> Int
+    let now: () -> Date
+
+    /// A shell over the store that `openStore` returns when first needed; nil from it means the
+    /// home has no records yet.
+    public init(
+        openingStore openStore: @escaping () throws -> (any RecordStore)? = { nil },
+        width: @escaping () -> Int = TerminalWidth.current,
+        now: @escaping () -> Date = Date.init,
+        output: @escaping (String) -> Void = { print($0) }
+    ) {
+        self.openStore = openStore
+        self.width = width
+        self.now = now
+        self.output = output
+    }
+
+    /// A shell over an open store (tests, benchmarks).
+    public convenience init(
+        store: any RecordStore,
+        width: @escaping () -> Int = TerminalWidth.current,
+        now: @escaping () -> Date = Date.init,
+        output: @escaping (String) -> Void = { print($0) }
+    ) {
+        self.init(openingStore: { store }, width: width, now: now, output: output)
+    }
+
+    /// A shell over the records of the Ward home `directory`. A home with no records file gets
+    /// none made: the file appears when `ward demo` or `ward import` writes it.
+    public convenience init(recordsHome directory: String) {
+        self.init(openingStore: {
+            let path = (directory as NSString).appendingPathComponent(SQLiteRecordStore.fileName)
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            return try SQLiteRecordStore(path: path)
+        })
+    }
 
     public func signedOn(user: String, role: String) {
         self.user = user
         self.role = role
+        do {
+            if let store {
+                try store.reopen()
+            } else {
+                store = try openStore()
+            }
+            if let marker = try store?.demoMarker() {
+                write(
+                    "Demo data: \(marker.patients) synthetic patients (seed \(marker.seed)). None of them is a real person.")
+            }
+        } catch {
+            report("\(error)")
+        }
     }
 
-    public func wipe() {}
+    /// The lock's part: every loaded chart is emptied in place and forgotten, the break-glass
+    /// reason goes, and the store's connection is closed with its page cache.
+    public func wipe() {
+        for chart in charts { chart.wipe() }
+        charts = []
+        currentMRN = nil
+        lastBreakGlass = nil
+        store?.wipe()
+    }
 
-    public var prompt: String { "ward> " }
+    public var prompt: String {
+        guard let currentMRN else { return "ward> " }
+        return "ward [\(currentMRN)]> "
+    }
 
     public func run(_ line: Line) -> CommandResult {
         let words: [String]
@@ -42,13 +129,26 @@ public final class Shell: CommandRunner {
             report("unknown command '\(name)'. Type 'help' for the list.")
             return .failed
         }
+        if let roles = type.allowedRoles, let refusal = refusal(action: name, roles: roles) {
+            report(refusal)
+            return .failed
+        }
         do {
             guard var command = try type.parse(Array(words.dropFirst())) as? any ShellCommand else {
+                return .failed
+            }
+            if let restriction = command.restriction,
+                let refusal = refusal(action: restriction.action, roles: restriction.allowedRoles)
+            {
+                report(refusal)
                 return .failed
             }
             return try command.run(in: self)
         } catch let error as ShellError {
             report(error.message)
+            return .failed
+        } catch let error as StoreError {
+            report(error.description)
             return .failed
         } catch {
             let message = type.fullMessage(for: error)
@@ -60,6 +160,12 @@ public final class Shell: CommandRunner {
             report(message)
             return .failed
         }
+    }
+
+    /// Why the signed-on user may not do `action`, or nil when they may.
+    private func refusal(action: String, roles: Set<String>) -> String? {
+        guard let role else { return "'\(action)' needs a signed-on user." }
+        return roles.contains(role) ? nil : "'\(action)' is not allowed for the \(role) role."
     }
 
     /// The command called `name`, or one of its aliases.
@@ -76,6 +182,8 @@ public final class Shell: CommandRunner {
         switch previous.first {
         case nil: candidates = names
         case "help": candidates = previous.count == 1 ? names : []
+        case "show": candidates = previous.count == 1 ? ChartSection.allCases.map(\.rawValue) : []
+        case "open", "close": candidates = previous.count == 1 ? charts.map(\.mrn) : []
         default: candidates = []
         }
         return candidates.filter { $0.hasPrefix(word) }.sorted()
@@ -83,12 +191,72 @@ public final class Shell: CommandRunner {
 
     /// Prints a line of output.
     public func write(_ text: String) {
-        print(text)
+        output(text)
     }
 
     /// Prints a failure, prefixed as every Ward error is.
     public func report(_ message: String) {
-        print("ward: \(message)")
+        output("ward: \(message)")
+    }
+
+    // MARK: Records
+
+    /// The store, opened now if the records appeared since sign-on; or a message saying how to
+    /// make records.
+    func records() throws -> any RecordStore {
+        if let store { return store }
+        if let opened = try openStore() {
+            store = opened
+            return opened
+        }
+        throw ShellError(
+            "there are no records in this Ward home yet. Make synthetic ones with 'ward demo', or bring FHIR bundles in with 'ward import PATH'."
+        )
+    }
+
+    /// The chart the prompt names, or a message saying how to open one.
+    func currentChart() throws -> LoadedChart {
+        guard let currentMRN, let chart = loadedChart(mrn: currentMRN) else {
+            throw ShellError("no chart is open. Open one with 'open MRN' (find the MRN with 'find NAME').")
+        }
+        return chart
+    }
+
+    /// A loaded chart by MRN, ignoring case as the store does.
+    func loadedChart(mrn: String) -> LoadedChart? {
+        charts.first { $0.mrn.caseInsensitiveCompare(mrn) == .orderedSame }
+    }
+
+    /// How much of a chart the signed-on role may load.
+    var chartContents: ChartContents {
+        role.map(Self.clinicalRoles.contains) == true ? .full : .demographics
+    }
+
+    /// Keeps a chart just loaded and makes it the current one.
+    func add(_ chart: LoadedChart) {
+        charts.append(chart)
+        currentMRN = chart.mrn
+    }
+
+    /// Makes a loaded chart the current one.
+    func select(_ chart: LoadedChart) {
+        currentMRN = chart.mrn
+    }
+
+    func noteBreakGlass(_ record: BreakGlass) {
+        lastBreakGlass = record
+    }
+
+    /// Wipes one chart and forgets it; the most recently opened remaining chart becomes current.
+    func remove(_ chart: LoadedChart) {
+        charts.removeAll { $0 === chart }
+        chart.wipe()
+        currentMRN = charts.last?.mrn
+    }
+
+    /// Prints a table at the terminal's width.
+    func write(_ table: TextTable) {
+        for line in table.render(width: width()) { write(line) }
     }
 }
 

@@ -42,7 +42,7 @@ struct ShellCommandLine {
         }
         let limits = policy.effectivePolicy(user: user, role: nil)
         let session = InteractiveSession(
-            terminal: terminal, clock: clock, chain: chain, runner: Shell(), credentials: credentials, user: user,
+            terminal: terminal, clock: clock, chain: chain, runner: Shell(recordsHome: home.path), credentials: credentials, user: user,
             policy: SessionMachine.Policy(
                 passwordTimeout: limits.passwordTimeout, signoutAfter: limits.signoutAfter,
                 throttle: AttemptThrottle.Policy(maxFailedAttempts: limits.maxFailedAttempts)),

@@ -30,8 +30,7 @@ import Testing
         #expect(after.contains("Signed off."))
     }
 
-    @Test(.disabled("Ctrl-D after the cancelled line did not end the session in the harness; open in issue 2's note"))
-    func ctrlC_cancelsTheLineBeingTyped() throws {
+    @Test func ctrlC_cancelsTheLineBeingTyped() throws {
         let t = try TerminalHarness()
         try t.signOn()
         try t.type("frobnicate")
@@ -94,8 +93,7 @@ import Testing
         #expect(kill(pid, 0) != 0)  // no process left
     }
 
-    @Test(.disabled("bash in the second tmux window never showed 'Stopped'; open in issue 2's note"))
-    func ctrlZ_stopsWard_clearsTheScreen_andFgResumesTheLine() throws {
+    @Test func ctrlZ_stopsWard_clearsTheScreen_andFgResumesTheLine() throws {
         // A job-control shell in the pane, as a clinician's login shell would be.
         let t = try TerminalHarness(["--version"])
         _ = try t.waitForExit()
@@ -122,8 +120,8 @@ import Testing
         try shell.type("fg")
         try shell.press("Enter")
         try shell.waitFor("ward> half")
-        try shell.type("-more")
-        try shell.waitFor("ward> half-more")
+        try shell.type("more")
+        try shell.waitFor("ward> halfmore")
         try shell.press("C-u")
         try shell.type("exit")
         try shell.press("Enter")

@@ -51,8 +51,10 @@ final class TerminalHarness {
         try Self.addUser(home: home.path, site: siteFile.path)
         env.merge(environment) { $1 }
         let exports = env.map { "export \($0)=\(Self.shellQuote($1));" }.joined(separator: " ")
+        // The wrapper shell ignores Ctrl-C and Ctrl-\ so that it lives to record Ward's exit
+        // status; Ward installs its own handlers.
         let script =
-            "\(exports) \(quoted); echo $? > \(Self.shellQuote(exitFile.path)); "
+            "trap '' INT QUIT; \(exports) \(quoted); echo $? > \(Self.shellQuote(exitFile.path)); "
             + "stty -a > \(Self.shellQuote(sttyFile.path)); sleep 600"
         try tmux(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh", "-c", script])
     }

@@ -27,3 +27,26 @@ import WardShell
         #expect(Shell().completions(for: "lo", before: "help ") == ["lock", "logout"])
     }
 }
+
+@Suite struct CompletionTests {
+    @Test func tabCompletes_newCommandNames() {
+        #expect(Shell().completions(for: "c", before: "") == ["charts", "close"])
+        #expect(Shell().completions(for: "", before: "").contains("find"))
+    }
+
+    @Test func tabCompletes_showSections() {
+        #expect(Shell().completions(for: "l", before: "show ") == ["labs"])
+        #expect(Shell().completions(for: "", before: "show ").count == 8)
+        #expect(Shell().completions(for: "", before: "show labs ").isEmpty)
+    }
+
+    @Test func tabCompletes_loadedMRNs_forOpenAndClose() throws {
+        let f = try ShellFixture()
+        #expect(f.shell.completions(for: "M", before: "open ").isEmpty)
+        f.run("open M1")
+        f.run("open M2")
+        #expect(f.shell.completions(for: "M", before: "open ") == ["M1", "M2"])
+        #expect(f.shell.completions(for: "", before: "close ") == ["M1", "M2"])
+        #expect(f.shell.completions(for: "M", before: "note ").isEmpty)
+    }
+}

@@ -47,13 +47,20 @@ public final class SignalPipe {
         return result
     }
 
-    /// Puts the handler back (after `setDefault`, for a suspend).
+    /// Puts the handler back (after `setDefault`, for a suspend), and unblocks the signal.
+    ///
+    /// Blocked signals are inherited across `fork` and `exec`: a parent that blocked SIGTSTP would
+    /// leave Ctrl-Z pending forever, and Ward would never clear its screen and stop.
     public func install(_ signal: UnixSignal) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = forwardSignal
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0  // no SA_RESTART: poll and read must return to the loop
         sigaction(signal.rawValue, &action, nil)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal.rawValue)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// The system's default action, so `raise(SIGTSTP)` really stops the process.

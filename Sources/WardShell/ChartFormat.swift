@@ -1,0 +1,41 @@
+import Foundation
+import WardRecords
+
+/// How the shell writes dates, names and values: one place, so every table reads the same.
+enum ChartFormat {
+    /// `2020-05-06 07:08`, in the machine's time zone: when a note was written or a value taken.
+    static func time(_ date: Date?) -> String {
+        guard let date else { return "" }
+        return timeFormatter.string(from: date)
+    }
+
+    /// `2020-05-06`: onset, recorded, authored.
+    static func day(_ date: Date?) -> String {
+        guard let date else { return "" }
+        return dayFormatter.string(from: date)
+    }
+
+    /// `Family, Given`.
+    static func name(given: String, family: String) -> String {
+        given.isEmpty ? family : "\(family), \(given)"
+    }
+
+    /// A value as a clinician reads it: `72`, `5.4`, or the coded text.
+    static func value(_ observation: Observation) -> String {
+        if let value = observation.value {
+            return value.rounded() == value && abs(value) < 1e15
+                ? String(Int64(value)) : String(format: "%.4g", value)
+        }
+        return observation.text ?? ""
+    }
+
+    nonisolated(unsafe) private static let timeFormatter = formatter("yyyy-MM-dd HH:mm")
+    nonisolated(unsafe) private static let dayFormatter = formatter("yyyy-MM-dd")
+
+    private static func formatter(_ format: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = format
+        return formatter
+    }
+}

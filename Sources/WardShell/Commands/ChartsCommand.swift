@@ -1,0 +1,26 @@
+import ArgumentParser
+import WardCore
+import WardRecords
+
+/// `charts`: what this session holds in memory, so the user can close what they no longer need.
+struct ChartsCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "charts", abstract: "List the charts open in this session.")
+
+    func run(in shell: Shell) throws -> CommandResult {
+        guard !shell.charts.isEmpty else {
+            shell.write("No chart is open. Open one with 'open MRN'.")
+            return .succeeded
+        }
+        let rows = shell.charts.map { chart in
+            [
+                chart.mrn == shell.currentMRN ? "*" : "",
+                chart.mrn,
+                ChartFormat.name(given: chart.patient.given, family: chart.patient.family),
+                chart.patient.birthDate,
+            ]
+        }
+        shell.write(TextTable(headers: ["", "MRN", "NAME", "BORN"], rows: rows))
+        return .succeeded
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import WardCore
+import WardRecords
+
+/// `close [MRN]`: wipes one loaded chart (the current one by default) and forgets it.
+///
+/// Closing is a wipe, not just a hide: a chart the user is done with should not wait in memory
+/// for the next lock.
+struct CloseCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "close", abstract: "Close the current chart, or the one named, wiping it from memory.")
+
+    @Argument(help: "The MRN of a loaded chart; the current one if left out.")
+    var mrn: String?
+
+    func run(in shell: Shell) throws -> CommandResult {
+        let chart: LoadedChart
+        if let mrn {
+            guard let loaded = shell.loadedChart(mrn: mrn) else {
+                throw ShellError("no chart '\(mrn)' is open. 'charts' lists the open ones.")
+            }
+            chart = loaded
+        } else {
+            chart = try shell.currentChart()
+        }
+        let closed = chart.mrn
+        shell.remove(chart)
+        if let current = shell.currentMRN {
+            shell.write("Closed \(closed). The current chart is \(current).")
+        } else {
+            shell.write("Closed \(closed).")
+        }
+        return .succeeded
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import WardCore
+import WardRecords
+
+/// `find TEXT...`: patients by name prefix (several words, in any order) or by MRN, best first.
+///
+/// Shows only what choosing a chart needs (MRN, name, birth date, sex), so every role may run
+/// it: a clerk's work starts here too. Restricted patients are marked, not hidden: the user
+/// learns before `open` that a reason will be asked for.
+struct FindCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find", abstract: "Find patients by name (prefixes, any order) or by MRN.")
+
+    /// How many rows one answer shows; the rest are counted.
+    static let limit = 20
+
+    @Argument(help: "Name prefixes (for example 'lov ada') or an MRN.")
+    var text: [String] = []
+
+    func validate() throws {
+        if text.isEmpty {
+            throw ValidationError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
+        }
+    }
+
+    func run(in shell: Shell) throws -> CommandResult {
+        let result = try shell.records().find(text.joined(separator: " "), limit: Self.limit)
+        guard !result.matches.isEmpty else {
+            shell.write("No patient matches. Try fewer letters, or fewer words.")
+            return .succeeded
+        }
+        let rows = result.matches.map { match in
+            [
+                match.mrn + (match.restricted ? " (R)" : ""),
+                ChartFormat.name(given: match.given, family: match.family),
+                match.birthDate, match.sex.rawValue,
+            ]
+        }
+        shell.write(TextTable(headers: ["MRN", "NAME", "BORN", "SEX"], rows: rows))
+        let more = result.total - result.matches.count
+        if result.totalIsCapped {
+            shell.write("More than \(result.total) patients match; add letters or words to narrow the search.")
+        } else if more > 0 {
+            shell.write("\(more) more match\(more == 1 ? "es" : ""); add letters or words to narrow the search.")
+        }
+        if result.matches.contains(where: \.restricted) {
+            shell.write("(R) restricted: 'open' asks for a reason, which is recorded.")
+        }
+        return .succeeded
+    }
+}

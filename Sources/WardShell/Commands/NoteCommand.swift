@@ -1,0 +1,33 @@
+import ArgumentParser
+import WardCore
+import WardRecords
+
+/// `note TEXT...`: appends a note to the current chart, signed with the user's name and timed.
+///
+/// Clinicians only: a clerk or an auditor never writes into a chart. The store saves the note
+/// before the open chart shows it, so what is on screen is what was kept.
+struct NoteCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "note", abstract: "Add a signed, timed note to the current chart.")
+
+    static let allowedRoles: Set<String>? = Shell.clinicalRoles
+
+    @Argument(parsing: .captureForPassthrough, help: "The note's text; quotes are not needed.")
+    var text: [String] = []
+
+    func validate() throws {
+        if text.joined().trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("Type the note after 'note', for example 'note Seen in clinic, stable.'.")
+        }
+    }
+
+    func run(in shell: Shell) throws -> CommandResult {
+        let chart = try shell.currentChart()
+        let store = try shell.records()
+        let note = try store.addNote(
+            mrn: chart.mrn, author: shell.user ?? "", text: text.joined(separator: " "), at: shell.now())
+        chart.append(note)
+        shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).")
+        return .succeeded
+    }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import WardCore
+import WardRecords
+
+/// `show [SECTION] [--all]`: one section of the current chart, as a table that fits the terminal.
+///
+/// Everyone may see `summary` (demographics); the clinical sections (`allergies`, `meds`,
+/// `problems`, `vitals`, `labs`, `notes`, `encounters`) are for clinicians only, refused by the
+/// shell for a clerk or an auditor before anything is printed — their charts hold none of it
+/// anyway. Long sections show the newest rows first and stop at `recent` rows unless `--all`:
+/// Ward pages nothing through another program, so a screenful is the sensible default.
+struct ShowCommand: ShellCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a section of the current chart (summary by default).")
+
+    /// Rows shown without `--all`.
+    static let recent = 20
+
+    @Argument(help: "summary, allergies, meds, problems, vitals, labs, notes or encounters.")
+    var section: ChartSection = .summary
+
+    @Flag(help: "Show every row, not only the newest.")
+    var all = false
+
+    var restriction: CommandRestriction? {
+        section == .summary ? nil : CommandRestriction(action: "show \(section.rawValue)", allowedRoles: section.allowedRoles)
+    }
+
+    func run(in shell: Shell) throws -> CommandResult {
+        let chart = try shell.currentChart()
+        switch section {
+        case .summary: summary(chart, shell)
+        case .allergies:
+            table(
+                ["SUBSTANCE", "CATEGORY", "CRITICALITY", "STATUS", "RECORDED"],
+                chart.allergies.reversed().map {
+                    [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)]
+                }, shell)
+        case .meds:
+            table(
+                ["MEDICATION", "DOSAGE", "STATUS", "AUTHORED"],
+                chart.medications.reversed().map { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] },
+                shell)
+        case .problems:
+            table(
+                ["PROBLEM", "STATUS", "ONSET", "ABATED"],
+                chart.problems.reversed().map {
+                    [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)]
+                }, shell)
+        case .vitals: observations(chart.vitals, shell)
+        case .labs: observations(chart.labs, shell)
+        case .encounters:
+            table(
+                ["START", "CLASS", "VISIT", "REASON"],
+                chart.encounters.reversed().map { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] },
+                shell)
+        case .notes: notes(chart.notes, shell)
+        }
+        return .succeeded
+    }
+
+    private func summary(_ chart: LoadedChart, _ shell: Shell) {
+        let p = chart.patient
+        var rows = [
+            ["MRN", p.mrn + (p.restricted ? " (restricted)" : "")],
+            ["Name", ChartFormat.name(given: p.given, family: p.family)],
+            ["Born", p.birthDate], ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
+        ]
+        if shell.chartContents == .full {
+            rows += [
+                ["Allergies", "\(chart.allergies.count)"], ["Medications", "\(chart.medications.count)"],
+                ["Problems", "\(chart.problems.count)"], ["Vitals", "\(chart.vitals.count)"],
+                ["Labs", "\(chart.labs.count)"], ["Encounters", "\(chart.encounters.count)"],
+                ["Notes", "\(chart.notes.count)"],
+            ]
+        }
+        for line in TextTable(headers: ["", ""], rows: rows).render(width: shell.width()).dropFirst() {
+            shell.write(line)
+        }
+    }
+
+    private func observations(_ list: [Observation], _ shell: Shell) {
+        table(
+            ["TIME", "MEASUREMENT", "VALUE", "UNIT"],
+            list.reversed().map { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }, shell)
+    }
+
+    /// Newest first, cut at `recent` unless `--all`, with a line saying what was left out.
+    private func table(_ headers: [String], _ rows: [[String]], _ shell: Shell) {
+        guard !rows.isEmpty else {
+            shell.write("No \(section.rawValue) in this chart.")
+            return
+        }
+        let shown = all ? rows : Array(rows.prefix(Self.recent))
+        shell.write(TextTable(headers: headers, rows: shown))
+        if shown.count < rows.count {
+            shell.write("\(rows.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one.")
+        }
+    }
+
+    /// Notes are read, not scanned: each in full, wrapped to the width, under its time and author.
+    private func notes(_ notes: [Note], _ shell: Shell) {
+        guard !notes.isEmpty else {
+            shell.write("No notes in this chart.")
+            return
+        }
+        let list = notes.reversed()
+        let shown = all ? Array(list) : Array(list.prefix(Self.recent))
+        let width = max(20, shell.width() - 2)
+        for note in shown {
+            shell.write("\(ChartFormat.time(note.time))  \(note.author)")
+            for line in Self.wrap(note.text, width: width) { shell.write("  " + line) }
+        }
+        if shown.count < notes.count {
+            shell.write("\(notes.count - shown.count) older not shown; 'show notes --all' lists every one.")
+        }
+    }
+
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                var word = Substring(word)
+                while word.count > width {
+                    if !line.isEmpty { lines.append(line); line = "" }
+                    lines.append(String(word.prefix(width)))
+                    word = word.dropFirst(width)
+                }
+                if line.isEmpty {
+                    line = String(word)
+                } else if line.count + 1 + word.count <= width {
+                    line += " " + word
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+import WardCore
+import WardRecords
+import WardShell
+
+@Suite struct FindCommandTests {
+    @Test func find_byNamePrefix_listsMRNNameBirthDateAndSex() throws {
+        let f = try ShellFixture()
+        let (result, output) = f.run("find lov")
+        #expect(result == .succeeded)
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "MRN  NAME" + String(repeating: " ", count: 19) + "BORN        SEX")
+        #expect(lines.dropFirst().first == "M1   Lovelace, Ada Augusta  1815-12-10  female")
+        #expect(lines.count == 2)
+    }
+
+    @Test func find_bySeveralWords_inAnyOrder() throws {
+        let f = try ShellFixture()
+        #expect(f.run("find ada lov").output.contains("M1"))
+        #expect(!f.run("find ada bab").output.contains("M"))
+    }
+
+    @Test func find_byMRN() throws {
+        let f = try ShellFixture()
+        let output = f.run("find M2").output
+        #expect(output.contains("Babbage, Charles") && output.contains("male"))
+    }
+
+    @Test func find_marksRestrictedPatients() throws {
+        let f = try ShellFixture()
+        let output = f.run("find hopper").output
+        #expect(output.contains("M3 (R)"))
+        #expect(output.contains("(R) restricted"))
+    }
+
+    @Test func find_nothing_saysSo_andNoTextIsAUsageError() throws {
+        let f = try ShellFixture()
+        #expect(f.run("find zzz") == (.succeeded, "No patient matches. Try fewer letters, or fewer words."))
+        #expect(f.run("find").result == .failed)
+    }
+
+    @Test func find_inAHomeWithoutRecords_saysHowToMakeThem() {
+        var lines: [String] = []
+        let shell = Shell(output: { lines.append($0) })
+        shell.signedOn(user: "alice", role: "clinician")
+        #expect(shell.run(Line("find ada")) == .failed)
+        #expect(lines.last?.contains("'ward demo'") == true && lines.last?.contains("'ward import PATH'") == true)
+    }
+
+    @Test func recordsHome_withoutRecordsFile_createsNone() throws {
+        let home = NSTemporaryDirectory() + "ward-shell-empty-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let shell = Shell(recordsHome: home)
+        shell.signedOn(user: "alice", role: "clinician")
+        #expect(shell.run(Line("open M1")) == .failed)
+        #expect(!FileManager.default.fileExists(atPath: home + "/" + SQLiteRecordStore.fileName))
+    }
+}
+
+@Suite struct OpenCommandTests {
+    @Test func open_loadsTheChart_andNamesItInThePrompt() throws {
+        let f = try ShellFixture()
+        #expect(f.shell.prompt == "ward> ")
+        let (result, output) = f.run("open m1")
+        #expect(result == .succeeded)
+        #expect(output == "Opened M1: Lovelace, Ada Augusta, born 1815-12-10, female.")
+        #expect(f.shell.prompt == "ward [M1]> ")
+        #expect(f.shell.charts.map(\.mrn) == ["M1"])
+        #expect(f.shell.charts.first?.observations.count == 2)
+    }
+
+    @Test func open_unknownMRN_fails_namingOnlyTheMRN() throws {
+        let f = try ShellFixture()
+        #expect(f.run("open X99") == (.failed, "ward: no patient has the MRN 'X99'. Use 'find' to look it up."))
+        #expect(f.shell.charts.isEmpty)
+    }
+
+    @Test func open_aName_isAUsageError() throws {
+        let f = try ShellFixture()
+        let (result, output) = f.run("open lovelace")
+        #expect(result == .failed)
+        #expect(output.contains("'open' takes an MRN, not a name."))
+    }
+
+    @Test func open_restricted_withoutReason_refuses_andLoadsNothing() throws {
+        let f = try ShellFixture()
+        let (result, output) = f.run("open M3")
+        #expect(result == .failed)
+        #expect(output == "ward: M3 is a restricted chart. To open it, say why; the reason is recorded: open M3 --reason \"…\"")
+        #expect(f.shell.charts.isEmpty && f.shell.lastBreakGlass == nil)
+    }
+
+    @Test func open_restricted_withReason_opens_andKeepsTheReason() throws {
+        let f = try ShellFixture()
+        #expect(f.run("open M3 --reason 'on call, chest pain'").result == .succeeded)
+        #expect(
+            f.shell.lastBreakGlass
+                == BreakGlass(mrn: "M3", user: "alice", reason: "on call, chest pain", time: ShellFixture.fixedNow))
+        #expect(f.shell.prompt == "ward [M3]> ")
+    }
+
+    @Test func open_again_makesItCurrent_withoutLoadingTwice() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        f.run("open M2")
+        #expect(f.run("open M1").output == "M1 is already open; it is the current chart again.")
+        #expect(f.shell.charts.count == 2 && f.shell.currentMRN == "M1")
+    }
+}
+
+@Suite struct ShowCommandTests {
+    @Test func show_withoutAChart_saysHowToOpenOne() throws {
+        let f = try ShellFixture()
+        let (result, output) = f.run("show")
+        #expect(result == .failed)
+        #expect(output.hasPrefix("ward: no chart is open."))
+    }
+
+    @Test func show_summary_isTheDefault() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        let output = f.run("show").output
+        #expect(output == f.run("show summary").output)
+        #expect(output.contains("Name         Lovelace, Ada Augusta"))
+        #expect(output.contains("Allergies    1"))
+        #expect(output.contains("Labs         1"))
+    }
+
+    @Test func show_eachSection_printsItsTable() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        let expected: [String: [String]] = [
+            "allergies": ["SUBSTANCE", "Peanut", "high"],
+            "meds": ["MEDICATION", "metformin", "twice daily"],
+            "problems": ["PROBLEM", "Diabetes", "active"],
+            "vitals": ["MEASUREMENT", "Heart rate", "72", "/min"],
+            "labs": ["Hemoglobin A1c", "6.4", "%"],
+            "encounters": ["CLASS", "AMB", "Encounter for check up"],
+        ]
+        for (section, words) in expected {
+            let (result, output) = f.run("show \(section)")
+            #expect(result == .succeeded, "\(section)")
+            for word in words { #expect(output.contains(word), "\(section): \(word)") }
+        }
+        #expect(!f.run("show vitals").output.contains("Hemoglobin"))
+        #expect(f.run("show notes").output == "No notes in this chart.")
+        #expect(f.run("show nonsense").result == .failed)
+    }
+
+    @Test func show_fitsTheTerminalWidth_truncatingCells() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        f.width = 30
+        let output = f.run("show encounters").output
+        for line in output.split(separator: "\n") { #expect(line.count <= 30) }
+        #expect(output.contains("…"))
+    }
+}
+
+@Suite struct NoteCommandTests {
+    @Test func note_isSavedSignedAndTimed_andShownAtOnce() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        let (result, output) = f.run("note Seen in clinic -- stable, no change.")
+        #expect(result == .succeeded)
+        #expect(output.hasPrefix("Note added to M1 at ") && output.hasSuffix(", signed alice."))
+        let saved = try f.store.chart(mrn: "M1").notes
+        #expect(saved == [Note(author: "alice", time: ShellFixture.fixedNow, text: "Seen in clinic -- stable, no change.")])
+        let shown = f.run("show notes").output
+        #expect(shown.contains("alice") && shown.contains("Seen in clinic -- stable, no change."))
+    }
+
+    @Test func note_withoutAChart_orText_fails() throws {
+        let f = try ShellFixture()
+        #expect(f.run("note hello").result == .failed)
+        f.run("open M1")
+        #expect(f.run("note").result == .failed)
+        #expect(try f.store.chart(mrn: "M1").notes.isEmpty)
+    }
+}
+
+@Suite struct CloseAndChartsCommandTests {
+    @Test func charts_listsLoadedCharts_markingTheCurrent() throws {
+        let f = try ShellFixture()
+        #expect(f.run("charts").output == "No chart is open. Open one with 'open MRN'.")
+        f.run("open M1")
+        f.run("open M2")
+        let lines = f.run("charts").output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("   M1") && lines[2].hasPrefix("*  M2"))
+    }
+
+    @Test func close_wipesTheCurrentChart_andTheNextBecomesCurrent() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        let first = try #require(f.shell.charts.first)
+        f.run("open M2")
+        #expect(f.run("close M1").output == "Closed M1. The current chart is M2.")
+        #expect(first.isWiped && first.patient == .empty)
+        #expect(f.run("close").output == "Closed M2.")
+        #expect(f.shell.charts.isEmpty && f.shell.prompt == "ward> ")
+        #expect(f.run("close").result == .failed)
+        #expect(f.run("close M9").output == "ward: no chart 'M9' is open. 'charts' lists the open ones.")
+    }
+}
