@@ -29,8 +29,8 @@ enum ChartFormat {
         return observation.text ?? ""
     }
 
-    nonisolated(unsafe) private static let timeFormatter = formatter("yyyy-MM-dd HH:mm")
-    nonisolated(unsafe) private static let dayFormatter = formatter("yyyy-MM-dd")
+    private static let timeFormatter = formatter("yyyy-MM-dd HH:mm")
+    private static let dayFormatter = formatter("yyyy-MM-dd")
 
     private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()

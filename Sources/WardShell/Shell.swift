@@ -134,9 +134,7 @@ public final class Shell: CommandRunner {
             return .failed
         }
         do {
-            guard var command = try type.parse(Array(words.dropFirst())) as? any ShellCommand else {
-                return .failed
-            }
+            var command = try type.parse(Array(words.dropFirst()))
             if let restriction = command.restriction,
                 let refusal = refusal(action: restriction.action, roles: restriction.allowedRoles)
             {

@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The guard plugins in the real binary, with real short timeouts (a second or two).
+@Suite(.serialized) struct GuardPluginEndToEndTests {
+    @Test func idleTimer_warnsAboveThePrompt_thenLocks_andTheHalfTypedLineIsGone() throws {
+        let t = try TerminalHarness(site: """
+            [session]
+            idle-timeout = "2s"
+            warn-before = "1s"
+
+            [[plugin]]
+            name = "idle-timer"
+            """)
+        try t.signOn()
+        try t.type("halftyped")
+        try t.waitFor("ward: locking in", timeout: .seconds(5))
+        #expect(try t.screen().contains("ward> halftyped"))  // the line survives the notice
+        try t.waitFor("Ward is locked: no activity. Signed on as alice.", timeout: .seconds(5))
+        #expect(!(try t.screenAndScrollback()).contains("halftyped"))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func idleTimer_aKeyPressPutsTheLockOff() throws {
+        let t = try TerminalHarness(site: """
+            [session]
+            idle-timeout = "2s"
+            warn-before = "0s"
+
+            [[plugin]]
+            name = "idle-timer"
+            """)
+        try t.signOn()
+        for _ in 0..<4 {  // 3 s of typing, never 2 s apart
+            Thread.sleep(forTimeInterval: 0.75)
+            try t.type("x")
+        }
+        #expect(!(try t.screen()).contains("Ward is locked"))
+        try t.waitFor("Ward is locked", timeout: .seconds(5))
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func focusGuard_locksAfterFocusIsLost_andFocusBackInTimePutsItOff() throws {
+        let t = try TerminalHarness(site: """
+            [[plugin]]
+            name = "focus-guard"
+            after = "1s"
+            """)
+        try t.signOn()
+        try t.type("\u{1B}[O")  // focus out, as the terminal reports it
+        Thread.sleep(forTimeInterval: 0.3)
+        try t.type("\u{1B}[I")  // and back in before the limit
+        Thread.sleep(forTimeInterval: 1.5)
+        let screen = try t.screen()
+        #expect(!screen.contains("Ward is locked"))
+        #expect(!screen.contains("[O") && !screen.contains("[I"))  // never reached readline
+        try t.type("\u{1B}[O")
+        try t.waitFor("Ward is locked: the window was out of focus.", timeout: .seconds(5))
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func suspendGuard_awayLongerThanTheGrace_locksOnFg() throws {
+        let t = try TerminalHarness(["--version"], site: """
+            [[plugin]]
+            name = "suspend-guard"
+            grace = "1s"
+            """)
+        _ = try t.waitForExit()
+        let shell = try TerminalHarness.runShellPane(t)
+        try shell.type(TerminalHarness.shellQuote(TerminalHarness.wardPath))
+        try shell.press("Enter")
+        try shell.waitFor("Username:")
+        try shell.type(TerminalHarness.user)
+        try shell.press("Enter")
+        try shell.waitFor("Password for")
+        try shell.type(TerminalHarness.password)
+        try shell.press("Enter")
+        try shell.waitFor("ward>")
+        try shell.type("within")
+        try shell.press("C-z")
+        try shell.waitFor("Stopped")
+        try shell.type("fg")
+        try shell.press("Enter")
+        try shell.waitFor("ward> within")  // back within the grace: as it was
+
+        try shell.press("C-z")
+        try shell.waitFor("Stopped")
+        Thread.sleep(forTimeInterval: 1.5)
+        try shell.type("fg")
+        try shell.press("Enter")
+        try shell.waitFor("Ward is locked: away after Ctrl-Z. Signed on as alice.")
+        #expect(!(try shell.screen()).contains("ward> within"))
+        try shell.press("C-d")
+        try shell.waitFor("Signed off.")
+    }
+}
