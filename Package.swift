@@ -6,6 +6,8 @@ let package = Package(
     name: "ward",
     products: [
         .executable(name: "ward", targets: ["ward"]),
+        // The benchmark packages under Benchmarks/ depend on this package by path and need these.
+        .library(name: "WardCore", targets: ["WardCore"]),
         // For Benchmarks/AuditLog, which depends on this package by path.
         .library(name: "AuditLog", targets: ["AuditLog"]),
         // For Benchmarks/Records, which depends on this package by path.

@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "EngineBenchmark",
-    dependencies: [.package(path: "../..")],
+    dependencies: [.package(name: "ward", path: "../..")],
     targets: [
         .executableTarget(
             name: "EngineBenchmark",

@@ -40,11 +40,18 @@ extension Ward {
         var startsShell: Bool { !noShell && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
         func run() throws {
+            var home: WardHome?
             try Ward.reportingRecordErrors {
-                let home = try WardHome.open(option: global.home)
-                try makeRecords(in: home)
-                try makeUser(in: home)
+                let opened = try WardHome.open(option: global.home)
+                try makeRecords(in: opened)
+                try makeUser(in: opened)
+                home = opened
             }
+            guard startsShell, let home else { return }
+            standardError("Sign on as demo, password demo.\n")
+            var options = global
+            options.home = home.path
+            try ShellCommandLine(global: options, user: Self.userName).run()
         }
 
         private func makeRecords(in home: WardHome) throws {

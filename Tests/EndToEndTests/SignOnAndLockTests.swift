@@ -149,4 +149,49 @@ struct WipeCoreImageTests {
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
     }
+
+    @Test func afterALock_anOpenedPatientsNameIsNowhereInMemoryNorOnScreen() throws {
+        let t = try TerminalHarness()
+        let family = "Zq" + Self.canary().dropFirst(2).prefix(10)  // a surname no binary holds
+        let bundle = t.directory.appendingPathComponent("canary.json")
+        try Data(Self.bundle(family: String(family), mrn: "C0000001").utf8).write(to: bundle)
+        try TerminalHarness.run(
+            TerminalHarness.wardPath, ["import", bundle.path],
+            environment: ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path])
+        #expect(TerminalHarness.lastStatus == 0)
+        try t.signOn()
+        try t.enter("open C0000001")
+        try t.waitFor("Opened C0000001")
+        try t.enter("show")
+        try t.waitFor(String(family))
+        let pid = try t.wardPID()
+
+        let before = try coreImage(of: pid, in: t.directory)
+        #expect(occurrences(of: String(family), in: before) > 0, "control: the name must be in memory before the lock")
+
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try coreImage(of: pid, in: t.directory)
+        #expect(occurrences(of: String(family), in: after) == 0)
+        #expect(!(try t.screenAndScrollback()).contains(String(family)))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.enter("open C0000001")  // the store reopened after sign-on
+        try t.waitFor("Opened C0000001")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    /// A one-patient FHIR R4 bundle, as Synthea writes them.
+    static func bundle(family: String, mrn: String) -> String {
+        """
+        {"resourceType": "Bundle", "type": "transaction", "entry": [{"fullUrl": "urn:uuid:p1", "resource": {
+          "resourceType": "Patient", "id": "p1",
+          "name": [{"use": "official", "given": ["Canary"], "family": "\(family)"}],
+          "birthDate": "1970-01-02", "gender": "female",
+          "identifier": [{"type": {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/v2-0203", "code": "MR"}]},
+                          "value": "\(mrn)"}]}}]}
+        """
+    }
 }
