@@ -146,9 +146,15 @@ public final class AuditLog: Interceptor {
         case .signedOff(let reason):
             openChart = nil
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
+        case .denied(let line, let message):
+            if let summary = LineSummary(line.text) {
+                record(
+                    .denied(summary, chart: openChart, reason: message), context: context, source: line.source,
+                    grantsAccess: false)
+            }
+        case .brokeGlass(let mrn, let reason):
+            record(.breakGlass(mrn: mrn, reason: reason), context: context, grantsAccess: true)
         }
-        // When WardCore announces them (see the issue note), denials and break-the-glass map to
-        // `AuditEntry.denied(_:chart:reason:)` and `AuditEntry.breakGlass(mrn:reason:)`.
     }
 
     public func removed(context: PluginContext) {

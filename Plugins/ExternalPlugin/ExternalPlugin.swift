@@ -179,6 +179,11 @@ public final class ExternalPlugin: Interceptor {
                 fields += [("change", .string("unlocked")), ("user", .string(user))]
             case .signedOff(let reason):
                 fields += [("change", .string("signed-off")), ("reason", .string(reason.rawValue))] + whoami(session)
+            case .denied(_, let message):
+                fields += [("change", .string("denied")), ("message", .string(message))] + whoami(session)
+            case .brokeGlass(let mrn, let reason):
+                fields += [("change", .string("broke-glass")), ("mrn", .string(mrn)), ("reason", .string(reason))]
+                    + whoami(session)
             }
         case .lifecycle(let signal) where events.contains("lifecycle"):
             fields = [("kind", .string("lifecycle"))]

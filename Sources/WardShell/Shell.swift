@@ -41,6 +41,7 @@ public final class Shell: CommandRunner {
     public private(set) var currentMRN: String?
     /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
     public private(set) var lastBreakGlass: BreakGlass?
+    private var pendingEvents: [SessionEvent] = []
 
     private var store: (any RecordStore)?
     private let openStore: () throws -> (any RecordStore)?
@@ -243,6 +244,13 @@ public final class Shell: CommandRunner {
 
     func noteBreakGlass(_ record: BreakGlass) {
         lastBreakGlass = record
+        pendingEvents.append(.brokeGlass(mrn: record.mrn, reason: record.reason))
+    }
+
+    /// Break-the-glass events for the chain (the audit log), taken after each command.
+    public func takeSessionEvents() -> [SessionEvent] {
+        defer { pendingEvents.removeAll() }
+        return pendingEvents
     }
 
     /// Wipes one chart and forgets it; the most recently opened remaining chart becomes current.

@@ -195,3 +195,41 @@ struct WipeCoreImageTests {
         """
     }
 }
+
+/// What a clinician did, as the audit log recorded it: the default chain, in the real binary.
+@Suite(.serialized) struct AuditTrailEndToEndTests {
+    @Test func aSessionsAuditTrail_matchesWhatWasDone_andVerifies() throws {
+        let t = try TerminalHarness(site: """
+            [[plugin]]
+            name = "idle-timer"
+
+            [[plugin]]
+            name = "audit-log"
+
+            [[plugin]]
+            name = "suspend-guard"
+            """)
+        try t.signOn()
+        try t.enter("whoami")
+        try t.waitFor("alice (clinician)")
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+
+        let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let verify = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "verify"], environment: env)
+        #expect(TerminalHarness.lastStatus == 0)
+        #expect(verify.contains("chain intact"))
+        let show = try TerminalHarness.run(
+            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+        let events = show.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "\"kind\":\"") else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(events == ["sign-on", "command", "command", "lock", "unlock", "sign-off"])
+        #expect(!show.contains(TerminalHarness.password))
+    }
+}

@@ -48,6 +48,10 @@ public enum SessionEvent: Equatable, Sendable {
     case locked(LockReason)
     case unlocked(user: String)
     case signedOff(SignOffReason)
+    /// A line was refused (by an interceptor or a failed safeguard), with the message shown.
+    case denied(Line, message: String)
+    /// Break the glass: a restricted chart opened in an emergency, with the user's stated reason.
+    case brokeGlass(mrn: String, reason: String)
 }
 
 /// Why a session locked. Printed on the lock screen and recorded in the audit log.

@@ -17,6 +17,13 @@ public protocol CommandRunner: AnyObject {
 
     /// The session locks: forget every chart and cache, release the store's memory.
     func wipe()
+
+    /// What the last command did that the chain must hear of (break the glass), oldest first.
+    func takeSessionEvents() -> [SessionEvent]
+}
+
+extension CommandRunner {
+    public func takeSessionEvents() -> [SessionEvent] { [] }
 }
 
 /// What the session does after a command.

@@ -208,10 +208,12 @@ public final class InteractiveSession {
             switch chain.dispatch(.line(Line(text))) {
             case .delivered(.line(let line)):
                 result = runner.run(line)
+                for event in runner.takeSessionEvents() { announce(event) }
             case .delivered, .consumed:
                 result = .succeeded
             case .denied(let message):
                 Terminal.write("ward: \(message)\n")
+                announce(.denied(Line(text), message: message))
                 result = .failed
             }
             performRequests()
@@ -272,7 +274,7 @@ public final class InteractiveSession {
             chain.session.isLocked = true
         case .unlocked:
             chain.session.isLocked = false
-        case .signOnFailed, .signedOff:
+        case .signOnFailed, .signedOff, .denied, .brokeGlass:
             break
         }
         _ = chain.dispatch(.session(event))
