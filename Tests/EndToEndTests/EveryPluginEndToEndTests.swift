@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// A site file that enables every plugin, the external example included, in the real binary.
+@Suite(.serialized) struct EveryPluginEndToEndTests {
+    static let examples = CompletionScriptTests.repository.appendingPathComponent("Plugins/Examples")
+
+    @Test func aSiteWithEveryPlugin_runs_andAnExternalDenialIsShownAndAudited() throws {
+        let workingHours = Self.examples.appendingPathComponent("working-hours.py").path
+        let t = try TerminalHarness(site: """
+            [session]
+            idle-timeout = "5m"
+            warn-before = "30s"
+
+            [[plugin]]
+            name = "idle-timer"
+
+            [[plugin]]
+            name = "audit-log"
+            fsync = "interval"
+
+            [[plugin]]
+            name = "suspend-guard"
+            grace = "15s"
+
+            [[plugin]]
+            name = "focus-guard"
+            after = "60s"
+
+            [[plugin]]
+            name = "external"
+            command = ["python3", "\(workingHours)"]
+            events = ["line"]
+            timeout = "2s"
+            settings = { from = "07:00", to = "19:00", now = "sun 03:00" }
+            """)
+        try t.signOn()
+        try t.enter("whoami")
+        try t.waitFor("alice (clinician)")
+        try t.enter("find smith")
+        try t.waitFor("ward: Records are closed outside working hours")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+        #expect(isCooked(try t.terminalModeAfterExit()))
+
+        let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let show = try TerminalHarness.run(
+            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+        #expect(show.contains("\"kind\":\"denied\""))
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "verify"], environment: env)
+        #expect(TerminalHarness.lastStatus == 0)
+    }
+
+    @Test func aSiteFileWithAnError_stopsWardBeforeSignOn_naming_fileAndLine() throws {
+        let t = try TerminalHarness(site: """
+            [session]
+            idle-timeout = "5 minutes"
+            """)
+        #expect(try t.waitForExit() == 78)
+        try t.waitFor("site.toml:2:")
+        #expect(!(try t.screen()).contains("Username:"))
+    }
+}
