@@ -154,6 +154,8 @@ public final class AuditLog: Interceptor {
             }
         case .brokeGlass(let mrn, let reason):
             record(.breakGlass(mrn: mrn, reason: reason), context: context, grantsAccess: true)
+        case .promptReady:
+            break  // not an event that matters to an auditor
         }
     }
 

@@ -181,6 +181,8 @@ public final class ExternalPlugin: Interceptor {
                 fields += [("change", .string("signed-off")), ("reason", .string(reason.rawValue))] + whoami(session)
             case .denied(_, let message):
                 fields += [("change", .string("denied")), ("message", .string(message))] + whoami(session)
+            case .promptReady:
+                return nil  // once per command: not worth a round trip to a plugin
             case .brokeGlass(let mrn, let reason):
                 fields += [("change", .string("broke-glass")), ("mrn", .string(mrn)), ("reason", .string(reason))]
                     + whoami(session)

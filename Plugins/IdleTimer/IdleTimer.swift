@@ -19,8 +19,8 @@ import WardCore
 /// Runs only while a user is signed on and the session is unlocked: it starts at `.signedOn` and
 /// `.unlocked` and stops at `.locked` and `.signedOff`. The password prompt has its own timeout.
 ///
-/// - Important: A long-running command is not idleness, but the chain has no "prompt is back"
-///   event yet; the idle clock restarts at the line that started the command.
+/// A long-running command is not idleness: the idle clock restarts when the prompt comes back
+/// (`.session(.promptReady)`), not at the line that started the command.
 public final class IdleTimer: Interceptor {
     /// The name a site file uses.
     public static let name = "idle-timer"
@@ -89,8 +89,9 @@ public final class IdleTimer: Interceptor {
 
     public func intercept(_ event: Event, context: PluginContext) -> Disposition {
         switch event {
-        case .key, .line:
+        case .key, .line, .session(.promptReady):
             // Cheap: no reschedule per keystroke. A deadline that fires early re-arms itself.
+            // The prompt coming back counts too: a long command is not idleness.
             lastActivity = context.now
             warnedIdle = false
         case .timer:

@@ -29,6 +29,18 @@ import WardCore
         #expect(h.wakes == 1)  // one wake-up, at the deadline: nothing periodic
     }
 
+    @Test func aLongCommand_isNotIdleness_theClockStartsWhenThePromptComesBack() {
+        let h = signedOn(IdleTimer(timeout: .seconds(300)))
+        h.wait(.seconds(60))
+        h.dispatch(.line(Line("show labs")))
+        h.clock.advance(by: .seconds(600))  // the command runs: the loop is busy, nothing fires
+        h.dispatch(.session(.promptReady))  // the prompt is back
+        h.wait(.seconds(1))
+        #expect(h.locks.isEmpty)
+        h.wait(.seconds(299))
+        #expect(h.locks == [.idle])
+    }
+
     @Test func everyKeyPress_restartsTheIdleClock() {
         let h = signedOn(IdleTimer(timeout: .seconds(300)))
         for _ in 0..<10 {

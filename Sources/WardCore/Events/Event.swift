@@ -52,6 +52,9 @@ public enum SessionEvent: Equatable, Sendable {
     case denied(Line, message: String)
     /// Break the glass: a restricted chart opened in an emergency, with the user's stated reason.
     case brokeGlass(mrn: String, reason: String)
+    /// The prompt is back: a command has finished and Ward waits for the user. A running command
+    /// is not idleness, so the idle timer counts from here.
+    case promptReady
 }
 
 /// Why a session locked. Printed on the lock screen and recorded in the audit log.

@@ -227,6 +227,9 @@ public final class InteractiveSession {
     }
 
     private func showPrompt() {
+        _ = chain.dispatch(.session(.promptReady))
+        performRequests()
+        guard input == .shell else { return }
         if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
         editor.prompt = runner.prompt
         editor.install()
@@ -274,7 +277,7 @@ public final class InteractiveSession {
             chain.session.isLocked = true
         case .unlocked:
             chain.session.isLocked = false
-        case .signOnFailed, .signedOff, .denied, .brokeGlass:
+        case .signOnFailed, .signedOff, .denied, .brokeGlass, .promptReady:
             break
         }
         _ = chain.dispatch(.session(event))
