@@ -99,4 +99,23 @@ import Testing
         try shell.press("C-d")
         try shell.waitFor("Signed off.")
     }
+
+    @Test func startedInTheBackground_wardStopsOnTheTerminal_andFgSignsOn() throws {
+        let t = try TerminalHarness(["--version"])
+        _ = try t.waitForExit()
+        let shell = try TerminalHarness.runShellPane(t)
+        try shell.type("\(TerminalHarness.shellQuote(TerminalHarness.wardPath)) --user alice &")
+        try shell.press("Enter")
+        Thread.sleep(forTimeInterval: 1)
+        try shell.press("Enter")  // bash reports a stopped job at its next prompt
+        try shell.waitFor("Stopped")  // SIGTTOU/SIGTTIN: stopped, not spinning
+        try shell.type("fg")
+        try shell.press("Enter")
+        try shell.waitFor("Password for alice:")
+        try shell.type(TerminalHarness.password)
+        try shell.press("Enter")
+        try shell.waitFor("ward>")
+        try shell.press("C-d")
+        try shell.waitFor("Signed off.")
+    }
 }

@@ -192,8 +192,19 @@ final class TerminalHarness {
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") } + [nil]
         defer { env.forEach { free($0) } }
+        // As a login would: no signal blocked or ignored, whatever this test thread has.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, env) == 0 else {
+        guard posix_spawn(&pid, executable, &actions, &attributes, argv, env) == 0 else {
             throw HarnessError.failed("cannot start \(executable)")
         }
         var status: Int32 = 0

@@ -57,7 +57,7 @@ private func messages(_ text: String) -> [String] {
         #expect(SessionPolicy.defaults.warnBefore == .seconds(30))
         #expect(SessionPolicy.defaults.signoutAfter == .seconds(900))
         #expect(SessionPolicy.defaults.maxFailedAttempts == 5)
-        #expect(SessionPolicy.defaults.passwordTimeout == .seconds(120))
+        #expect(SessionPolicy.defaults.passwordTimeout == .seconds(60))
         #expect(SessionPolicy.defaults.maxSession == nil)
     }
 

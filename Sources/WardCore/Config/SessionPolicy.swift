@@ -19,7 +19,7 @@ public struct SessionPolicy: Equatable, Sendable {
     public init(
         idleTimeout: Duration = .seconds(300), warnBefore: Duration = .seconds(30),
         signoutAfter: Duration = .seconds(900), maxFailedAttempts: Int = 5,
-        passwordTimeout: Duration = .seconds(120), maxSession: Duration? = nil
+        passwordTimeout: Duration = .seconds(60), maxSession: Duration? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.warnBefore = warnBefore

@@ -417,7 +417,7 @@ public final class InteractiveSession {
             if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
             editor.resumeAfterStop()
         } else if let prompt = currentPrompt {
-            prompts.show("\n" + prompt.text, kind: prompt.kind)
+            prompts.show("\n" + prompt.text, kind: prompt.kind, flush: false)
         }
         performRequests()
     }

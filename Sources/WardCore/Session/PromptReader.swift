@@ -20,7 +20,10 @@ struct PromptReader {
     let terminal: Terminal
 
     /// Shows `prompt` in canonical mode; the loop reads the answer when the terminal is readable.
-    func show(_ prompt: String, kind: Kind) {
+    ///
+    /// `flush` discards what was typed before the prompt (a new prompt); after `fg` the mode is
+    /// only re-applied, so keys typed since are kept.
+    func show(_ prompt: String, kind: Kind, flush: Bool = true) {
         var t = terminal.original
         t.c_lflag |= tcflag_t(ICANON | ISIG)
         if kind == .secret {
@@ -28,7 +31,7 @@ struct PromptReader {
         } else {
             t.c_lflag |= tcflag_t(ECHO)
         }
-        tcsetattr(terminal.fd, TCSAFLUSH, &t)
+        tcsetattr(terminal.fd, flush ? TCSAFLUSH : TCSANOW, &t)
         Terminal.write(Terminal.focusReportingOff + prompt)
     }
 

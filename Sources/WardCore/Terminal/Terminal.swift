@@ -19,6 +19,7 @@ public final class Terminal {
     /// The terminal on `fd`, or nil when `fd` is not a terminal (a pipe, a file: batch mode).
     public init?(fd: Int32 = STDIN_FILENO) {
         guard isatty(fd) == 1 else { return nil }
+        Self.waitForForeground(fd)
         var t = termios()
         guard tcgetattr(fd, &t) == 0 else { return nil }
         self.fd = fd
@@ -27,6 +28,22 @@ public final class Terminal {
             originalSettings = t
             originalFD = fd
             atexit { Terminal.restoreAtExit() }
+        }
+    }
+
+    /// Started in the background (`ward &`), stops until `fg`, as job-control shells do.
+    ///
+    /// Settings read in the background are the foreground job's: bash's readline has the terminal
+    /// raw, with CR not turned into NL, so a password prompt would never see Enter, and exit
+    /// would "restore" a raw terminal. SIGTTIN stops the process (no busy loop); an inherited
+    /// "ignore" is undone first, or the loop would spin.
+    private static func waitForForeground(_ fd: Int32) {
+        signal(SIGTTIN, SIG_DFL)
+        signal(SIGTTOU, SIG_DFL)
+        while true {
+            let foreground = tcgetpgrp(fd)
+            guard foreground >= 0, foreground != getpgrp() else { return }
+            kill(-getpgrp(), SIGTTIN)
         }
     }
 
