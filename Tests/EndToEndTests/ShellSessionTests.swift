@@ -98,15 +98,7 @@ import Testing
         let t = try TerminalHarness(["--version"])
         _ = try t.waitForExit()
         let shell = try TerminalHarness.runShellPane(t)
-        try shell.type("\(TerminalHarness.shellQuote(TerminalHarness.wardPath))")
-        try shell.press("Enter")
-        try shell.waitFor("Username:")
-        try shell.type(TerminalHarness.user)
-        try shell.press("Enter")
-        try shell.waitFor("Password for")
-        try shell.type(TerminalHarness.password)
-        try shell.press("Enter")
-        try shell.waitFor("ward>")
+        try shell.startWardAndSignOn()
         try shell.type("help")
         try shell.press("Enter")
         try shell.waitFor("Commands:")
@@ -146,6 +138,19 @@ extension TerminalHarness {
         let target: String
 
         func type(_ text: String) throws { try harness.tmux(["send-keys", "-t", target, "-l", text]) }
+
+        /// Starts Ward from this job-control shell and signs on as alice.
+        func startWardAndSignOn() throws {
+            try type(TerminalHarness.shellQuote(TerminalHarness.wardPath))
+            try press("Enter")
+            try waitFor("Username:")
+            try type(TerminalHarness.user)
+            try press("Enter")
+            try waitFor("Password for")
+            try type(TerminalHarness.password)
+            try press("Enter")
+            try waitFor("ward>")
+        }
         func press(_ keys: String...) throws { try harness.tmux(["send-keys", "-t", target] + keys) }
         func screen() throws -> String { try harness.tmux(["capture-pane", "-t", target, "-p"]) }
         func screenAndScrollback() throws -> String {
