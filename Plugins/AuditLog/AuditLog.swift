@@ -99,7 +99,7 @@ public final class AuditLog: Interceptor {
         do {
             writer = try AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
         } catch {
-            context.logger.error("audit log not opened")
+            context.failedToStart("\(error)")
         }
     }
 

@@ -61,3 +61,16 @@ import Testing
         #expect(!(try t.screen()).contains("Username:"))
     }
 }
+
+extension EveryPluginEndToEndTests {
+    @Test func aPluginThatCannotStart_stopsWardBeforeSignOn_with78() throws {
+        let t = try TerminalHarness(site: """
+            [[plugin]]
+            name = "audit-log"
+            path = "/nonexistent/ward/audit.jsonl"
+            """)
+        #expect(try t.waitForExit() == 78)
+        try t.waitFor("site.toml:1:")
+        #expect(!(try t.screen()).contains("Username:"))
+    }
+}

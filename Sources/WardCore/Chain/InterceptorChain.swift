@@ -41,6 +41,9 @@ public final class InterceptorChain {
     private var links: [(interceptor: any Interceptor, context: PluginContext)] = []
     var requests: [ChainRequest] = []
     var denial: String?
+
+    /// Interceptors that could not start (`PluginContext.failedToStart`), with why, in order.
+    public internal(set) var startFailures: [(plugin: String, reason: String)] = []
     private let logger: Logger
 
     /// Who is signed on. The session updates it before it announces a change.
@@ -59,7 +62,7 @@ public final class InterceptorChain {
     public func append(_ interceptor: any Interceptor) {
         var logger = self.logger
         logger[metadataKey: "plugin.name"] = "\(interceptor.name)"
-        let context = PluginContext(chain: self, logger: logger)
+        let context = PluginContext(chain: self, name: interceptor.name, logger: logger)
         links.append((interceptor, context))
         interceptor.added(context: context)
     }

@@ -18,8 +18,11 @@ public final class PluginContext {
     /// For diagnostics. Names and counts only: never a key, a patient field or a secret.
     public let logger: Logger
 
-    init(chain: InterceptorChain, logger: Logger) {
+    private let pluginName: String
+
+    init(chain: InterceptorChain, name: String, logger: Logger) {
         self.chain = chain
+        self.pluginName = name
         self.logger = logger
     }
 
@@ -50,6 +53,13 @@ public final class PluginContext {
     /// Asks the terminal to report focus changes (`Event.focus`), or to stop. The session turns
     /// reports off by itself at a password prompt and on exit, and back on after.
     public func setFocusReporting(_ on: Bool) { chain.requests.append(.focusReporting(on)) }
+
+    /// Reports, from `added`, that the plugin could not start (a log it cannot open). Ward then
+    /// stops before anyone signs on, naming the site file's line: fail closed.
+    public func failedToStart(_ reason: String) { chain.startFailures.append((name, reason)) }
+
+    /// The name of the interceptor this context belongs to.
+    public var name: String { pluginName }
 
     /// Refuses the current line with a message for the user; the shell never sees it.
     ///

@@ -109,9 +109,20 @@ public struct PluginRegistry {
     ) throws(ConfigError) -> InterceptorChain {
         let interceptors = try makeInterceptors(policy.plugins, environment: environment)
         let chain = InterceptorChain(clock: clock, session: session, logger: logger)
-        for interceptor in interceptors {
+        var errors: [ConfigError] = []
+        for (settings, interceptor) in zip(policy.plugins, interceptors) {
+            let failuresBefore = chain.startFailures.count
             chain.append(interceptor)
             logger.debug("plugin added", metadata: ["plugin.name": "\(interceptor.name)", "chain.count": "\(chain.names.count)"])
+            for failure in chain.startFailures[failuresBefore...] {
+                errors.append(
+                    .pluginFailed(
+                        file: settings.file, line: settings.line, name: settings.name, reason: sentence(failure.reason)))
+            }
+        }
+        if let error = ConfigError.combining(errors) {
+            chain.removeAll()
+            throw error
         }
         return chain
     }
