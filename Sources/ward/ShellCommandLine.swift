@@ -17,7 +17,7 @@ struct ShellCommandLine {
     func run() throws {
         hardenProcess()
         guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
-            printError("standard input and output must be a terminal. For scripts, use 'ward --batch FILE'.")
+            printError("standard input and output must be a terminal: Ward's shell runs only on a terminal.")
             throw ExitCode(64)
         }
         let logger = Logger(label: "ward")
