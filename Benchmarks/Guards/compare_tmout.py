@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Ward's idle lock beside bash's TMOUT, on the same machine in one run (issue 5, item 6).
 
-Usage: compare_tmout.py PATH-TO-GuardsBenchmark [--trials N] [--idle-seconds S]
+Usage: compare_tmout.py PATH-TO-GuardsBenchmark [--trials N] [--idle-seconds S] [--ward PATH-TO-ward]
+
+With --ward, the real binary is measured too: signed on to a throwaway home, with the site's
+idle-timer at 1 s (1 h for the wake-up count), from the prompt to the lock screen.
 
 1. Delay after the deadline. Each shell runs on its own pseudo-terminal with a 1 s limit and no
    input. The deadline is taken as the moment its prompt reaches the pty (both start their clock
@@ -131,6 +134,47 @@ def idle_wakeups(argv, env, needle, seconds):
     drain_and_reap(pid, fd)
     return v1 - v0, n1 - n0, calls
 
+def real_ward_setup(ward):
+    """A throwaway home with one user, and two site files: a 1 s and a 1 h idle timeout."""
+    import tempfile
+    home = tempfile.mkdtemp()
+    env = {"TERM": "xterm", "PATH": "/usr/bin:/bin", "HOME": home, "WARD_HOME": home}
+    subprocess.run([ward, "user", "add", "bench", "--role", "clinician", "--password-stdin"],
+                   input=b"benchmark-pw\n", env=env, check=True, stdout=subprocess.DEVNULL)
+    sites = {}
+    for name, timeout in (("fast", "1s"), ("slow", "1h")):
+        path = os.path.join(home, f"{name}.toml")
+        with open(path, "w") as f:
+            f.write(f'[session]\nidle-timeout = "{timeout}"\nwarn-before = "0s"\n\n[[plugin]]\nname = "idle-timer"\n')
+        sites[name] = dict(env, WARD_SITE=path)
+    return sites
+
+def real_ward_signed_on(ward, env):
+    """Starts the real Ward, signs on; returns (pid, fd, time the prompt was seen, bytes so far)."""
+    pid, fd = spawn([ward, "--user", "bench"], env)
+    _, seen = read_until(fd, b"Password for bench:", b"", 10)
+    os.write(fd, b"benchmark-pw\n")
+    prompt, seen = read_until(fd, b"ward>", seen, 10)
+    return pid, fd, prompt, seen
+
+def real_ward_delay(ward, env):
+    pid, fd, prompt, seen = real_ward_signed_on(ward, env)
+    locked, _ = read_until(fd, b"Ward is locked", seen, 5)
+    os.kill(pid, signal.SIGTERM)
+    drain_and_reap(pid, fd)
+    return locked - prompt - 1.0
+
+def real_ward_idle_wakeups(ward, env, seconds):
+    pid, fd, _, _ = real_ward_signed_on(ward, env)
+    time.sleep(1)
+    v0, n0 = switches(pid)
+    time.sleep(seconds)
+    v1, n1 = switches(pid)
+    calls = syscalls(pid, seconds)
+    os.kill(pid, signal.SIGTERM)
+    drain_and_reap(pid, fd)
+    return v1 - v0, n1 - n0, calls
+
 def summary(values):
     ms = sorted(v * 1000 for v in values)
     p = lambda q: ms[min(len(ms) - 1, max(0, int(q * len(ms) + 0.999999) - 1))]
@@ -141,7 +185,9 @@ def main():
     parser.add_argument("bench", help="path to the GuardsBenchmark executable")
     parser.add_argument("--trials", type=int, default=10)
     parser.add_argument("--idle-seconds", type=int, default=10)
+    parser.add_argument("--ward", help="path to the real ward binary, measured beside the others")
     args = parser.parse_args()
+    sites = real_ward_setup(args.ward) if args.ward else None
 
     print(f"delay after a 1 s deadline, {args.trials} trials each (prompt on the pty = deadline - 1 s)")
     bash = [bash_delay() for _ in range(args.trials)]
@@ -150,6 +196,9 @@ def main():
     print(f"  bash TMOUT=1  process exited:      {summary([b[1] for b in bash])}")
     print(f"  Ward idle-timer 'locked' shown:    {summary([w[0] for w in ward])}")
     print(f"  Ward idle-timer process exited:    {summary([w[1] for w in ward])}")
+    if sites:
+        real = [real_ward_delay(args.ward, sites["fast"]) for _ in range(args.trials)]
+        print(f"  ward (real binary) lock screen:    {summary(real)}")
     if shutil.which("strace"):
         log = f"/tmp/compare_tmout.{os.getpid()}.strace"
         bash_sh = [shutil.which("bash"), "--norc", "--noprofile", "-i"]
@@ -173,6 +222,10 @@ def main():
         vol, invol, calls = idle_wakeups(argv, env, needle, s)
         calls_text = "n/a" if calls is None else str(calls)
         print(f"  {name:24s} voluntary {vol:4d}   involuntary {invol:4d}   system calls {calls_text}")
+    if sites:
+        vol, invol, calls = real_ward_idle_wakeups(args.ward, sites["slow"], s)
+        calls_text = "n/a" if calls is None else str(calls)
+        print(f"  {'ward (real), 1h':24s} voluntary {vol:4d}   involuntary {invol:4d}   system calls {calls_text}")
 
 if __name__ == "__main__":
     main()
