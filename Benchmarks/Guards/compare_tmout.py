@@ -125,6 +125,10 @@ def syscalls(pid, seconds):
 def idle_wakeups(argv, env, needle, seconds):
     pid, fd = spawn(argv, env)
     read_until(fd, needle, b"", 5)
+    return wakeups_at_prompt(pid, fd, seconds)
+
+def wakeups_at_prompt(pid, fd, seconds):
+    """Context switches over `seconds`, then system calls over as long again; ends the process."""
     time.sleep(1)  # let start-up settle
     v0, n0 = switches(pid)
     time.sleep(seconds)
@@ -166,14 +170,7 @@ def real_ward_delay(ward, env):
 
 def real_ward_idle_wakeups(ward, env, seconds):
     pid, fd, _, _ = real_ward_signed_on(ward, env)
-    time.sleep(1)
-    v0, n0 = switches(pid)
-    time.sleep(seconds)
-    v1, n1 = switches(pid)
-    calls = syscalls(pid, seconds)
-    os.kill(pid, signal.SIGTERM)
-    drain_and_reap(pid, fd)
-    return v1 - v0, n1 - n0, calls
+    return wakeups_at_prompt(pid, fd, seconds)
 
 def summary(values):
     ms = sorted(v * 1000 for v in values)
