@@ -18,11 +18,12 @@ public final class PluginContext {
     /// For diagnostics. Names and counts only: never a key, a patient field or a secret.
     public let logger: Logger
 
-    private let pluginName: String
+    /// The name of the interceptor this context belongs to.
+    public let name: String
 
     init(chain: InterceptorChain, name: String, logger: Logger) {
         self.chain = chain
-        self.pluginName = name
+        self.name = name
         self.logger = logger
     }
 
@@ -57,9 +58,6 @@ public final class PluginContext {
     /// Reports, from `added`, that the plugin could not start (a log it cannot open). Ward then
     /// stops before anyone signs on, naming the site file's line: fail closed.
     public func failedToStart(_ reason: String) { chain.startFailures.append((name, reason)) }
-
-    /// The name of the interceptor this context belongs to.
-    public var name: String { pluginName }
 
     /// Refuses the current line with a message for the user; the shell never sees it.
     ///

@@ -79,13 +79,10 @@ public final class EventLoop {
         }
         let ready = ward_ppoll(&fds, nfds_t(fds.count), timeout)
         wakeCount += 1
-        if timer >= 0, let last = fds.last, last.revents != 0 {
+        if timer >= 0, fds.removeLast().revents != 0 {
             var expirations: UInt64 = 0
             _ = read(timer, &expirations, 8)
             armedFor = nil
-            fds.removeLast()
-        } else if timer >= 0 {
-            fds.removeLast()
         }
         if ready > 0 {
             let current = watches
