@@ -165,7 +165,40 @@ _ward() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--home --site --user)
+    local -a non_repeating_options=(--home --site)
+    __ward_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    esac
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    shell|demo|import|user|audit|config|plugins|help)
+        # Offer subcommand argument completions
+        "_ward_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'shell demo import user audit config plugins help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_ward_shell() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site --user --batch --password-fd --password-file --format --on-error)
     __ward_offer_flags_options 0
 
     # Offer option value completions
@@ -179,20 +212,22 @@ _ward() {
     '--user')
         return
         ;;
-    esac
-
-    # Offer subcommand / subcommand argument completions
-    local -r subcommand="${unparsed_words[0]}"
-    unset 'unparsed_words[0]'
-    unparsed_words=("${unparsed_words[@]}")
-    case "${subcommand}" in
-    demo|import|user|audit|config|plugins|help)
-        # Offer subcommand argument completions
-        "_ward_${subcommand}"
+    '--batch')
+        return
         ;;
-    *)
-        # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'demo import user audit config plugins help' -- "${cur}"))
+    '--password-fd')
+        return
+        ;;
+    '--password-file')
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--on-error')
+        __ward_add_completions -W 'stop'$'\n''continue'
+        return
         ;;
     esac
 }

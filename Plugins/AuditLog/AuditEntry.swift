@@ -28,7 +28,7 @@ public struct AuditEntry: Equatable, Sendable {
         /// SIGHUP or SIGTERM reached the session.
         case signal
         /// The session ended; `how` says how (user, timeout, hangup, terminate, failed-attempts,
-        /// end-of-input).
+        /// end-of-input, command-failed, interrupt).
         case signOff = "sign-off"
     }
 

@@ -5,7 +5,8 @@ import WardRecords
 
 /// The records shell: turns a line into a command and runs it, and holds what the user opened.
 ///
-/// Output goes to standard output through stdio, whose buffer the lock zeroes.
+/// Output goes through `output`: text on standard output through stdio, whose buffer the lock
+/// zeroes, or a batch's JSON.
 ///
 /// The store is opened at the first sign-on (a home without records still starts a shell, whose
 /// commands say how to make some), closed by `wipe()` on lock, and reopened by `signedOn` after
@@ -45,9 +46,8 @@ public final class Shell: CommandRunner {
 
     private var store: (any RecordStore)?
     private let openStore: () throws -> (any RecordStore)?
-    private let output: (String) -> Void
-    /// The terminal's width in columns, asked each time a table is drawn.
-    public let width: () -> Int
+    /// Where results go; a batch puts its own here.
+    public var output: any ShellOutput
     let now: () -> Date
 
     /// A shell over the store that `openStore` returns when first needed; nil from it means the
@@ -59,9 +59,8 @@ public final class Shell: CommandRunner {
         output: @escaping (String) -> Void = { print($0) }
     ) {
         self.openStore = openStore
-        self.width = width
         self.now = now
-        self.output = output
+        self.output = TextOutput(width: width, print: output)
     }
 
     /// A shell over an open store (tests, benchmarks).
@@ -188,14 +187,14 @@ public final class Shell: CommandRunner {
         return candidates.filter { $0.hasPrefix(word) }.sorted()
     }
 
-    /// Prints a line of output.
+    /// A line for the reader.
     public func write(_ text: String) {
-        output(text)
+        output.message(text)
     }
 
-    /// Prints a failure, prefixed as every Ward error is.
+    /// Why the command failed.
     public func report(_ message: String) {
-        output("ward: \(message)")
+        output.failure(message)
     }
 
     // MARK: Records
@@ -260,9 +259,9 @@ public final class Shell: CommandRunner {
         currentMRN = charts.last?.mrn
     }
 
-    /// Prints a table at the terminal's width.
+    /// Result rows.
     func write(_ table: TextTable) {
-        for line in table.render(width: width()) { write(line) }
+        output.table(table)
     }
 }
 

@@ -5,11 +5,7 @@ import Logging
 import WardCore
 import WardShell
 
-/// `ward` with no subcommand: the interactive records shell on this terminal.
-///
-/// Start-up fails closed, before anyone is asked for a password: a home that is not safe, a site
-/// file that does not parse, a plugin that does not start, or no credential store, and Ward exits
-/// with the documented code and changes nothing.
+/// `ward` with no subcommand on a terminal: the interactive records shell.
 struct ShellCommandLine {
     let global: GlobalOptions
     let user: String?
@@ -17,36 +13,14 @@ struct ShellCommandLine {
     func run() throws {
         hardenProcess()
         guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
-            printError("standard input and output must be a terminal: Ward's shell runs only on a terminal.")
+            printError(
+                "standard output is not a terminal. The shell needs one; to run commands from a script, use --batch FILE.")
             throw ExitCode(64)
         }
-        let logger = Logger(label: "ward")
-        let clock = BootClock()
-        let home = try openHome(global.home)
-        let registry = makePluginRegistry()
-        let policy: SitePolicy
-        let chain: InterceptorChain
-        do {
-            policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
-            chain = try registry.makeChain(
-                policy: policy, environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
-                clock: clock, session: SessionInfo(id: SessionID.make()), logger: logger)
-        } catch {
-            for problem in error.all { printError(problem.description) }
-            throw ExitCode(error.sysexit)
-        }
-        let credentials = CredentialStore(home: home)
-        guard credentials.exists else {
-            printError("no users in \(home.path) yet. Add one with 'ward user add NAME', or try 'ward demo'.")
-            throw ExitCode(AuthError.noStore(path: credentials.path).sysexit)
-        }
-        let limits = policy.effectivePolicy(user: user, role: nil)
+        let setup = try SessionSetup(global: global)
         let session = InteractiveSession(
-            terminal: terminal, clock: clock, chain: chain, runner: Shell(recordsHome: home.path), credentials: credentials, user: user,
-            policy: SessionMachine.Policy(
-                passwordTimeout: limits.passwordTimeout, signoutAfter: limits.signoutAfter,
-                throttle: AttemptThrottle.Policy(maxFailedAttempts: limits.maxFailedAttempts)),
-            logger: logger)
+            terminal: terminal, clock: setup.clock, chain: setup.chain, runner: Shell(recordsHome: setup.home.path),
+            credentials: setup.credentials, user: user, policy: setup.machinePolicy(user: user), logger: setup.logger)
         let status = try session.run()
         if status != 0 { throw ExitCode(status) }
     }

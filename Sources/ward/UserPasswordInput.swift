@@ -11,34 +11,11 @@ import WardCore
 enum PasswordInput {
     /// Reads the password once from standard input, or twice from the terminal (they must match).
     static func readNew(fromStandardInput: Bool, prompt: String) throws -> Password {
-        if fromStandardInput { return try readLine(from: STDIN_FILENO) }
+        if fromStandardInput { return try PasswordSource.readLine(from: STDIN_FILENO) }
         let first = try ask(prompt)
         let second = try ask("Retype the password: ")
         guard first.matches(second) else { throw AuthError.passwordMismatch }
         return first
-    }
-
-    /// One line from `fd` (up to `\n`, a trailing `\r` dropped). Nothing at all: `.noPassword`.
-    static func readLine(from fd: Int32) throws -> Password {
-        var bytes = newBuffer()
-        var sawAny = false
-        var byte: UInt8 = 0
-        while true {
-            let n = read(fd, &byte, 1)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            sawAny = true
-            if byte == UInt8(ascii: "\n") { break }
-            if bytes.count >= CredentialStore.maximumPasswordLength {
-                Password.zeroize(&bytes)
-                throw AuthError.passwordTooLong(maximum: CredentialStore.maximumPasswordLength)
-            }
-            bytes.append(byte)
-        }
-        byte = 0
-        if !sawAny { throw AuthError.noPassword }
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return Password(bytes: bytes)
     }
 
     /// Asks on `/dev/tty` with echo off, reading key by key: Backspace erases, Ctrl-U starts

@@ -5,8 +5,8 @@ import WardCore
 
 /// `ward`: a guarded readline shell over patient records.
 ///
-/// With no subcommand it starts the interactive records shell on the terminal. Each subcommand
-/// is a nested type in its own file (`Ward.Demo` in Demo.swift).
+/// With no subcommand it runs `ward shell`: the records shell on the terminal, or a script with
+/// `--batch`. Each subcommand is a nested type in its own file (`Ward.Demo` in Demo.swift).
 @main
 struct Ward: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,16 +16,18 @@ struct Ward: ParsableCommand {
             Every key, line, signal and focus change passes a chain of interceptors configured by \
             the site (idle timer, audit log, suspend guard). When the session locks, everything \
             loaded is wiped from memory and from the screen, and the password is asked again.
+
+            'ward' alone is 'ward shell': the records shell, or a script with --batch FILE \
+            (see 'ward shell --help').
             """,
         version: "0.1.0",
-        subcommands: [Demo.self, Import.self, User.self, Audit.self, Config.self, Plugins.self],
-        defaultSubcommand: nil
+        subcommands: [RecordsShell.self, Demo.self, Import.self, User.self, Audit.self, Config.self, Plugins.self],
+        defaultSubcommand: RecordsShell.self
     )
 
+    /// `ward --home DIR audit show` as well as `ward audit show --home DIR`: the subcommand's own
+    /// `GlobalOptions` decode the same values.
     @OptionGroup var global: GlobalOptions
-
-    @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
-    var user: String?
 
     /// Picks the one logging backend, then parses the command line.
     ///
@@ -39,10 +41,5 @@ struct Ward: ParsableCommand {
             return handler
         }
         main(nil)
-    }
-
-    mutating func run() throws {
-        precondition(ward_scrub_installed() == 1)
-        try ShellCommandLine(global: global, user: user).run()
     }
 }

@@ -30,7 +30,7 @@ import WardShell
     @Test func find_marksRestrictedPatients() throws {
         let f = try ShellFixture()
         let output = f.run("find hopper").output
-        #expect(output.contains("M3 (R)"))
+        #expect(output.contains("M3") && output.contains("(R)"))
         #expect(output.contains("(R) restricted"))
     }
 

@@ -85,6 +85,29 @@ public final class InterceptorChain {
         return .delivered(event)
     }
 
+    /// Tells every interceptor that the session changed, with `session` brought up to date
+    /// first, so the audit log's record of a sign-on already names the user. After a sign-off
+    /// nobody is signed on.
+    public func announce(_ event: SessionEvent) {
+        switch event {
+        case .signedOn(let user, let role):
+            session.user = user
+            session.role = role
+            session.isLocked = false
+        case .locked:
+            session.isLocked = true
+        case .unlocked:
+            session.isLocked = false
+        case .signOnFailed, .signedOff, .denied, .brokeGlass, .promptReady:
+            break
+        }
+        _ = dispatch(.session(event))
+        if case .signedOff = event {
+            session.user = nil
+            session.role = nil
+        }
+    }
+
     /// The earliest deadline any interceptor is waiting for; the loop sleeps until then.
     public var nextDeadline: Instant? {
         var earliest: Instant?

@@ -89,6 +89,10 @@ public enum SignOffReason: String, Equatable, Sendable, CustomStringConvertible 
     case failedAttempts = "failed-attempts"
     /// Batch input ended.
     case endOfInput = "end-of-input"
+    /// A batch stopped at its first failing command (`--on-error stop`).
+    case commandFailed = "command-failed"
+    /// Ctrl-C or SIGQUIT stopped a batch.
+    case interrupt
 
     public var description: String { rawValue }
 }

@@ -13,6 +13,14 @@ public struct Line: Equatable, Sendable {
         case tty
         case batch(file: String, line: Int)
 
+        /// `FILE:LINE`, as compilers and psql name a place in a script; `tty` for the terminal.
+        public var place: String {
+            switch self {
+            case .tty: "tty"
+            case .batch(let file, let line): "\(file):\(line)"
+            }
+        }
+
         public var description: String {
             switch self {
             case .tty: "tty"

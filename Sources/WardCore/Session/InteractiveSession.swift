@@ -268,24 +268,8 @@ public final class InteractiveSession {
     }
 
     private func announce(_ event: SessionEvent) {
-        switch event {
-        case .signedOn(let user, let role):
-            chain.session.user = user
-            chain.session.role = role
-            chain.session.isLocked = false
-        case .locked:
-            chain.session.isLocked = true
-        case .unlocked:
-            chain.session.isLocked = false
-        case .signOnFailed, .signedOff, .denied, .brokeGlass, .promptReady:
-            break
-        }
-        _ = chain.dispatch(.session(event))
+        chain.announce(event)
         performRequests()
-        if case .signedOff = event {
-            chain.session.user = nil
-            chain.session.role = nil
-        }
     }
 
     private func resumeShell() {

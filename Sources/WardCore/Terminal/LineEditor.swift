@@ -48,14 +48,9 @@ public final class LineEditor {
     private var matchIndex = 0
     private var longestLine = 0
     /// Standard output's buffer, owned here so the wipe can zero it (readline echoes through it).
-    private let stdoutBuffer: UnsafeMutablePointer<CChar>
-    private static let stdoutBufferSize = 4096
+    private let stdoutBuffer = StdoutBuffer()
 
     public init() {
-        stdoutBuffer = .allocate(capacity: Self.stdoutBufferSize)
-        stdoutBuffer.initialize(repeating: 0, count: Self.stdoutBufferSize)
-        setvbuf(ward_stdout(), stdoutBuffer, _IOLBF, Self.stdoutBufferSize)
-
         boundEditor = self
         // Readline installs no signal handlers and leaves LINES/COLUMNS alone: signals belong to
         // the loop (notes §2).
@@ -213,8 +208,7 @@ public final class LineEditor {
         longestLine = 0
         if !wasInstalled { remove() }
         clearQueue()
-        fflush(ward_stdout())
-        explicit_bzero(stdoutBuffer, Self.stdoutBufferSize)
+        stdoutBuffer.wipe()
     }
 
     private func feedDuringWipe(_ bytes: UnsafePointer<CChar>) {

@@ -20,7 +20,7 @@ struct ChartsCommand: ShellCommand {
                 chart.patient.birthDate,
             ]
         }
-        shell.write(TextTable(headers: ["", "MRN", "NAME", "BORN"], rows: rows))
+        shell.write(TextTable(headers: ["", "MRN", "NAME", "BORN"], rows: rows, keys: ["current", "mrn", "name", "born"]))
         return .succeeded
     }
 }

@@ -31,12 +31,12 @@ struct FindCommand: ShellCommand {
         }
         let rows = result.matches.map { match in
             [
-                match.mrn + (match.restricted ? " (R)" : ""),
-                ChartFormat.name(given: match.given, family: match.family),
-                match.birthDate, match.sex.rawValue,
+                match.mrn, ChartFormat.name(given: match.given, family: match.family), match.birthDate,
+                match.sex.rawValue, match.restricted ? "(R)" : "",
             ]
         }
-        shell.write(TextTable(headers: ["MRN", "NAME", "BORN", "SEX"], rows: rows))
+        shell.write(
+            TextTable(headers: ["MRN", "NAME", "BORN", "SEX", ""], rows: rows, keys: ["mrn", "name", "born", "sex", "restricted"]))
         let more = result.total - result.matches.count
         if result.totalIsCapped {
             shell.write("More than \(result.total) patients match; add letters or words to narrow the search.")

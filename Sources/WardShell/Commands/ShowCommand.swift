@@ -74,9 +74,7 @@ struct ShowCommand: ShellCommand {
                 ["Notes", "\(chart.notes.count)"],
             ]
         }
-        for line in TextTable(headers: ["", ""], rows: rows).render(width: shell.width()).dropFirst() {
-            shell.write(line)
-        }
+        shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields))
     }
 
     private func observations(_ list: [Observation], _ shell: Shell) {
@@ -106,38 +104,12 @@ struct ShowCommand: ShellCommand {
         }
         let list = notes.reversed()
         let shown = all ? Array(list) : Array(list.prefix(Self.recent))
-        let width = max(20, shell.width() - 2)
-        for note in shown {
-            shell.write("\(ChartFormat.time(note.time))  \(note.author)")
-            for line in Self.wrap(note.text, width: width) { shell.write("  " + line) }
-        }
+        shell.write(
+            TextTable(
+                headers: ["TIME", "AUTHOR", "TEXT"],
+                rows: shown.map { [ChartFormat.time($0.time), $0.author, $0.text] }, layout: .paragraphs))
         if shown.count < notes.count {
             shell.write("\(notes.count - shown.count) older not shown; 'show notes --all' lists every one.")
         }
-    }
-
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ") {
-                var word = Substring(word)
-                while word.count > width {
-                    if !line.isEmpty { lines.append(line); line = "" }
-                    lines.append(String(word.prefix(width)))
-                    word = word.dropFirst(width)
-                }
-                if line.isEmpty {
-                    line = String(word)
-                } else if line.count + 1 + word.count <= width {
-                    line += " " + word
-                } else {
-                    lines.append(line)
-                    line = String(word)
-                }
-            }
-            lines.append(line)
-        }
-        return lines
     }
 }

@@ -1,0 +1,110 @@
+import Glibc
+
+/// The lines of a batch script as they arrive, from a file or from a pipe that may stall.
+///
+/// Every line is numbered as the file numbers it, so a message can name `script.ward:12`;
+/// blank lines and `#` comments are counted and skipped. A last line without a newline still
+/// counts. Bytes are zeroed once they are taken: a script holds MRNs and note text.
+///
+/// - Important: Reads only when the loop says the descriptor is readable, so a read never
+///   blocks the loop while the pipe is quiet.
+public struct BatchInput {
+    /// One line to run, numbered from 1.
+    public struct ScriptLine: Equatable, Sendable {
+        public var number: Int
+        public var text: String
+
+        public init(number: Int, text: String) {
+            self.number = number
+            self.text = text
+        }
+    }
+
+    /// What one read brought.
+    public enum Fill: Equatable, Sendable {
+        /// Some bytes (perhaps no whole line yet).
+        case data
+        /// The writer closed its end, or the file ended.
+        case endOfInput
+        /// `read` failed with this errno.
+        case failed(Int32)
+    }
+
+    public let fd: Int32
+    /// The last line number handed out or skipped.
+    public private(set) var lineNumber = 0
+    /// True once the input ended and every line in it was taken.
+    public var isFinished: Bool { ended && head == pending.count }
+
+    /// Bytes read and not yet taken start at `head`; those before it are zero.
+    private var pending: [UInt8] = []
+    private var head = 0
+    private var ended = false
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
+
+    public init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// One `read` into the pending bytes.
+    public mutating func fill() -> Fill {
+        guard !ended else { return .endOfInput }
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR || errno == EAGAIN { return .data }
+            return .failed(errno)
+        }
+        if n == 0 {
+            ended = true
+            return .endOfInput
+        }
+        compact()
+        pending.append(contentsOf: chunk[0..<n])
+        chunk.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, n) }
+        return .data
+    }
+
+    /// The next line to run, or nil until more input comes (or at the end). Skips blank lines and
+    /// comments; drops a trailing `\r`.
+    public mutating func nextLine() -> ScriptLine? {
+        while true {
+            let end: Int
+            let next: Int
+            if let newline = pending[head...].firstIndex(of: UInt8(ascii: "\n")) {
+                end = newline
+                next = newline + 1
+            } else if ended, head < pending.count {
+                end = pending.count
+                next = end
+            } else {
+                return nil
+            }
+            let start = head
+            let text = pending.withUnsafeMutableBufferPointer { buffer in
+                var textEnd = end
+                if textEnd > start, buffer[textEnd - 1] == UInt8(ascii: "\r") { textEnd -= 1 }
+                defer { explicit_bzero(buffer.baseAddress! + start, next - start) }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<textEnd]), as: UTF8.self)
+            }
+            head = next
+            lineNumber += 1
+            let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            return ScriptLine(number: lineNumber, text: text)
+        }
+    }
+
+    /// Moves the untaken bytes to the front and zeroes what the move leaves behind past the
+    /// new end, so no copy of a taken line stays in the buffer's spare capacity.
+    private mutating func compact() {
+        guard head > 0 else { return }
+        let total = pending.count
+        let kept = total - head
+        pending.withUnsafeMutableBytes { buffer in
+            memmove(buffer.baseAddress!, buffer.baseAddress! + head, kept)
+            explicit_bzero(buffer.baseAddress! + kept, head)
+        }
+        pending.removeLast(head)
+        head = 0
+    }
+}

@@ -1,0 +1,36 @@
+import CReadline
+import Glibc
+
+/// Standard output's stdio buffer, owned by Ward so a lock can zero it.
+///
+/// stdio keeps the last bytes written (a chart's table, a readline echo) in its buffer after it
+/// flushes them; a buffer of stdio's own choosing would carry them into a core image taken after
+/// the lock. One per process: `setvbuf` replaces any earlier one.
+public final class StdoutBuffer {
+    private let buffer: UnsafeMutablePointer<CChar>
+    private let size: Int
+
+    /// Line-buffered for a terminal (readline echoes through it); fully buffered for a pipe,
+    /// where the batch flushes after each command.
+    public init(size: Int = 4096, lineBuffered: Bool = true) {
+        self.size = size
+        buffer = .allocate(capacity: size)
+        buffer.initialize(repeating: 0, count: size)
+        setvbuf(ward_stdout(), buffer, lineBuffered ? _IOLBF : _IOFBF, size)
+    }
+
+    /// Writes out what is pending; false when standard output is gone (a closed pipe).
+    @discardableResult
+    public func flush() -> Bool {
+        fflush(ward_stdout()) == 0
+    }
+
+    /// Flushes, then zeroes every byte the buffer held.
+    public func wipe() {
+        flush()
+        explicit_bzero(buffer, size)
+    }
+}
+
+@available(*, unavailable)
+extension StdoutBuffer: Sendable {}

@@ -1,0 +1,134 @@
+import CReadline
+import Foundation
+import WardCore
+
+/// What a batch writes: each command's results on standard output, as text or as one JSON
+/// object per command, and each failure on standard error as `FILE:LINE: message`.
+///
+/// Standard output carries only results, so `ward --batch x --format json | jq` parses every
+/// line; everything about the session (a demo banner, a lock, why the batch stopped) goes to
+/// standard error. Text is the terminal's text without decoration: tables are cut to the width
+/// only when standard output is a terminal.
+public final class BatchOutput: ShellOutput, BatchReporter {
+    public enum Format: String, CaseIterable, Sendable {
+        case text
+        case json
+    }
+
+    /// One command, as `--format json` writes it on one line.
+    struct CommandRecord: Encodable {
+        var line: Int
+        var source: String
+        var command: String
+        var status: String
+        var rows: [[String: String]]
+        var messages: [String]
+        var error: String?
+    }
+
+    private let format: Format
+    private let width: () -> Int
+    private let standardOutput: (String) -> Void
+    private let standardError: (String) -> Void
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// The command running now, and what it has said so far.
+    private var current: Line?
+    private var rows: [[String: String]] = []
+    private var messages: [String] = []
+    private var failureMessage: String?
+
+    public init(
+        format: Format,
+        width: @escaping () -> Int = BatchOutput.width,
+        standardOutput: @escaping (String) -> Void = { print($0) },
+        standardError: @escaping (String) -> Void = { fputs($0 + "\n", ward_stderr()) }
+    ) {
+        self.format = format
+        self.width = width
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
+    /// The terminal's width when standard output is one; otherwise no limit, so a script sees
+    /// every character of every cell.
+    public static func width() -> Int {
+        isatty(STDOUT_FILENO) == 1 ? TerminalWidth.current() : Int.max
+    }
+
+    // MARK: ShellOutput
+
+    public func message(_ text: String) {
+        guard current != nil else { return standardError(text) }
+        switch format {
+        case .text: standardOutput(text)
+        case .json: messages.append(text)
+        }
+    }
+
+    public func table(_ table: TextTable) {
+        switch format {
+        case .text:
+            for line in table.render(width: width()) { standardOutput(line) }
+        case .json:
+            for row in table.rows {
+                var object: [String: String] = [:]
+                for (key, cell) in zip(table.keys, row) { object[key] = cell }
+                rows.append(object)
+            }
+        }
+    }
+
+    public func failure(_ message: String) {
+        guard current != nil else { return standardError("ward: \(message)") }
+        failureMessage = message
+    }
+
+    // MARK: BatchReporter
+
+    public func commandStarted(_ line: Line) {
+        current = line
+        rows = []
+        messages = []
+        failureMessage = nil
+    }
+
+    public func commandFinished(_ line: Line, status: BatchStatus) {
+        defer {
+            current = nil
+            rows = []
+            messages = []
+            failureMessage = nil
+        }
+        let error: String? =
+            switch status {
+            case .succeeded: nil
+            case .failed: failureMessage ?? "the command failed."
+            case .denied(let message): message
+            }
+        if let error { standardError("\(line.source.place): \(error)") }
+        guard format == .json else { return }
+        let record = CommandRecord(
+            line: Self.number(line), source: line.source.description, command: line.text, status: status.name,
+            rows: rows, messages: messages, error: error)
+        // Strings and numbers only: encoding cannot fail.
+        guard let data = try? encoder.encode(record) else { return }
+        standardOutput(String(decoding: data, as: UTF8.self))
+    }
+
+    public func notice(_ text: String) {
+        standardError("ward: \(text)")
+    }
+
+    private static func number(_ line: Line) -> Int {
+        if case .batch(_, let number) = line.source { return number }
+        return 0
+    }
+}
+
+@available(*, unavailable)
+extension BatchOutput: Sendable {}

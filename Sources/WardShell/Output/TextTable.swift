@@ -1,0 +1,121 @@
+/// A command's result rows: aligned columns that fit a terminal width as text, or one object
+/// per row as JSON (`ward --batch --format json`).
+///
+/// When the natural widths do not fit, the widest column gives up a character at a time until
+/// the table fits (no column below `minimumColumn`), and cells longer than their column end in
+/// `…`. Plain text only: no colour, so `NO_COLOR` and a dumb terminal read the same.
+public struct TextTable: Sendable {
+    public static let separator = "  "
+    public static let minimumColumn = 4
+
+    /// How text shows the rows. JSON ignores it: each row is an object keyed by `keys`.
+    public enum Layout: Sendable {
+        /// Aligned columns under a header line.
+        case columns
+        /// Aligned columns without the header line: one record's fields (`show summary`).
+        case fields
+        /// Each row as a heading of all but its last cell, then the last cell wrapped to the
+        /// width and indented: text that is read, not scanned (`show notes`).
+        case paragraphs
+    }
+
+    public var headers: [String]
+    public var rows: [[String]]
+    /// The columns' names in JSON: the headers in lower case unless given.
+    public var keys: [String]
+    public var layout: Layout
+
+    public init(headers: [String], rows: [[String]], keys: [String]? = nil, layout: Layout = .columns) {
+        self.headers = headers
+        self.rows = rows
+        self.keys = keys ?? headers.map { $0.lowercased() }
+        self.layout = layout
+    }
+
+    /// The lines of the table as text, none longer than `width` (unless even the narrowest
+    /// columns cannot fit).
+    public func render(width: Int) -> [String] {
+        switch layout {
+        case .columns: columns(width: width)
+        case .fields: Array(columns(width: width).dropFirst())
+        case .paragraphs: paragraphs(width: width)
+        }
+    }
+
+    private func paragraphs(width: Int) -> [String] {
+        var lines: [String] = []
+        for row in rows {
+            lines.append(row.dropLast().joined(separator: Self.separator))
+            lines += Self.wrap(row.last ?? "", width: max(20, width - 2)).map { "  " + $0 }
+        }
+        return lines
+    }
+
+    /// Words of `text` in lines of at most `width` characters; a longer word is cut.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                var word = Substring(word)
+                while word.count > width {
+                    if !line.isEmpty { lines.append(line); line = "" }
+                    lines.append(String(word.prefix(width)))
+                    word = word.dropFirst(width)
+                }
+                if line.isEmpty {
+                    line = String(word)
+                } else if line.count + 1 + word.count <= width {
+                    line += " " + word
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private func columns(width: Int) -> [String] {
+        let count = headers.count
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (index, cell) in row.prefix(count).enumerated() {
+                widths[index] = max(widths[index], Self.flat(cell).count)
+            }
+        }
+        let available = max(0, width - Self.separator.count * max(0, count - 1))
+        while widths.reduce(0, +) > available {
+            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+                widths[widest] > Self.minimumColumn
+            else { break }
+            widths[widest] -= 1
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for index in 0..<count {
+                let cell = Self.fit(index < cells.count ? Self.flat(cells[index]) : "", widths[index])
+                let isLast = index == count - 1
+                parts.append(isLast ? cell : cell + String(repeating: " ", count: widths[index] - cell.count))
+            }
+            var text = parts.joined(separator: Self.separator)
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text
+        }
+        return [line(headers)] + rows.map(line)
+    }
+
+    /// Cuts `text` to `width` characters, marking the cut with `…`.
+    public static func fit(_ text: String, _ width: Int) -> String {
+        guard text.count > width else { return text }
+        guard width > 1 else { return String(text.prefix(width)) }
+        return String(text.prefix(width - 1)) + "…"
+    }
+
+    /// One line: a tab or a newline inside a cell would break the columns.
+    static func flat(_ text: String) -> String {
+        guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
+        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Glibc
+import WardCore
+import WardShell
+
+/// `ward --batch FILE|-`: shell commands from a script, one per line, under the same chain,
+/// audit log and lock as a person at the terminal.
+///
+/// The password comes from a descriptor or a file only its owner can read, never from argv or
+/// the environment (`ps` and `/proc` show both to every user). Everything is checked before the
+/// first line is read: a wrong option, a script that cannot be opened, a password file that others
+/// can read, and Ward exits with the documented code having run nothing.
+struct BatchCommandLine {
+    let global: GlobalOptions
+    let user: String?
+    /// A path, or `-` for standard input.
+    let script: String
+    let passwordFD: Int32?
+    let passwordFile: String?
+    let format: BatchOutput.Format
+    let onError: BatchSession.OnError
+
+    func run() throws {
+        hardenProcess()
+        guard let user else {
+            printError("--batch needs --user NAME: a script signs on as someone, like a person.")
+            throw ExitCode(64)
+        }
+        let password = try passwordSource()
+        let setup = try SessionSetup(global: global)
+        let (fd, name) = try openScript()
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        if case .file = password {
+            // Checked now, so a password file others can read is refused before sign-on.
+            do {
+                try FileSecurity.checkFile(atPath: password.name, rule: .ownerOnly)
+            } catch {
+                printError("--password-file: \(error)")
+                throw ExitCode(error.sysexit)
+            }
+        }
+
+        let output = BatchOutput(format: format)
+        let shell = Shell(recordsHome: setup.home.path)
+        shell.output = output
+        let session = BatchSession(
+            input: fd, options: BatchSession.Options(scriptName: name, user: user, password: password, onError: onError),
+            clock: setup.clock, chain: setup.chain, runner: shell, credentials: setup.credentials,
+            policy: setup.machinePolicy(user: user), reporter: output, logger: setup.logger)
+        let status = try session.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--password-fd` or `--password-file`, exactly one.
+    private func passwordSource() throws -> PasswordSource {
+        switch (passwordFD, passwordFile) {
+        case (let fd?, nil):
+            guard fd >= 0, fcntl(fd, F_GETFD) != -1 else {
+                printError("--password-fd \(fd): no such open descriptor. Open it in the shell, e.g. '3<secret'.")
+                throw ExitCode(64)
+            }
+            if fd == STDIN_FILENO, script == "-" {
+                printError("--password-fd 0 is standard input, which is the script here. Use another descriptor.")
+                throw ExitCode(64)
+            }
+            return .descriptor(fd)
+        case (nil, let path?):
+            return .file(path: path)
+        case (nil, nil):
+            printError(
+                "--batch needs the password from --password-fd N or --password-file PATH: a script has no terminal to ask on.")
+            throw ExitCode(64)
+        case (.some, .some):
+            printError("give --password-fd or --password-file, not both.")
+            throw ExitCode(64)
+        }
+    }
+
+    /// The script's descriptor and the name messages and the audit log give it.
+    private func openScript() throws -> (Int32, String) {
+        guard script != "-" else { return (STDIN_FILENO, BatchSession.standardInputName) }
+        let fd = open(script, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            printError("\(script): cannot open the script: \(String(cString: strerror(code))).")
+            throw ExitCode(66)
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            printError("\(script) is a directory; give the script's file.")
+            throw ExitCode(66)
+        }
+        return (fd, script)
+    }
+}
+
+extension BatchOutput.Format: ExpressibleByArgument {}
+extension BatchSession.OnError: ExpressibleByArgument {}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import CScrub
+import Glibc
+import WardCore
+import WardShell
+
+extension Ward {
+    /// `ward shell`, which is also plain `ward`: the records shell on a terminal, or a script's
+    /// commands with `--batch` (or whenever standard input is not a terminal).
+    ///
+    /// A subcommand, not options of `ward` itself, because a parent's `--format` would take the
+    /// value of `ward audit show --format json` (swift-argument-parser issue 169).
+    struct RecordsShell: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "shell",
+            abstract: "The records shell (the default): on the terminal, or a script with --batch.",
+            discussion: """
+                On a terminal, Ward asks who you are and opens the shell; type 'help' there. With \
+                --batch FILE (or '-', or any standard input that is not a terminal), each line of the \
+                script is one shell command, run under the same interceptors, audit log and idle lock \
+                as a person's. Results go to standard output; failures go to standard error as \
+                FILE:LINE: message.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
+        var user: String?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Run shell commands from a script, one per line ('-' for standard input).",
+                discussion: """
+                    Blank lines and lines starting with '#' are skipped. Needs --user and a password \
+                    option. Standard input that is not a terminal implies '--batch -'.
+                    """,
+                valueName: "file"))
+        var batch: String?
+
+        @Option(
+            name: .customLong("password-fd"),
+            help: ArgumentHelp(
+                "Batch: read the password from this open descriptor (its first line), once.",
+                discussion: "After an idle lock the batch cannot sign on again and exits 75.",
+                valueName: "n"))
+        var passwordFD: Int32?
+
+        @Option(
+            name: .customLong("password-file"),
+            help: ArgumentHelp(
+                "Batch: read the password from this file (its first line); it must be yours, mode 0600.",
+                discussion: "Read again to sign on after an idle lock.",
+                valueName: "path"))
+        var passwordFile: String?
+
+        @Option(help: ArgumentHelp("Batch: results as text, or one JSON object per command.", valueName: "text|json"))
+        var format: BatchOutput.Format = .text
+
+        @Option(
+            name: .customLong("on-error"),
+            help: ArgumentHelp(
+                "Batch: stop at the first failing command, or run on and exit 1 at the end.",
+                valueName: "stop|continue"))
+        var onError: BatchSession.OnError = .stop
+
+        func run() throws {
+            precondition(ward_scrub_installed() == 1)
+            // A pipe or a file on standard input is a script, as with sh and psql.
+            guard let script = batch ?? (isatty(STDIN_FILENO) == 1 ? nil : "-") else {
+                if passwordFD != nil || passwordFile != nil {
+                    throw ValidationError(
+                        "--password-fd and --password-file are for --batch; the shell asks on the terminal.")
+                }
+                return try ShellCommandLine(global: global, user: user).run()
+            }
+            try BatchCommandLine(
+                global: global, user: user, script: script, passwordFD: passwordFD, passwordFile: passwordFile,
+                format: format, onError: onError
+            ).run()
+        }
+    }
+}

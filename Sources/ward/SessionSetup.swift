@@ -1,0 +1,47 @@
+import ArgumentParser
+import Logging
+import WardCore
+
+/// What the shell and a batch both need before anyone signs on: the home, the site's policy,
+/// the chain of interceptors and the credential store.
+///
+/// Fails closed, before anyone is asked for a password: a home that is not safe, a site file that
+/// does not parse, a plugin that does not start, or no credential store, and Ward exits with the
+/// documented code and changes nothing.
+struct SessionSetup {
+    let home: WardHome
+    let policy: SitePolicy
+    let chain: InterceptorChain
+    let credentials: CredentialStore
+    let clock: BootClock
+    let logger: Logger
+
+    init(global: GlobalOptions) throws {
+        logger = Logger(label: "ward")
+        clock = BootClock()
+        home = try openHome(global.home)
+        let registry = makePluginRegistry()
+        do {
+            policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
+            chain = try registry.makeChain(
+                policy: policy, environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
+                clock: clock, session: SessionInfo(id: SessionID.make()), logger: logger)
+        } catch {
+            for problem in error.all { printError(problem.description) }
+            throw ExitCode(error.sysexit)
+        }
+        credentials = CredentialStore(home: home)
+        guard credentials.exists else {
+            printError("no users in \(home.path) yet. Add one with 'ward user add NAME', or try 'ward demo'.")
+            throw ExitCode(AuthError.noStore(path: credentials.path).sysexit)
+        }
+    }
+
+    /// The sign-on and lock rules for `user` (their `[user.*]` table, else the site's).
+    func machinePolicy(user: String?) -> SessionMachine.Policy {
+        let limits = policy.effectivePolicy(user: user, role: nil)
+        return SessionMachine.Policy(
+            passwordTimeout: limits.passwordTimeout, signoutAfter: limits.signoutAfter,
+            throttle: AttemptThrottle.Policy(maxFailedAttempts: limits.maxFailedAttempts))
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A Ward home with demo records (`ward demo`, user demo/demo) and a site file, for running the
+/// real binary in batch mode with pipes and files in place of a terminal.
+final class BatchHome {
+    let directory: URL
+    var home: String { directory.appendingPathComponent("home").path }
+    var site: String { directory.appendingPathComponent("site.toml").path }
+    var passwordFile: String { directory.appendingPathComponent("password").path }
+    var environment: [String: String] {
+        ["WARD_HOME": home, "WARD_SITE": site, "HOME": directory.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+    }
+
+    /// `patients` synthetic patients (seed 1: `W0000011` is Alvarez, Brandon) and a password
+    /// file holding `demo`, mode 0600.
+    init(site: String = "[[plugin]]\nname = \"audit-log\"\n", patients: Int = 200) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ward-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try site.write(toFile: self.site, atomically: true, encoding: .utf8)
+        _ = try TerminalHarness.run(
+            TerminalHarness.wardPath, ["demo", "--patients", "\(patients)", "--no-shell"], environment: environment)
+        guard TerminalHarness.lastStatus == 0 else { throw TerminalHarness.HarnessError.failed("ward demo: exit \(TerminalHarness.lastStatus)") }
+        try writeSecret("demo\n", to: passwordFile)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func writeSecret(_ text: String, to path: String, mode: mode_t = 0o600) throws {
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, mode)
+    }
+
+    /// A script file in the home's directory.
+    func script(_ lines: [String], name: String = "script.ward") throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `ward audit show --format json`, one object per record.
+    func auditRecords() throws -> [[String: Any]] {
+        let text = try TerminalHarness.run(
+            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: environment)
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// `ward audit verify`'s exit status.
+    func verifyAudit() throws -> Int32 {
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "verify"], environment: environment)
+        return TerminalHarness.lastStatus
+    }
+
+    /// Starts `ward ARGS` in this home.
+    func start(_ arguments: [String], passwordOnDescriptor3: String? = nil) throws -> BatchProcess {
+        try BatchProcess(arguments, environment: environment, directory: directory, descriptor3: passwordOnDescriptor3)
+    }
+}
+
+/// The real `ward` with standard input a pipe this test writes to (as a slow producer would),
+/// standard output and error in files, and optionally a password on descriptor 3.
+final class BatchProcess {
+    let pid: pid_t
+    private var input: Int32
+    private let outFile: String
+    private let errFile: String
+    private var status: Int32?
+
+    init(_ arguments: [String], environment: [String: String], directory: URL, descriptor3: String?) throws {
+        let id = UUID().uuidString
+        outFile = directory.appendingPathComponent("out-\(id)").path
+        errFile = directory.appendingPathComponent("err-\(id)").path
+        let stdinPipe = try Self.pipe()
+        var secretPipe: [Int32] = [-1, -1]
+        if let descriptor3 {
+            secretPipe = try Self.pipe()
+            var bytes = Array(descriptor3.utf8)
+            _ = write(secretPipe[1], &bytes, bytes.count)
+            close(secretPipe[1])
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if descriptor3 != nil { posix_spawn_file_actions_adddup2(&actions, secretPipe[0], 3) }
+        let argv = ([TerminalHarness.wardPath] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        // Its own process group, so a signal meant for it reaches nothing else.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, TerminalHarness.wardPath, &actions, &attributes, argv, env)
+        close(stdinPipe[0])
+        if descriptor3 != nil { close(secretPipe[0]) }
+        guard spawned == 0 else { throw TerminalHarness.HarnessError.failed("cannot start ward") }
+        self.pid = pid
+        self.input = stdinPipe[1]
+    }
+
+    /// A pipe whose ends no other child inherits (`posix_spawn`'s dup2 clears the flag for
+    /// the child's own copy).
+    private static func pipe() throws -> [Int32] {
+        var fds: [Int32] = [-1, -1]
+        guard Glibc.pipe(&fds) == 0 else { throw TerminalHarness.HarnessError.failed("pipe") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fds
+    }
+
+    deinit {
+        if status == nil {
+            kill(pid, SIGKILL)
+            var s: Int32 = 0
+            waitpid(pid, &s, 0)
+        }
+        if input >= 0 { close(input) }
+    }
+
+    /// Lines for standard input, each ended with a newline. After Ward has gone they go nowhere
+    /// (EPIPE, not a SIGPIPE that would end the test process).
+    func send(_ lines: String...) {
+        signal(SIGPIPE, SIG_IGN)
+        var bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        _ = write(input, &bytes, bytes.count)
+    }
+
+    /// Closes standard input: the script ends.
+    func closeInput() {
+        if input >= 0 { close(input) }
+        input = -1
+    }
+
+    var standardOutput: String { (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? "" }
+    var standardError: String { (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "" }
+
+    /// Waits until standard output or error (`inError`) contains `text`.
+    func waitFor(
+        _ text: String, inError: Bool = false, timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (inError ? standardError : standardOutput).contains(text) { return }
+            usleep(20_000)
+        }
+        Issue.record(
+            "timed out waiting for \(text.debugDescription); stdout: \(standardOutput) stderr: \(standardError)",
+            sourceLocation: sourceLocation)
+        throw TerminalHarness.HarnessError.failed("timeout")
+    }
+
+    /// The exit status, waiting at most `timeout`.
+    func waitForExit(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
+        if let status { return status }
+        let deadline = ContinuousClock.now + timeout
+        var raw: Int32 = 0
+        while ContinuousClock.now < deadline {
+            let done = waitpid(pid, &raw, WNOHANG)
+            if done == pid {
+                let code = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+                status = code
+                return code
+            }
+            usleep(10_000)
+        }
+        Issue.record("ward did not exit; stderr: \(standardError)", sourceLocation: sourceLocation)
+        throw TerminalHarness.HarnessError.failed("no exit")
+    }
+}

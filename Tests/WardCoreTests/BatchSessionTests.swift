@@ -1,0 +1,201 @@
+import Glibc
+import Logging
+import Testing
+
+@testable import WardCore
+
+/// The batch session with a scripted shell, a recording chain and a real credential store.
+/// The script is a pipe whose write end is closed before the run, so nothing waits on time.
+struct BatchSessionTests {
+    /// A runner that records what it ran: `fail…` fails, `lock` and `logout` ask for those.
+    final class ScriptedRunner: CommandRunner {
+        var ran: [Line] = []
+        var onRun: ((Line) -> Void)?
+        var wipes = 0
+        var signOns: [String] = []
+        var prompt: String { "ward> " }
+
+        func run(_ line: Line) -> CommandResult {
+            ran.append(line)
+            onRun?(line)
+            switch line.text {
+            case let text where text.hasPrefix("fail"): return .failed
+            case "lock": return .lock
+            case "logout": return .signOff
+            default: return .succeeded
+            }
+        }
+
+        func completions(for word: String, before: String) -> [String] { [] }
+        func signedOn(user: String, role: String) { signOns.append(user) }
+        func wipe() { wipes += 1 }
+    }
+
+    final class Reports: BatchReporter {
+        var finished: [(String, BatchStatus)] = []
+        var notices: [String] = []
+        func commandStarted(_ line: Line) {}
+        func commandFinished(_ line: Line, status: BatchStatus) { finished.append((line.source.place, status)) }
+        func notice(_ text: String) { notices.append(text) }
+    }
+
+    final class Fixture {
+        let scratch = ScratchHome()
+        let credentials: CredentialStore
+        let runner = ScriptedRunner()
+        let reports = Reports()
+        let recorder: RecordingInterceptor
+        let chain: InterceptorChain
+        let passwordFile: String
+
+        init(answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }) throws {
+            let home = try WardHome.open(option: scratch.path + "/ward")
+            credentials = CredentialStore(home: home, parameters: .testing)
+            try credentials.add(name: "alice", role: .clinician, password: Password("correct horse"))
+            passwordFile = scratch.path + "/password"
+            recorder = RecordingInterceptor("recorder", answer: answer)
+            chain = InterceptorChain(clock: ManualClock(), session: SessionInfo(id: "test"))
+            chain.append(recorder)
+            try write("correct horse\n", to: passwordFile)
+        }
+
+        func write(_ text: String, to path: String, mode: mode_t = 0o600) throws {
+            let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, mode)
+            var bytes = Array(text.utf8)
+            _ = Glibc.write(fd, &bytes, bytes.count)
+            fchmod(fd, mode)
+            close(fd)
+        }
+
+        /// Runs `script` to its end; the exit status.
+        func run(
+            _ script: String, password: PasswordSource? = nil, onError: BatchSession.OnError = .stop
+        ) throws -> Int32 {
+            var fds: [Int32] = [-1, -1]
+            precondition(pipe(&fds) == 0)
+            var bytes = Array(script.utf8)
+            _ = Glibc.write(fds[1], &bytes, bytes.count)
+            close(fds[1])
+            defer { close(fds[0]) }
+            let session = BatchSession(
+                input: fds[0],
+                options: .init(
+                    scriptName: "s.ward", user: "alice", password: password ?? .file(path: passwordFile), onError: onError),
+                clock: ManualClock(), chain: chain, runner: runner, credentials: credentials,
+                policy: SessionMachine.Policy(), reporter: reports, logger: Logger(label: "test"), ownsProcess: false)
+            return try session.run()
+        }
+
+        var sessionEvents: [SessionEvent] {
+            recorder.seen.compactMap { if case .session(let e) = $0, e != .promptReady { e } else { nil } }
+        }
+    }
+
+    @Test func everyLine_passesTheChain_withItsBatchSource_thenRuns() throws {
+        let f = try Fixture()
+        #expect(try f.run("# comment\nfind ada\n\nopen W1\n") == 0)
+        #expect(f.runner.ran == [
+            Line("find ada", source: .batch(file: "s.ward", line: 2)),
+            Line("open W1", source: .batch(file: "s.ward", line: 4)),
+        ])
+        #expect(f.recorder.seen.contains(.line(Line("open W1", source: .batch(file: "s.ward", line: 4)))))
+        #expect(f.sessionEvents == [.signedOn(user: "alice", role: "clinician"), .signedOff(.endOfInput)])
+    }
+
+    @Test func wrongCredentials_exit77_beforeAnyLineRuns() throws {
+        let f = try Fixture()
+        try f.write("wrong\n", to: f.passwordFile)
+        #expect(try f.run("find ada\n") == 77)
+        #expect(f.runner.ran.isEmpty)
+        #expect(f.sessionEvents == [.signOnFailed(user: "alice")])
+    }
+
+    @Test func aPasswordFileOthersCanRead_isRefused_withTheReason() throws {
+        let f = try Fixture()
+        try f.write("correct horse\n", to: f.passwordFile, mode: 0o644)
+        #expect(try f.run("find ada\n") == 78)
+        #expect(f.runner.ran.isEmpty)
+        #expect(f.reports.notices.contains { $0.contains("group or others can read it") && $0.contains("chmod 600") })
+    }
+
+    @Test func onErrorStop_endsAtTheFirstFailure_withStatus1() throws {
+        let f = try Fixture()
+        #expect(try f.run("find ada\nfail here\nopen W1\n") == 1)
+        #expect(f.runner.ran.map(\.text) == ["find ada", "fail here"])
+        #expect(f.reports.finished.last! == ("s.ward:2", .failed))
+        #expect(f.sessionEvents.last == .signedOff(.commandFailed))
+    }
+
+    @Test func onErrorContinue_runsEverything_andStillExits1() throws {
+        let f = try Fixture()
+        #expect(try f.run("fail one\nfind ada\nfail two\n", onError: .continue) == 1)
+        #expect(f.runner.ran.map(\.text) == ["fail one", "find ada", "fail two"])
+        #expect(f.sessionEvents.last == .signedOff(.endOfInput))
+    }
+
+    @Test func aLineAPluginDenies_neverRuns_isAnnounced_andCountsAsAFailure() throws {
+        let f = try Fixture { event, context in
+            if case .line(let line) = event, line.text.hasPrefix("open") { context.deny("not now") }
+            return .pass
+        }
+        #expect(try f.run("open W1\nfind ada\n", onError: .continue) == 1)
+        #expect(f.runner.ran.map(\.text) == ["find ada"])
+        #expect(f.reports.finished.first! == ("s.ward:1", .denied("not now")))
+        #expect(f.sessionEvents.contains(.denied(Line("open W1", source: .batch(file: "s.ward", line: 1)), message: "not now")))
+    }
+
+    @Test func afterALock_thePasswordFileIsReadAgain_beforeTheNextLineRuns() throws {
+        let f = try Fixture()
+        #expect(try f.run("open W1\nlock\nshow\n") == 0)
+        #expect(f.runner.wipes == 1)
+        #expect(f.runner.ran.map(\.text) == ["open W1", "lock", "show"])
+        #expect(f.runner.signOns == ["alice", "alice"])
+        #expect(
+            f.sessionEvents == [
+                .signedOn(user: "alice", role: "clinician"), .locked(.user), .unlocked(user: "alice"),
+                .signedOff(.endOfInput),
+            ])
+    }
+
+    @Test func afterALock_aPasswordFileThatNoLongerSignsOn_stopsWith77_beforeTheNextLine() throws {
+        let f = try Fixture()
+        f.runner.onRun = { line in
+            if line.text == "lock" { try? f.write("changed\n", to: f.passwordFile) }
+        }
+        #expect(try f.run("open W1\nlock\nshow\n") == 77)
+        #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
+        #expect(f.reports.notices.contains { $0.contains("no longer signs on alice") && $0.contains("before s.ward:3") })
+    }
+
+    @Test func afterALock_aPasswordFromADescriptor_endsWith75_namingTheLine() throws {
+        let f = try Fixture()
+        var fds: [Int32] = [-1, -1]
+        precondition(pipe(&fds) == 0)
+        var bytes = Array("correct horse\n".utf8)
+        _ = write(fds[1], &bytes, bytes.count)
+        close(fds[1])
+        #expect(try f.run("open W1\nlock\nshow\n", password: .descriptor(fds[0])) == 75)
+        #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
+        #expect(f.runner.wipes == 1)
+        #expect(f.reports.notices.contains { $0.contains("descriptor \(fds[0])") && $0.contains("stopped after s.ward:2") })
+        #expect(f.sessionEvents.last == .signedOff(.timeout))
+    }
+
+    @Test func logout_endsTheBatch_withoutReadingFurther() throws {
+        let f = try Fixture()
+        #expect(try f.run("find ada\nlogout\nopen W1\n") == 0)
+        #expect(f.runner.ran.map(\.text) == ["find ada", "logout"])
+        #expect(f.sessionEvents.last == .signedOff(.user))
+    }
+
+    @Test func aPluginsLockRequest_wipes_andTheNextLineSignsOnAgain() throws {
+        let f = try Fixture { event, context in
+            if case .line(let line) = event, line.text == "find ada" { context.lock(reason: .idle) }
+            return .pass
+        }
+        #expect(try f.run("find ada\nopen W1\n") == 0)
+        #expect(f.runner.wipes == 1)
+        #expect(f.runner.ran.map(\.text) == ["find ada", "open W1"])
+        #expect(f.reports.notices.contains { $0.contains("locked (idle) after s.ward:1") })
+    }
+}

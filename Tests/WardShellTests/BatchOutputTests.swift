@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import WardCore
+import WardShell
+
+/// The records shell behind a batch's output: what reaches standard output and standard error.
+struct BatchOutputTests {
+    final class Streams {
+        var out: [String] = []
+        var err: [String] = []
+    }
+
+    /// Runs `lines` through the fixture's shell with a batch output in `format`, as the batch
+    /// session would: started, run, finished.
+    private func run(_ lines: [String], format: BatchOutput.Format) throws -> Streams {
+        let f = try ShellFixture()
+        let streams = Streams()
+        let output = BatchOutput(
+            format: format, width: { Int.max }, standardOutput: { streams.out.append($0) },
+            standardError: { streams.err.append($0) })
+        f.shell.output = output
+        for (index, text) in lines.enumerated() {
+            let line = Line(text, source: .batch(file: "s.ward", line: index + 1))
+            output.commandStarted(line)
+            let result = f.shell.run(line)
+            output.commandFinished(line, status: result == .failed ? .failed : .succeeded)
+        }
+        return streams
+    }
+
+    private func objects(_ lines: [String]) throws -> [[String: Any]] {
+        try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test func json_isOneObjectPerCommand_withRowsKeyedByColumn() throws {
+        let streams = try run(["find hopper", "open M1", "show vitals"], format: .json)
+        let records = try objects(streams.out)
+        #expect(records.count == 3)
+        #expect(records[0]["line"] as? Int == 1)
+        #expect(records[0]["command"] as? String == "find hopper")
+        #expect(records[0]["status"] as? String == "ok")
+        #expect(records[0]["source"] as? String == "batch:s.ward:1")
+        let rows = try #require(records[0]["rows"] as? [[String: String]])
+        #expect(rows == [["mrn": "M3", "name": "Hopper, Grace", "born": "1906-12-09", "sex": "female", "restricted": "(R)"]])
+        #expect((records[0]["messages"] as? [String])?.contains { $0.contains("restricted") } == true)
+        let vitals = try #require(records[2]["rows"] as? [[String: String]])
+        #expect(!vitals.isEmpty && vitals.allSatisfy { Set($0.keys) == ["time", "measurement", "value", "unit"] })
+        #expect(streams.err.isEmpty)
+    }
+
+    @Test func json_aFailure_hasStatusAndError_andIsNamedOnStandardError() throws {
+        let streams = try run(["fnd x"], format: .json)
+        let record = try #require(try objects(streams.out).first)
+        #expect(record["status"] as? String == "failed")
+        #expect((record["error"] as? String)?.hasPrefix("unknown command 'fnd'") == true)
+        #expect(streams.err == ["s.ward:1: unknown command 'fnd'. Type 'help' for the list."])
+    }
+
+    @Test func json_summaryAndNotes_areRowsToo() throws {
+        let streams = try run(["open M1", "show", "note Seen today.", "show notes"], format: .json)
+        let records = try objects(streams.out)
+        let summary = try #require(records[1]["rows"] as? [[String: String]])
+        #expect(summary.first == ["field": "MRN", "value": "M1"])
+        let notes = try #require(records[3]["rows"] as? [[String: String]])
+        #expect(notes.first?["text"] == "Seen today." && notes.first?["author"] == "alice")
+    }
+
+    @Test func text_isUndecoratedAndUncut_whenNotOnATerminal() throws {
+        let streams = try run(["open M1", "show"], format: .text)
+        #expect(streams.out.contains { $0.hasPrefix("Name") && $0.hasSuffix("Lovelace, Ada Augusta") })
+        #expect(!streams.out.joined().contains("\u{1B}"))
+        #expect(!streams.out.contains { $0.hasSuffix(" ") || $0.contains("…") })
+    }
+
+    @Test func text_failures_goToStandardError_asFileLine() throws {
+        let streams = try run(["show"], format: .text)
+        #expect(streams.out.isEmpty)
+        #expect(streams.err == ["s.ward:1: no chart is open. Open one with 'open MRN' (find the MRN with 'find NAME')."])
+    }
+
+    @Test func aMessageOutsideACommand_goesToStandardError() {
+        let streams = Streams()
+        let output = BatchOutput(
+            format: .json, standardOutput: { streams.out.append($0) }, standardError: { streams.err.append($0) })
+        output.message("Demo data: 3 synthetic patients.")
+        output.notice("locked (idle)")
+        #expect(streams.out.isEmpty)
+        #expect(streams.err == ["Demo data: 3 synthetic patients.", "ward: locked (idle)"])
+    }
+}
