@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 
 @testable import WardRecords
@@ -112,6 +113,23 @@ import Testing
     #expect(try store.find("ada").matches.map(\.mrn) == ["M1"])
     store.releaseMemory()
     #expect(try store.chart(mrn: "M1").patient.given == "Ada")
+}
+
+@Test func read_keepsCachedStatementsCompiled_acrossReads() throws {
+    // GRDB's own `read` turns PRAGMA query_only on and off, which expires every prepared
+    // statement: each `find` and `open` compiled its cached statements again.
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let store = try SQLiteRecordStore(home: home.path)
+    try store.importing(Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"))
+    let sql = "SELECT count(*) FROM patient WHERE id > ?"
+    for _ in 0..<3 {
+        #expect(try store.read { try Int.fetchOne($0.cachedStatement(sql: sql), arguments: [0]) } == 1)
+    }
+    let recompiled = try store.read {
+        sqlite3_stmt_status(try $0.cachedStatement(sql: sql).sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+    }
+    #expect(recompiled == 0)
 }
 
 @Test func lookUp_reportsRestricted_beforeAnythingClinicalLoads() throws {

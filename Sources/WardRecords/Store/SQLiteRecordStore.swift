@@ -96,10 +96,25 @@ public final class SQLiteRecordStore: RecordStore {
         return queue
     }
 
-    /// Runs a read, turning GRDB's errors into `StoreError` (whose text carries no values).
+    /// Runs a read in one deferred transaction, turning GRDB's errors into `StoreError` (whose
+    /// text carries no values).
+    ///
+    /// Not `DatabaseQueue.read`: it sets `PRAGMA query_only` on before the body and off after it,
+    /// and SQLite expires every prepared statement on the connection when a flag pragma runs, so
+    /// each cached statement (the search's, the chart loader's) was compiled again on its next
+    /// step: over a million patients, a third of a two-word `find` and more than half of an
+    /// `open`. Every statement a read runs is one of this module's own SELECTs, so the guard
+    /// `query_only` adds is not worth compiling each of them again on every read.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try connection().read(body)
+            return try connection().inDatabase { db in
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
         } catch let error as StoreError {
             throw error
         } catch {
