@@ -77,13 +77,19 @@ public struct TextTable: Sendable {
         return lines
     }
 
+    /// Each cell is flattened and measured once: counting characters walks grapheme clusters,
+    /// and a batch draws a table for every command.
     private func columns(width: Int) -> [String] {
         let count = headers.count
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (index, cell) in row.prefix(count).enumerated() {
-                widths[index] = max(widths[index], Self.flat(cell).count)
+        let table = ([headers] + rows).map { row in
+            (0..<count).map { index -> (text: String, length: Int) in
+                let text = index < row.count ? Self.flat(row[index]) : ""
+                return (text, text.count)
             }
+        }
+        var widths = Array(repeating: 0, count: count)
+        for row in table {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.length) }
         }
         let available = max(0, width - Self.separator.count * max(0, count - 1))
         while widths.reduce(0, +) > available {
@@ -92,18 +98,20 @@ public struct TextTable: Sendable {
             else { break }
             widths[widest] -= 1
         }
-        func line(_ cells: [String]) -> String {
-            var parts: [String] = []
-            for index in 0..<count {
-                let cell = Self.fit(index < cells.count ? Self.flat(cells[index]) : "", widths[index])
-                let isLast = index == count - 1
-                parts.append(isLast ? cell : cell + String(repeating: " ", count: widths[index] - cell.count))
+        return table.map { row in
+            var text = ""
+            for (index, cell) in row.enumerated() {
+                if index > 0 { text += Self.separator }
+                if cell.length > widths[index] {
+                    text += Self.fit(cell.text, widths[index])
+                } else {
+                    text += cell.text
+                    if index < count - 1 { text += String(repeating: " ", count: widths[index] - cell.length) }
+                }
             }
-            var text = parts.joined(separator: Self.separator)
             while text.hasSuffix(" ") { text.removeLast() }
             return text
         }
-        return [line(headers)] + rows.map(line)
     }
 
     /// Cuts `text` to `width` characters, marking the cut with `…`.
