@@ -32,8 +32,6 @@ public final class AuditLog: Interceptor {
     /// Open from `added(context:)` on; nil before, or while the log cannot be opened.
     public private(set) var writer: AuditWriter?
     private let clock: @Sendable () -> Int64
-    /// The MRN most recently opened in this session, for `show` and `note` records.
-    private var openChart: String?
     /// The source of the last line: where the session's other events came from.
     private var lastSource: Line.Source?
 
@@ -108,10 +106,9 @@ public final class AuditLog: Interceptor {
         case .line(let line):
             guard let summary = LineSummary(line.text) else { return .pass }
             lastSource = line.source
-            let chart = openChart
-            if summary.command == "open", let mrn = summary.mrn { openChart = mrn }
-            if summary.command == "close" { openChart = nil }
-            record(.command(summary, chart: chart), context: context, source: line.source, grantsAccess: true)
+            record(
+                .command(summary, chart: context.session.currentRecord), context: context, source: line.source,
+                grantsAccess: true)
         case .session(let change):
             intercept(change, context: context)
         case .lifecycle(.suspend):
@@ -134,23 +131,19 @@ public final class AuditLog: Interceptor {
     private func intercept(_ change: SessionEvent, context: PluginContext) {
         switch change {
         case .signedOn:
-            openChart = nil
             record(.signOn(), context: context, grantsAccess: true)
         case .signOnFailed(let user):
             record(.signOnFailed(user: user), context: context, grantsAccess: false)
         case .locked(let reason):
-            openChart = nil
             record(.lock(cause: reason.rawValue), context: context, grantsAccess: false)
         case .unlocked:
             record(.unlock(), context: context, grantsAccess: true)
         case .signedOff(let reason):
-            openChart = nil
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
         case .denied(let line, let message):
             if let summary = LineSummary(line.text) {
-                record(
-                    .denied(summary, chart: openChart, reason: message), context: context, source: line.source,
-                    grantsAccess: false)
+                let entry = AuditEntry.denied(summary, chart: context.session.currentRecord, reason: message)
+                record(entry, context: context, source: line.source, grantsAccess: false)
             }
         case .brokeGlass(let mrn, let reason):
             record(.breakGlass(mrn: mrn, reason: reason), context: context, grantsAccess: true)

@@ -111,6 +111,8 @@ public final class Shell: CommandRunner {
         store?.wipe()
     }
 
+    public var currentRecord: String? { currentMRN }
+
     public var prompt: String {
         guard let currentMRN else { return "ward> " }
         return "ward [\(currentMRN)]> "

@@ -40,6 +40,7 @@ private final class LineRecorder: Interceptor {
         _ = chain.dispatch(.session(.signedOn(user: "demo", role: "clinician")))
         _ = chain.dispatch(.key(KeyPress(Array("x".utf8))))
         #expect(chain.dispatch(.line(Line("open MRN-1042"))) == .delivered(.line(Line("open MRN-1042"))))
+        chain.session.currentRecord = "MRN-1042"  // the shell opened it
         _ = chain.dispatch(.line(Line("note Patient reports chest pain")))
         _ = chain.dispatch(.line(Line("show meds", source: .batch(file: "rounds.ward", line: 3))))
         _ = chain.dispatch(.session(.locked(.idle)))

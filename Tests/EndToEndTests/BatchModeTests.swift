@@ -48,6 +48,21 @@ import Testing
         #expect(audit.contains { $0["source"] as? String == "batch:<stdin>:4" })
     }
 
+    /// The record of a `show` names the chart the shell showed, not one a failed `open` asked for.
+    @Test func theAuditRecordOfShow_namesTheChartTheShellHasOpen() throws {
+        let h = try BatchHome()
+        let script = try h.script(["open W0000011", "open W9999999", "show", "close", "show"])
+        let p = try h.start([
+            "--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
+        ])
+        #expect(try p.waitForExit() == 1)
+        #expect(p.standardError.contains("\(script):2: "))
+        let commands = try h.auditRecords().filter { $0["kind"] as? String == "command" }
+        #expect(commands.map { $0["command"] as? String } == ["open", "open", "show", "close", "show"])
+        #expect(commands[2]["chart"] as? String == "W0000011")
+        #expect(commands[4]["chart"] == nil || commands[4]["chart"] is NSNull)
+    }
+
     @Test func wrongCredentials_exit77_andNoCommandRuns() throws {
         let h = try BatchHome()
         try h.writeSecret("not the password\n", to: h.passwordFile)

@@ -149,6 +149,7 @@ public final class BatchSession {
         switch chain.dispatch(.line(line)) {
         case .delivered(.line(let passed)):
             result = runner.run(passed)
+            chain.session.currentRecord = runner.currentRecord
             for event in runner.takeSessionEvents() { announce(event) }
             status = result == .failed ? .failed : .succeeded
         case .delivered, .consumed:
@@ -256,6 +257,7 @@ public final class BatchSession {
     /// Lines not yet run stay queued: they run after the next sign-on.
     private func wipe(_ reason: LockReason) {
         runner.wipe()
+        chain.session.currentRecord = nil
         output?.wipe()
         reporter.notice("locked (\(reason)) after \(lastLine?.place ?? "sign-on"); what was loaded is wiped.")
         logger.info("batch locked", metadata: ["lock.reason": "\(reason)"])

@@ -5,6 +5,10 @@ public protocol CommandRunner: AnyObject {
     /// The prompt for the next line (it names the open chart, if any).
     var prompt: String { get }
 
+    /// What the next command refers to (the open chart's MRN); nil when nothing is open. The
+    /// session copies it into `SessionInfo.currentRecord` after every command and every wipe.
+    var currentRecord: String? { get }
+
     /// Runs one line and says what the session should do next.
     func run(_ line: Line) -> CommandResult
 
@@ -23,6 +27,8 @@ public protocol CommandRunner: AnyObject {
 }
 
 extension CommandRunner {
+    public var currentRecord: String? { nil }
+
     public func takeSessionEvents() -> [SessionEvent] { [] }
 }
 

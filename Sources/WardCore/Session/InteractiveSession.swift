@@ -208,6 +208,7 @@ public final class InteractiveSession {
             switch chain.dispatch(.line(Line(text))) {
             case .delivered(.line(let line)):
                 result = runner.run(line)
+                chain.session.currentRecord = runner.currentRecord
                 for event in runner.takeSessionEvents() { announce(event) }
             case .delivered, .consumed:
                 result = .succeeded
@@ -295,6 +296,7 @@ public final class InteractiveSession {
         input = .discard
         discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
         runner.wipe()
+        chain.session.currentRecord = nil
         editor.remove()
         editor.wipe()
         decoder.wipe()
