@@ -91,28 +91,12 @@ final class BatchProcess {
         posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if descriptor3 != nil { posix_spawn_file_actions_adddup2(&actions, secretPipe[0], 3) }
-        let argv = ([TerminalHarness.wardPath] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = environment.map { strdup("\($0)=\($1)") } + [nil]
-        defer { env.forEach { free($0) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        // Its own process group, so a signal meant for it reaches nothing else.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, TerminalHarness.wardPath, &actions, &attributes, argv, env)
-        close(stdinPipe[0])
-        if descriptor3 != nil { close(secretPipe[0]) }
-        guard spawned == 0 else { throw TerminalHarness.HarnessError.failed("cannot start ward") }
+        defer {
+            close(stdinPipe[0])
+            if descriptor3 != nil { close(secretPipe[0]) }
+        }
+        let pid = try TerminalHarness.spawn(
+            TerminalHarness.wardPath, arguments, environment: environment, actions: &actions, ownProcessGroup: true)
         self.pid = pid
         self.input = stdinPipe[1]
     }

@@ -188,11 +188,24 @@ final class TerminalHarness {
         posix_spawn_file_actions_addopen(&actions, 0, inputFile?.path ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let pid = try spawn(executable, arguments, environment: environment, actions: &actions)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        lastStatus = (status >> 8) & 0xFF
+        return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+    }
+
+    /// Starts `executable` as a login would: no signal blocked or ignored, whatever the test
+    /// thread has; with `ownProcessGroup`, in a group of its own, so a signal meant for it
+    /// reaches nothing else.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String]?,
+        actions: inout posix_spawn_file_actions_t, ownProcessGroup: Bool = false
+    ) throws -> pid_t {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") } + [nil]
         defer { env.forEach { free($0) } }
-        // As a login would: no signal blocked or ignored, whatever this test thread has.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -202,15 +215,17 @@ final class TerminalHarness {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         guard posix_spawn(&pid, executable, &actions, &attributes, argv, env) == 0 else {
             throw HarnessError.failed("cannot start \(executable)")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        lastStatus = (status >> 8) & 0xFF
-        return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        return pid
     }
 
     /// The exit status of the last `run`.

@@ -71,6 +71,14 @@ public final class SignalPipe {
         sigaction(signal.rawValue, &action, nil)
     }
 
+    /// Stops the process as Ctrl-Z would, and returns once it is continued (`fg`), with the
+    /// handler back in place. The SIGCONT that woke it is in the pipe: the caller knows it as its own.
+    public func stopUntilContinued() {
+        setDefault(.sigtstp)
+        raise(SIGTSTP)
+        install(.sigtstp)
+    }
+
     /// Default actions for every signal, and the pipe closed.
     public func close() {
         for signal in signals { setDefault(signal) }

@@ -335,9 +335,7 @@ public final class BatchSession {
         guard !ended else { return }
         output?.flush()
         let stoppedAt = clock.now
-        signals.setDefault(.sigtstp)
-        raise(SIGTSTP)
-        signals.install(.sigtstp)
+        signals.stopUntilContinued()
         resumedFromOwnStop = true  // this resume stands for the SIGCONT byte now in the pipe
         _ = chain.dispatch(.lifecycle(.resume(away: clock.now - stoppedAt)))
         performRequests()

@@ -390,9 +390,7 @@ public final class InteractiveSession {
         if input == .shell { editor.prepareForStop() }
         terminal.restore()
         let stoppedAt = clock.now
-        signals.setDefault(.sigtstp)
-        raise(SIGTSTP)  // stops here until SIGCONT
-        signals.install(.sigtstp)
+        signals.stopUntilContinued()
         resumedFromOwnStop = true  // this resume stands for the SIGCONT byte now in the pipe
         resume(away: clock.now - stoppedAt)
     }
