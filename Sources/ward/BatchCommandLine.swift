@@ -15,6 +15,8 @@ struct BatchCommandLine {
     let user: String?
     /// A path, or `-` for standard input.
     let script: String
+    /// No `--batch` was given: standard input is not a terminal, so it is the script.
+    let implied: Bool
     let passwordFD: Int32?
     let passwordFile: String?
     let format: BatchOutput.Format
@@ -23,7 +25,7 @@ struct BatchCommandLine {
     func run() throws {
         hardenProcess()
         guard let user else {
-            printError("--batch needs --user NAME: a script signs on as someone, like a person.")
+            printError("\(mode) needs --user NAME: a script signs on as someone, like a person.")
             throw ExitCode(64)
         }
         let password = try passwordSource()
@@ -51,6 +53,11 @@ struct BatchCommandLine {
         if status != 0 { throw ExitCode(status) }
     }
 
+    /// How messages name what is running: the option, or why there is a script at all.
+    private var mode: String {
+        implied ? "standard input is not a terminal, so Ward reads it as a script (--batch -); that" : "--batch"
+    }
+
     /// `--password-fd` or `--password-file`, exactly one.
     private func passwordSource() throws -> PasswordSource {
         switch (passwordFD, passwordFile) {
@@ -68,7 +75,7 @@ struct BatchCommandLine {
             return .file(path: path)
         case (nil, nil):
             printError(
-                "--batch needs the password from --password-fd N or --password-file PATH: a script has no terminal to ask on.")
+                "\(mode) needs the password from --password-fd N or --password-file PATH: a script has no terminal to ask on.")
             throw ExitCode(64)
         case (.some, .some):
             printError("give --password-fd or --password-file, not both.")

@@ -75,8 +75,8 @@ extension Ward {
                 return try ShellCommandLine(global: global, user: user).run()
             }
             try BatchCommandLine(
-                global: global, user: user, script: script, passwordFD: passwordFD, passwordFile: passwordFile,
-                format: format, onError: onError
+                global: global, user: user, script: script, implied: batch == nil, passwordFD: passwordFD,
+                passwordFile: passwordFile, format: format, onError: onError
             ).run()
         }
     }
