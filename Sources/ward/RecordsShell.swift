@@ -20,6 +20,9 @@ extension Ward {
                 script is one shell command, run under the same interceptors, audit log and idle lock \
                 as a person's. Results go to standard output; failures go to standard error as \
                 FILE:LINE: message.
+
+                  ward --batch rounds.ward --user night --password-file ~/.pw --format json
+                  printf 'find lovelace\\n' | ward --user night --password-fd 3 3<~/.pw
                 """)
 
         @OptionGroup var global: GlobalOptions

@@ -5,7 +5,8 @@ import Glibc
 ///
 /// stdio keeps the last bytes written (a chart's table, a readline echo) in its buffer after it
 /// flushes them; a buffer of stdio's own choosing would carry them into a core image taken after
-/// the lock. One per process: `setvbuf` replaces any earlier one.
+/// the lock. One per process: `setvbuf` replaces any earlier one. The memory is never freed,
+/// because stdio writes into it until the process exits.
 public final class StdoutBuffer {
     private let buffer: UnsafeMutablePointer<CChar>
     private let size: Int
