@@ -43,6 +43,8 @@ public final class Shell: CommandRunner {
     /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
     public private(set) var lastBreakGlass: BreakGlass?
     private var pendingEvents: [SessionEvent] = []
+    /// What a command that asked a question does with the answer (nil: nobody can answer).
+    private var awaitingAnswer: ((String?) throws -> CommandResult)?
 
     private var store: (any RecordStore)?
     private let openStore: () throws -> (any RecordStore)?
@@ -108,6 +110,7 @@ public final class Shell: CommandRunner {
         charts = []
         currentMRN = nil
         lastBreakGlass = nil
+        awaitingAnswer = nil
         store?.wipe()
     }
 
@@ -119,6 +122,7 @@ public final class Shell: CommandRunner {
     }
 
     public func run(_ line: Line) -> CommandResult {
+        awaitingAnswer = nil
         let words: [String]
         do {
             words = try ShellWords.split(line.text)
@@ -143,13 +147,7 @@ public final class Shell: CommandRunner {
                 report(refusal)
                 return .failed
             }
-            return try command.run(in: self)
-        } catch let error as ShellError {
-            report(error.message)
-            return .failed
-        } catch let error as StoreError {
-            report(error.description)
-            return .failed
+            return reportingFailures { try command.run(in: self) }
         } catch {
             let message = type.fullMessage(for: error)
             let isHelp = type.exitCode(for: error) == .success
@@ -160,6 +158,33 @@ public final class Shell: CommandRunner {
             report(message)
             return .failed
         }
+    }
+
+    public func answer(_ text: String?) -> CommandResult {
+        guard let go = awaitingAnswer else { return .failed }
+        awaitingAnswer = nil
+        return reportingFailures { try go(text) }
+    }
+
+    /// Asks `question` in place of the prompt; `then` gets the answer, or nil when nobody can
+    /// answer (a batch has no one to ask).
+    func ask(_ question: String, then: @escaping (String?) throws -> CommandResult) -> CommandResult {
+        awaitingAnswer = then
+        return .ask(question)
+    }
+
+    /// Runs a command's body; a failure it throws is reported, and the command has failed.
+    private func reportingFailures(_ body: () throws -> CommandResult) -> CommandResult {
+        do {
+            return try body()
+        } catch let error as ShellError {
+            report(error.message)
+        } catch let error as StoreError {
+            report(error.description)
+        } catch {
+            report("\(error)")
+        }
+        return .failed
     }
 
     /// Why the signed-on user may not do `action`, or nil when they may.

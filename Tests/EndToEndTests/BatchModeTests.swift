@@ -63,6 +63,21 @@ import Testing
         #expect(commands[4]["chart"] == nil || commands[4]["chart"] is NSNull)
     }
 
+    /// A script cannot be asked why it breaks the glass: it says so on the line.
+    @Test func aRestrictedChart_opensInABatch_onlyWithTheReasonOnTheLine() throws {
+        let h = try BatchHome()
+        let script = try h.script(["open W0000076", "open W0000076 --reason 'audit sample 12'", "show"])
+        let p = try h.start([
+            "--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
+        ])
+        #expect(try p.waitForExit() == 1)
+        #expect(p.standardError.contains("\(script):1: W0000076 was not opened"))
+        #expect(p.standardError.contains("open W0000076 --reason"))
+        #expect(p.standardOutput.contains("Opened W0000076"))
+        let glass = try h.auditRecords().filter { $0["kind"] as? String == "break-glass" }
+        #expect(glass.count == 1 && glass.first?["reason"] as? String == "audit sample 12")
+    }
+
     @Test func wrongCredentials_exit77_andNoCommandRuns() throws {
         let h = try BatchHome()
         try h.writeSecret("not the password\n", to: h.passwordFile)

@@ -183,11 +183,11 @@ struct WipeCoreImageTests {
         #expect(try t.waitForExit() == 0)
     }
 
-    /// A one-patient FHIR R4 bundle, as Synthea writes them.
-    static func bundle(family: String, mrn: String) -> String {
+    /// A one-patient FHIR R4 bundle, as Synthea writes them; `restricted` adds the security label R.
+    static func bundle(family: String, mrn: String, restricted: Bool = false) -> String {
         """
         {"resourceType": "Bundle", "type": "transaction", "entry": [{"fullUrl": "urn:uuid:p1", "resource": {
-          "resourceType": "Patient", "id": "p1",
+          "resourceType": "Patient", "id": "p1",\(restricted ? #" "meta": {"security": [{"code": "R"}]},"# : "")
           "name": [{"use": "official", "given": ["Canary"], "family": "\(family)"}],
           "birthDate": "1970-01-02", "gender": "female",
           "identifier": [{"type": {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/v2-0203", "code": "MR"}]},
@@ -231,5 +231,38 @@ struct WipeCoreImageTests {
         }
         #expect(events == ["sign-on", "command", "command", "lock", "unlock", "sign-off"])
         #expect(!show.contains(TerminalHarness.password))
+    }
+
+    /// Break the glass: `open` of a restricted chart asks why, and the answer is the audit
+    /// record's reason, not a command.
+    @Test func openingARestrictedChart_asksWhy_andTheReasonIsAudited() throws {
+        let t = try TerminalHarness(site: "[[plugin]]\nname = \"audit-log\"\n")
+        let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let bundle = t.directory.appendingPathComponent("restricted.json")
+        try Data(WipeCoreImageTests.bundle(family: "Hopper", mrn: "R0000001", restricted: true).utf8).write(to: bundle)
+        try TerminalHarness.run(TerminalHarness.wardPath, ["import", bundle.path], environment: env)
+        #expect(TerminalHarness.lastStatus == 0)
+        try t.signOn()
+        try t.enter("open R0000001")
+        try t.waitFor("Why do you open it?")
+        try t.enter("")
+        try t.waitFor("R0000001 was not opened")
+        try t.enter("open R0000001")
+        try t.waitFor("Why do you open it?")
+        try t.enter("on call, chest pain")
+        try t.waitFor("Opened R0000001: Hopper, Canary")
+        try t.waitFor("ward [R0000001]>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+
+        let show = try TerminalHarness.run(
+            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+        let records = show.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(
+            records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "command", "break-glass", "sign-off"])
+        let glass = records.first { $0["kind"] as? String == "break-glass" }
+        #expect(glass?["mrn"] as? String == "R0000001" && glass?["reason"] as? String == "on call, chest pain")
     }
 }

@@ -10,6 +10,7 @@ struct BatchSessionTests {
     /// A runner that records what it ran: `fail…` fails, `lock` and `logout` ask for those.
     final class ScriptedRunner: CommandRunner {
         var ran: [Line] = []
+        var answers: [String?] = []
         var onRun: ((Line) -> Void)?
         var wipes = 0
         var signOns: [String] = []
@@ -21,9 +22,15 @@ struct BatchSessionTests {
             switch line.text {
             case let text where text.hasPrefix("fail"): return .failed
             case "lock": return .lock
+            case "ask": return .ask("Why?")
             case "logout": return .signOff
             default: return .succeeded
             }
+        }
+
+        func answer(_ text: String?) -> CommandResult {
+            answers.append(text)
+            return .failed
         }
 
         func completions(for word: String, before: String) -> [String] { [] }
@@ -179,6 +186,14 @@ struct BatchSessionTests {
         #expect(f.runner.wipes == 1)
         #expect(f.reports.notices.contains { $0.contains("descriptor \(fds[0])") && $0.contains("stopped after s.ward:2") })
         #expect(f.sessionEvents.last == .signedOff(.timeout))
+    }
+
+    @Test func aCommandThatAsks_isAnsweredWithNothing_andFails() throws {
+        let f = try Fixture()
+        #expect(try f.run("ask\nfind ada\n") == 1)
+        #expect(f.runner.answers == [nil])
+        #expect(f.runner.ran.map(\.text) == ["ask"])
+        #expect(f.reports.finished.first! == ("s.ward:1", .failed))
     }
 
     @Test func logout_endsTheBatch_withoutReadingFurther() throws {

@@ -84,12 +84,42 @@ import WardShell
         #expect(output.contains("'open' takes an MRN, not a name."))
     }
 
-    @Test func open_restricted_withoutReason_refuses_andLoadsNothing() throws {
+    @Test func open_restricted_withoutReason_asksWhy_andLoadsNothingYet() throws {
         let f = try ShellFixture()
         let (result, output) = f.run("open M3")
-        #expect(result == .failed)
-        #expect(output == "ward: M3 is a restricted chart. To open it, say why; the reason is recorded: open M3 --reason \"…\"")
+        #expect(result == .ask("M3 is restricted. Why do you open it? (recorded; empty to cancel) "))
+        #expect(output.isEmpty)
         #expect(f.shell.charts.isEmpty && f.shell.lastBreakGlass == nil)
+    }
+
+    @Test func open_restricted_theAnswer_opensIt_andIsTheBreakGlassReason() throws {
+        let f = try ShellFixture()
+        f.run("open M3")
+        #expect(f.shell.answer("  on call, chest pain ") == .succeeded)
+        #expect(f.shell.currentMRN == "M3")
+        #expect(f.shell.lastBreakGlass?.reason == "on call, chest pain")
+        #expect(f.shell.takeSessionEvents() == [.brokeGlass(mrn: "M3", reason: "on call, chest pain")])
+    }
+
+    @Test(arguments: [nil, "", "   "] as [String?])
+    func open_restricted_noAnswer_opensNothing_andSaysHowToGiveTheReason(answer: String?) throws {
+        let f = try ShellFixture()
+        f.run("open M3")
+        f.lines.removeAll()
+        #expect(f.shell.answer(answer) == .failed)
+        #expect(f.lines.joined().contains("M3 was not opened") && f.lines.joined().contains("open M3 --reason"))
+        #expect(f.shell.charts.isEmpty && f.shell.takeSessionEvents().isEmpty)
+    }
+
+    @Test func aQuestion_isForgotten_byTheNextCommand_andByAWipe() throws {
+        let f = try ShellFixture()
+        f.run("open M3")
+        f.run("whoami")
+        #expect(f.shell.answer("on call") == .failed)
+        f.run("open M3")
+        f.shell.wipe()
+        #expect(f.shell.answer("on call") == .failed)
+        #expect(f.shell.charts.isEmpty)
     }
 
     @Test func open_restricted_withReason_opens_andKeepsTheReason() throws {

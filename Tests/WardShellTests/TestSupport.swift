@@ -13,7 +13,7 @@ final class ShellFixture {
     let home: String
     let store: SQLiteRecordStore
     let shell: Shell
-    private(set) var lines: [String] = []
+    var lines: [String] = []
     var width = 100
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -149,6 +149,8 @@ public final class BatchSession {
         switch chain.dispatch(.line(line)) {
         case .delivered(.line(let passed)):
             result = runner.run(passed)
+            // Nobody is there to answer a question: the command fails, saying how to do without.
+            if case .ask = result { result = runner.answer(nil) }
             chain.session.currentRecord = runner.currentRecord
             for event in runner.takeSessionEvents() { announce(event) }
             status = result == .failed ? .failed : .succeeded
@@ -174,7 +176,7 @@ public final class BatchSession {
         switch result {
         case .signOff: return perform(machine.signOff(.user, status: failures > 0 ? 1 : 0))
         case .lock: perform(machine.lock(.user))
-        case .succeeded, .failed: break
+        case .succeeded, .failed, .ask: break
         }
         guard case .signedOn = machine.state else { return }
         announce(.promptReady)

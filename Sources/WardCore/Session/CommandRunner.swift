@@ -12,6 +12,13 @@ public protocol CommandRunner: AnyObject {
     /// Runs one line and says what the session should do next.
     func run(_ line: Line) -> CommandResult
 
+    /// The answer to the question the last command asked (`CommandResult.ask`), or nil when
+    /// nobody can answer (a batch): the command goes on, or fails saying how to do without.
+    ///
+    /// The answer is not a command and does not pass the chain as a `.line`: its keys did, and
+    /// what it leads to is announced (`takeSessionEvents`), as the break-glass reason is.
+    func answer(_ text: String?) -> CommandResult
+
     /// Candidates for Tab: the word being completed and the text before it.
     func completions(for word: String, before: String) -> [String]
 
@@ -29,6 +36,8 @@ public protocol CommandRunner: AnyObject {
 extension CommandRunner {
     public var currentRecord: String? { nil }
 
+    public func answer(_ text: String?) -> CommandResult { .failed }
+
     public func takeSessionEvents() -> [SessionEvent] { [] }
 }
 
@@ -42,4 +51,7 @@ public enum CommandResult: Equatable, Sendable {
     case lock
     /// The user asked to end the session (`logout`, `exit`, `quit`).
     case signOff
+    /// The command needs one answer to go on: ask this question in place of the prompt, and
+    /// hand the next line to `CommandRunner.answer(_:)`.
+    case ask(String)
 }

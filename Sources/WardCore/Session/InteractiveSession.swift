@@ -51,6 +51,8 @@ public final class InteractiveSession {
     private var focusReportsWanted = false
     /// What sign-on learned, shown once the shell starts.
     private var signOnLines: [String] = []
+    /// The question the last command asked (break the glass: why?); the next line answers it.
+    private var question: String?
     /// Lines typed ahead of a lock and thrown away; the user is told after unlocking.
     private var discardedLines = 0
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
@@ -203,27 +205,38 @@ public final class InteractiveSession {
         case .endOfInput:
             Terminal.write("\n")
             perform(machine.signOff(.user))
+        case .line(let text) where question != nil:
+            // The answer to the command's question: its keys passed the chain; it is not a command.
+            question = nil
+            finished(runner.answer(text))
         case .line(let text):
-            let result: CommandResult
             switch chain.dispatch(.line(Line(text))) {
             case .delivered(.line(let line)):
-                result = runner.run(line)
-                chain.session.currentRecord = runner.currentRecord
-                for event in runner.takeSessionEvents() { announce(event) }
+                finished(runner.run(line))
             case .delivered, .consumed:
-                result = .succeeded
+                finished(.succeeded)
             case .denied(let message):
                 Terminal.write("ward: \(message)\n")
                 announce(.denied(Line(text), message: message))
-                result = .failed
+                finished(.failed)
             }
-            performRequests()
-            guard input == .shell else { return }  // a plugin locked or ended the session
-            switch result {
-            case .signOff: perform(machine.signOff(.user))
-            case .lock: perform(machine.lock(.user))
-            case .succeeded, .failed: showPrompt()
-            }
+        }
+    }
+
+    /// After a command (or an answer): the chain hears what it did, then the next prompt, the
+    /// command's question, the lock or the end.
+    private func finished(_ result: CommandResult) {
+        chain.session.currentRecord = runner.currentRecord
+        for event in runner.takeSessionEvents() { announce(event) }
+        performRequests()
+        guard input == .shell else { return }  // a plugin locked or ended the session
+        switch result {
+        case .signOff: perform(machine.signOff(.user))
+        case .lock: perform(machine.lock(.user))
+        case .ask(let text):
+            question = text
+            showPrompt()
+        case .succeeded, .failed: showPrompt()
         }
     }
 
@@ -232,7 +245,7 @@ public final class InteractiveSession {
         performRequests()
         guard input == .shell else { return }
         if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
-        editor.prompt = runner.prompt
+        editor.prompt = question ?? runner.prompt
         editor.install()
         editor.drain()  // keys typed ahead during the command
     }
@@ -296,6 +309,7 @@ public final class InteractiveSession {
         input = .discard
         discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
         runner.wipe()
+        question = nil
         chain.session.currentRecord = nil
         editor.remove()
         editor.wipe()

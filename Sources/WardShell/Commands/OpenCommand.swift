@@ -6,9 +6,10 @@ import WardRecords
 ///
 /// By MRN, never by name: names collide, and each audit record must name one patient.
 /// A restricted chart (a VIP, a member of staff) opens only with a stated reason — breaking the
-/// glass — kept as `Shell.lastBreakGlass` for the audit trail; the check runs on the `find` row,
-/// before anything clinical is read. Every role may open a chart; clerks and auditors get the
-/// demographics only, and the clinical rows are never loaded for them.
+/// glass — given with `--reason` or asked for, and kept as `Shell.lastBreakGlass` for the audit
+/// trail; the check runs on the `find` row, before anything clinical is read. Every role may open
+/// a chart; clerks and auditors get the demographics only, and the clinical rows are never loaded
+/// for them.
 struct OpenCommand: ShellCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open one patient's chart by medical record number.")
@@ -16,7 +17,7 @@ struct OpenCommand: ShellCommand {
     @Argument(help: "The patient's MRN, as listed by 'find'.")
     var mrn: String
 
-    @Option(help: "Why you open a restricted chart (break the glass); recorded in the audit trail.")
+    @Option(help: "Why you open a restricted chart (break the glass); asked for when missing. Recorded.")
     var reason: String?
 
     func validate() throws {
@@ -38,15 +39,26 @@ struct OpenCommand: ShellCommand {
         guard let match = try store.lookUp(mrn: mrn) else {
             throw ShellError("no patient has the MRN '\(mrn)'. Use 'find' to look it up.")
         }
-        if match.restricted {
-            guard let reason else {
+        guard match.restricted else { return try open(match.mrn, store, shell) }
+        if let reason { return try breakGlass(match.mrn, reason: reason, store, shell) }
+        return shell.ask("\(match.mrn) is restricted. Why do you open it? (recorded; empty to cancel) ") { answer in
+            let reason = answer?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard !reason.isEmpty else {
                 throw ShellError(
-                    "\(match.mrn) is a restricted chart. To open it, say why; the reason is recorded: open \(match.mrn) --reason \"…\""
-                )
+                    "\(match.mrn) was not opened: a restricted chart opens only with a reason, which is recorded. "
+                        + "Give it on the line: open \(match.mrn) --reason \"…\"")
             }
-            shell.noteBreakGlass(BreakGlass(mrn: match.mrn, user: shell.user ?? "", reason: reason, time: shell.now()))
+            return try breakGlass(match.mrn, reason: reason, store, shell)
         }
-        let chart = try store.chart(mrn: match.mrn, contents: shell.chartContents)
+    }
+
+    private func breakGlass(_ mrn: String, reason: String, _ store: any RecordStore, _ shell: Shell) throws -> CommandResult {
+        shell.noteBreakGlass(BreakGlass(mrn: mrn, user: shell.user ?? "", reason: reason, time: shell.now()))
+        return try open(mrn, store, shell)
+    }
+
+    private func open(_ mrn: String, _ store: any RecordStore, _ shell: Shell) throws -> CommandResult {
+        let chart = try store.chart(mrn: mrn, contents: shell.chartContents)
         shell.add(chart)
         let patient = chart.patient
         var line = "Opened \(patient.mrn): \(ChartFormat.name(given: patient.given, family: patient.family))"
