@@ -183,6 +183,29 @@ struct WipeCoreImageTests {
         #expect(try t.waitForExit() == 0)
     }
 
+    /// A batch whose pipe stalls past the idle timeout wipes what it loaded, as a person's
+    /// session does: the opened patient's name is in memory before, and nowhere after.
+    @Test func afterABatchsIdleLock_anOpenedPatientsNameIsNowhereInMemory() throws {
+        let h = try BatchHome(site: BatchLockAndSignalTests.quickIdleSite)
+        let family = "Zq" + Self.canary().dropFirst(2).prefix(10)
+        let bundle = h.directory.appendingPathComponent("canary.json")
+        try Data(Self.bundle(family: String(family), mrn: "C0000001").utf8).write(to: bundle)
+        try TerminalHarness.run(TerminalHarness.wardPath, ["import", bundle.path], environment: h.environment)
+        #expect(TerminalHarness.lastStatus == 0)
+        let p = try h.start(["--user", "demo", "--password-file", h.passwordFile])
+        p.send("open C0000001", "show")
+        try p.waitFor("Name         \(family), Canary")
+        let before = try coreImage(of: p.pid, in: h.directory)
+        #expect(occurrences(of: String(family), in: before) > 0, "control: the name must be in memory before the lock")
+
+        try p.waitFor("locked (idle) after <stdin>:2", inError: true)
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try coreImage(of: p.pid, in: h.directory)
+        #expect(occurrences(of: String(family), in: after) == 0)
+        p.closeInput()
+        #expect(try p.waitForExit() == 0)
+    }
+
     /// A one-patient FHIR R4 bundle, as Synthea writes them; `restricted` adds the security label R.
     static func bundle(family: String, mrn: String, restricted: Bool = false) -> String {
         """
