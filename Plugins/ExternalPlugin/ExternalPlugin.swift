@@ -66,6 +66,11 @@ public final class ExternalPlugin: Interceptor {
         let base = path.split(separator: "/").last.map(String.init) ?? path
         self.label = try table.string("label") ?? String(base.split(separator: ".").first ?? Substring(base))
         self.settings = JSONValue(try table.table("settings") ?? [:])
+        guard settings.line != nil else {
+            throw ConfigError.pluginFailed(
+                file: table.file, line: table.line(of: "settings"), name: "external",
+                reason: "'settings' holds nan or inf, which JSON cannot carry.")
+        }
     }
 
     public func added(context: PluginContext) {
@@ -114,15 +119,15 @@ public final class ExternalPlugin: Interceptor {
         let id = nextID
         nextID += 1
         let deadline = monotonicNow() + timeout.nanoseconds
-        let message = JSONValue.object([("id", .number(Double(id))), ("type", .string("event")), ("event", event)])
+        let message: JSONValue = ["id": .integer(id), "type": "event", "event": event]
         let result = process.send(message) ? process.reply(to: id, deadline: deadline) : .failure(.crashed)
         switch result {
         case .success(let reply):
-            switch reply["action"]?.string {
+            switch reply.action {
             case "continue": return .continue
-            case "deny": return .deny(reply["message"]?.string ?? "Refused by the '\(label)' plugin.")
+            case "deny": return .deny(reply.message ?? "Refused by the '\(label)' plugin.")
             case "rewrite":
-                guard let text = reply["text"]?.string else { return failed(.garbage, context: context) }
+                guard let text = reply.text else { return failed(.garbage, context: context) }
                 return .rewrite(text)
             default: return failed(.garbage, context: context)
             }
@@ -151,74 +156,72 @@ public final class ExternalPlugin: Interceptor {
             return
         }
         process = started
-        let hello = JSONValue.object([
-            ("type", .string("hello")), ("ward", .number(1)), ("plugin", .string(label)), ("settings", settings),
-        ])
+        let hello: JSONValue = ["type": "hello", "ward": 1, "plugin": .string(label), "settings": settings]
         if !started.send(hello) { process = nil }
     }
 
     /// The event as the plugin sees it; nil for events it did not subscribe to (and always
     /// for keys, focus and timers).
     func payload(for event: Event, session: SessionInfo) -> JSONValue? {
-        var fields: [(String, JSONValue)]
+        let user = session.user.map(JSONValue.string) ?? .null  // null before sign-on
+        let role = session.role.map(JSONValue.string) ?? .null
         switch event {
         case .line(let line) where events.contains("line"):
-            fields = [("kind", .string("line")), ("text", .string(line.text))]
-            fields += whoami(session)
-            fields.append(("source", .string(line.source.description)))
+            return [
+                "kind": "line", "text": .string(line.text), "user": user, "role": role,
+                "source": .string(line.source.description),
+            ]
         case .session(let change) where events.contains("session"):
-            fields = [("kind", .string("session"))]
             switch change {
-            case .signedOn(let user, let role):
-                fields += [("change", .string("signed-on")), ("user", .string(user)), ("role", .string(role))]
-            case .signOnFailed(let user):
-                fields += [("change", .string("sign-on-failed")), ("user", .string(user))]
+            case .signedOn(let name, let roleName):
+                return ["kind": "session", "change": "signed-on", "user": .string(name), "role": .string(roleName)]
+            case .signOnFailed(let name):
+                return ["kind": "session", "change": "sign-on-failed", "user": .string(name)]
             case .locked(let reason):
-                fields += [("change", .string("locked")), ("reason", .string(reason.rawValue))] + whoami(session)
-            case .unlocked(let user):
-                fields += [("change", .string("unlocked")), ("user", .string(user))]
+                return ["kind": "session", "change": "locked", "reason": .string(reason.rawValue), "user": user, "role": role]
+            case .unlocked(let name):
+                return ["kind": "session", "change": "unlocked", "user": .string(name)]
             case .signedOff(let reason):
-                fields += [("change", .string("signed-off")), ("reason", .string(reason.rawValue))] + whoami(session)
+                return [
+                    "kind": "session", "change": "signed-off", "reason": .string(reason.rawValue), "user": user,
+                    "role": role,
+                ]
             case .denied(_, let message):
-                fields += [("change", .string("denied")), ("message", .string(message))] + whoami(session)
+                return ["kind": "session", "change": "denied", "message": .string(message), "user": user, "role": role]
             case .promptReady:
                 return nil  // once per command: not worth a round trip to a plugin
             case .brokeGlass(let mrn, let reason):
-                fields += [("change", .string("broke-glass")), ("mrn", .string(mrn)), ("reason", .string(reason))]
-                    + whoami(session)
+                return [
+                    "kind": "session", "change": "broke-glass", "mrn": .string(mrn), "reason": .string(reason),
+                    "user": user, "role": role,
+                ]
             }
         case .lifecycle(let signal) where events.contains("lifecycle"):
-            fields = [("kind", .string("lifecycle"))]
             switch signal {
-            case .interrupt: fields.append(("signal", .string("interrupt")))
-            case .suspend: fields.append(("signal", .string("suspend")))
+            case .interrupt: return ["kind": "lifecycle", "signal": "interrupt"]
+            case .suspend: return ["kind": "lifecycle", "signal": "suspend"]
             case .resume(let away):
-                fields += [("signal", .string("resume")), ("away_ms", .number(Double(away.nanoseconds / 1_000_000)))]
-            case .hangup: fields.append(("signal", .string("hangup")))
-            case .terminate: fields.append(("signal", .string("terminate")))
-            case .resize: fields.append(("signal", .string("resize")))
+                return ["kind": "lifecycle", "signal": "resume", "away_ms": .integer(Int(away.nanoseconds / 1_000_000))]
+            case .hangup: return ["kind": "lifecycle", "signal": "hangup"]
+            case .terminate: return ["kind": "lifecycle", "signal": "terminate"]
+            case .resize: return ["kind": "lifecycle", "signal": "resize"]
             }
         default:
             return nil
         }
-        return .object(fields)
-    }
-
-    private func whoami(_ session: SessionInfo) -> [(String, JSONValue)] {
-        [("user", session.user.map { .string($0) } ?? .null), ("role", session.role.map { .string($0) } ?? .null)]
     }
 }
 
 extension JSONValue {
     /// A site file's `settings` table, as the hello carries it.
     init(_ table: [String: PluginSettings.Value]) {
-        self = .object(table.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
+        self = .object(table.mapValues(JSONValue.init))
     }
 
     init(_ value: PluginSettings.Value) {
         switch value {
         case .string(let s): self = .string(s)
-        case .integer(let n): self = .number(Double(n))
+        case .integer(let n): self = .integer(n)
         case .bool(let b): self = .bool(b)
         case .float(let d): self = .number(d)
         case .array(let items): self = .array(items.map(JSONValue.init))

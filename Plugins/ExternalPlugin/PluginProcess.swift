@@ -82,10 +82,11 @@ final class PluginProcess {
 
     deinit { stop() }
 
-    /// Sends one JSON line; false when the plugin is gone or not reading.
+    /// Sends one JSON line; false when the plugin is gone or not reading, or the message has no
+    /// JSON form.
     func send(_ message: JSONValue) -> Bool {
-        guard isAlive else { return false }
-        let bytes = Array((message.serialized + "\n").utf8)
+        guard isAlive, let line = message.line else { return false }
+        let bytes = Array((line + "\n").utf8)
         var offset = 0
         var waited = 0
         while offset < bytes.count {
@@ -109,11 +110,11 @@ final class PluginProcess {
 
     /// Waits until `deadline` (CLOCK_MONOTONIC nanoseconds) for a reply whose `id` is `id`.
     /// Lines with another id (a late answer to an event that already timed out) are skipped.
-    func reply(to id: Int, deadline: Int64) -> Result<JSONValue, Failure> {
+    func reply(to id: Int, deadline: Int64) -> Result<PluginReply, Failure> {
         while true {
             while let line = nextLine() {
-                guard let message = JSONValue.parse(line), case .object = message else { return .failure(.garbage) }
-                if message["id"]?.integer == id { return .success(message) }
+                guard let reply = PluginReply(json: line) else { return .failure(.garbage) }
+                if reply.id == id { return .success(reply) }
             }
             if buffer.count > Self.maxLine { buffer.removeAll(); return .failure(.garbage) }
             guard isAlive else { return .failure(.crashed) }
@@ -137,9 +138,9 @@ final class PluginProcess {
         }
     }
 
-    private func nextLine() -> String? {
+    private func nextLine() -> [UInt8]? {
         guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        let line = Array(buffer[..<newline])
         buffer.removeSubrange(...newline)
         return line
     }

@@ -102,10 +102,10 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         let lines = String(decoding: bytes[0..<max(n, 0)], as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                #"{"type":"hello","ward":1,"plugin":"probe","settings":{"limit":3,"who":["a"]}}"#,
-                #"{"id":1,"type":"event","event":{"kind":"line","text":"open 123","user":"alice","role":"clinician","source":"tty"}}"#,
-                #"{"id":2,"type":"event","event":{"kind":"session","change":"locked","reason":"idle","user":"alice","role":"clinician"}}"#,
-                #"{"id":3,"type":"event","event":{"kind":"lifecycle","signal":"resume","away_ms":2000}}"#,
+                #"{"plugin":"probe","settings":{"limit":3,"who":["a"]},"type":"hello","ward":1}"#,
+                #"{"event":{"kind":"line","role":"clinician","source":"tty","text":"open 123","user":"alice"},"id":1,"type":"event"}"#,
+                #"{"event":{"change":"locked","kind":"session","reason":"idle","role":"clinician","user":"alice"},"id":2,"type":"event"}"#,
+                #"{"event":{"away_ms":2000,"kind":"lifecycle","signal":"resume"},"id":3,"type":"event"}"#,
             ])
     }
 
@@ -205,16 +205,34 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         #expect(
             configError { try Harness("command = [\"true\"]\ntimout = \"1s\"\n") }?.description
                 == "site.toml:4: unknown key 'timout' in plugin 'external'; did you mean 'timeout'?")
+        #expect(
+            configError { try Harness("command = [\"true\"]\nsettings = { limit = nan }\n") }?.description
+                == "site.toml:4: plugin 'external' cannot start: 'settings' holds nan or inf, which JSON cannot carry.")
     }
 
-    @Test func json_roundTripsProtocolMessages() {
-        let text = #"{"id":7,"action":"deny","message":"caf\u00e9 \"x\"\n","n":[1,2.5,true,null]}"#
-        let value = JSONValue.parse(text)
-        #expect(value?["id"]?.integer == 7)
-        #expect(value?["message"]?.string == "café \"x\"\n")
-        #expect(value.map { JSONValue.parse($0.serialized) == $0 } == true)
-        #expect(JSONValue.parse("{\"id\":1,}") == nil)
-        #expect(JSONValue.parse("nonsense") == nil)
+    @Test func json_messageIsOneLine_withSortedKeys_andWholeNumbersWhole() {
+        let message: JSONValue = [
+            "id": 3, "type": "event",
+            "event": ["text": "café \"x\"\n\u{2028}a/b", "n": .number(2.5), "w": .number(4), "user": .null],
+        ]
+        #expect(
+            message.line
+                == #"{"event":{"n":2.5,"text":"café \"x\"\n\u2028a/b","user":null,"w":4},"id":3,"type":"event"}"#)
+        #expect(JSONValue.number(.nan).line == nil)
+    }
+
+    @Test func json_reply_readsFieldByField_andOnlyAnObjectCounts() {
+        let reply = PluginReply(json: Array(#"{"id":7,"action":"deny","message":"caf\u00e9 \"x\"\n","n":[1,2.5,true,null]}"#.utf8))
+        #expect(reply?.id == 7)
+        #expect(reply?.action == "deny")
+        #expect(reply?.message == "café \"x\"\n")
+        #expect(PluginReply(json: Array(#"{"id":3.0,"action":"continue"}"#.utf8))?.id == 3)
+        let mistyped = PluginReply(json: Array(#"{"id":true,"action":5,"text":null}"#.utf8))
+        #expect(mistyped != nil && mistyped?.id == nil && mistyped?.action == nil && mistyped?.text == nil)
+        #expect(PluginReply(json: Array(#"{"id":2.5}"#.utf8))?.id == nil)
+        for garbage in ["nonsense", "", "[1]", "null", #""id""#, #"{"id":1} {"id":1}"#, #"{"id":1"#] {
+            #expect(PluginReply(json: Array(garbage.utf8)) == nil, "\(garbage)")
+        }
     }
 
     /// Issue 7 item 8: the cost a line pays to pass one external plugin (printed, not asserted).
