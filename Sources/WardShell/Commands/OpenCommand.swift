@@ -41,7 +41,8 @@ struct OpenCommand: ShellCommand {
         }
         guard match.restricted else { return try open(match.mrn, store, shell) }
         if let reason { return try breakGlass(match.mrn, reason: reason, store, shell) }
-        return shell.ask("\(match.mrn) is restricted. Why do you open it? (recorded; empty to cancel) ") { answer in
+        return shell.ask("\(match.mrn) is restricted. Why do you open it? (recorded; empty to cancel) ") {
+            [unowned shell] answer in
             let reason = answer?.trimmingCharacters(in: .whitespaces) ?? ""
             guard !reason.isEmpty else {
                 throw ShellError(
