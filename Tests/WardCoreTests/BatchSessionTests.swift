@@ -196,6 +196,18 @@ struct BatchSessionTests {
         #expect(f.reports.finished.first! == ("s.ward:1", .failed))
     }
 
+    @Test func aSafeguardThatLocksAgainAtSignOn_failsEachLine_insteadOfSkippingIt() throws {
+        let f = try Fixture { event, context in
+            if event == .session(.unlocked(user: "alice")) { context.lock(reason: .failure) }
+            return .pass
+        }
+        #expect(try f.run("lock\nshow\nfind ada\n", onError: .continue) == 1)
+        #expect(f.runner.ran.map(\.text) == ["lock"])
+        #expect(
+            f.reports.finished.map(\.0) == ["s.ward:1", "s.ward:2", "s.ward:3"]
+                && f.reports.finished.dropFirst().allSatisfy { $0.1 == .denied("not run: the session locked again as it signed on.") })
+    }
+
     @Test func logout_endsTheBatch_withoutReadingFurther() throws {
         let f = try Fixture()
         #expect(try f.run("find ada\nlogout\nopen W1\n") == 0)

@@ -138,15 +138,21 @@ public final class BatchSession {
     }
 
     private func run(_ line: Line) {
-        if case .locked = machine.state {
-            signOnAgain(before: line)
-            guard case .signedOn = machine.state, !ended else { return }
-        }
+        if case .locked = machine.state { signOnAgain(before: line) }
+        guard !ended else { return }
         lastLine = line.source
         reporter.commandStarted(line)
         let status: BatchStatus
         var result = CommandResult.succeeded
-        switch chain.dispatch(.line(line)) {
+        let outcome: InterceptorChain.Outcome
+        if case .signedOn = machine.state {
+            outcome = chain.dispatch(.line(line))
+        } else {
+            // Signed on again, and a safeguard (an audit log that cannot be written) locked at
+            // once: the line is not run, and counts as a failure like any refused line.
+            outcome = .denied("not run: the session locked again as it signed on.")
+        }
+        switch outcome {
         case .delivered(.line(let passed)):
             result = runner.run(passed)
             // Nobody is there to answer a question: the command fails, saying how to do without.
