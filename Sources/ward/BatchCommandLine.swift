@@ -32,15 +32,6 @@ struct BatchCommandLine {
         let setup = try SessionSetup(global: global)
         let (fd, name) = try openScript()
         defer { if fd != STDIN_FILENO { close(fd) } }
-        if case .file = password {
-            // Checked now, so a password file others can read is refused before sign-on.
-            do {
-                try FileSecurity.checkFile(atPath: password.name, rule: .ownerOnly)
-            } catch {
-                printError("--password-file: \(error)")
-                throw ExitCode(error.sysexit)
-            }
-        }
 
         let output = BatchOutput(format: format)
         let shell = Shell(recordsHome: setup.home.path)
