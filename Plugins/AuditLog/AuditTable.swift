@@ -1,3 +1,5 @@
+import WardCore
+
 /// Audit records as a table for people: one row a record, the event's details last.
 ///
 /// ```
@@ -65,13 +67,10 @@ public enum AuditTable {
         return parts.joined(separator: " ")
     }
 
-    /// Control characters (C0, DEL, C1) become `?`.
+    /// Control characters (C0, DEL, C1, bidi) shown as Ward shows them everywhere (`\e`,
+    /// `\u009B`, `\u202E`; see `Sanitizer`), so the auditor can tell what the field held.
     public static func clean(_ s: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }
-            )
-        )
+        Sanitizer.line(s)
     }
 
     private static func quoteIfNeeded(_ s: String) -> String {

@@ -211,12 +211,13 @@ public final class Shell: CommandRunner {
         case "open", "close": candidates = previous.count == 1 ? charts.map(\.mrn) : []
         default: candidates = []
         }
-        return candidates.filter { $0.hasPrefix(word) }.sorted()
+        // readline lists candidates raw; one with a control character cannot be typed anyway.
+        return candidates.filter { $0.hasPrefix(word) && !Sanitizer.needsEscaping($0) }.sorted()
     }
 
-    /// A line for the reader.
-    public func write(_ text: String) {
-        output.message(text)
+    /// A line for the reader; `.line` when it quotes a record field and must stay one line.
+    public func write(_ text: String, _ mode: Sanitizer.Mode = .text) {
+        output.message(text, mode)
     }
 
     /// Why the command failed.

@@ -28,7 +28,7 @@ extension Ward {
         }
 
         static func printError(_ text: String) {
-            let bytes = Array((text + "\n").utf8)
+            let bytes = Array((Sanitizer.text(text) + "\n").utf8)
             _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
     }

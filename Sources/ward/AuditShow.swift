@@ -69,8 +69,10 @@ extension Ward.Audit {
             let chosen = log.records.filter { filter.matches($0.record) }
             switch format {
             case .json:
-                for item in chosen { print(String(decoding: item.line, as: UTF8.self)) }
+                // The log's own compact JSON lines, with DEL, C1 and bidi controls as \uXXXX.
+                for item in chosen { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
             case .text:
+                // AuditTable sanitized every cell before measuring it.
                 print(AuditTable.render(chosen.map(\.record)), terminator: "")
             }
             if log.unreadable > 0 {

@@ -35,15 +35,15 @@ extension Ward.Audit {
             } catch {
                 throw Ward.Audit.fail(error.description, exit: error.sysexit)
             }
-            for warning in report.warnings { print("warning: \(warning)") }
+            for warning in report.warnings { printText("warning: \(warning)") }
             if let problem = report.problem {
-                print("\(path): \(report.summary)")
+                printText("\(path): \(report.summary)")
                 throw Ward.Audit.fail(
                     "\(path):\(problem.line): \(problem.kind.rawValue): \(problem.detail).",
                     exit: 65
                 )
             }
-            print("\(path): \(report.summary)")
+            printText("\(path): \(report.summary)")
         }
     }
 }

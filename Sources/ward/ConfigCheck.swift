@@ -53,7 +53,7 @@ extension Ward.Config {
                 for problem in error.all { printError(problem.description) }
                 throw ExitCode(error.sysexit)
             case .success(let policy):
-                print(PolicyCheck.describe(policy, user: forUser, role: forRole), terminator: "")
+                printText(PolicyCheck.describe(policy, user: forUser, role: forRole), terminator: "")
             }
         }
     }

@@ -104,6 +104,9 @@ final class ProgressLine {
     private let start = Date()
     private var lastShown = Date.distantPast
 
+    /// Back to the line's start and erase it: Ward's own control sequence, the only one here.
+    private static let clear = "\r\u{1B}[K"
+
     init(label: String) {
         self.label = label
     }
@@ -114,12 +117,13 @@ final class ProgressLine {
         lastShown = now
         let percent = total > 0 ? done * 100 / total : 100
         let line = "\(label): \(done)/\(total) (\(percent)%)\(detail.isEmpty ? "" : ", " + detail)"
-        standardError(terminal ? "\r\u{1B}[K" + line : line + "\n")
+        if terminal { standardErrorControl(Self.clear) }
+        standardError(terminal ? line : line + "\n")
     }
 
     /// Clears the progress line on a terminal, so a message can be printed on a line of its own.
     func clearLine() {
-        if terminal { standardError("\r\u{1B}[K") }
+        if terminal { standardErrorControl(Self.clear) }
     }
 
     func finish() {
@@ -130,6 +134,14 @@ final class ProgressLine {
 
 /// Writes `text` to standard error unbuffered (`FileHandle`, not C's `stderr`, which strict
 /// concurrency rejects as shared mutable state).
+///
+/// Messages quote file names, user names and values from bundles: their controls are shown
+/// (`Sanitizer`), never sent. A newline stays a line break.
 func standardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    FileHandle.standardError.write(Data(Sanitizer.text(text).utf8))
+}
+
+/// Writes a control sequence of Ward's own (never text from outside) to standard error as it is.
+private func standardErrorControl(_ sequence: String) {
+    FileHandle.standardError.write(Data(sequence.utf8))
 }

@@ -25,7 +25,7 @@ extension Ward {
                 for problem in error.all { printError(problem.description) }
                 throw ExitCode(error.sysexit)
             }
-            print(PluginListing.describe(registry: registry, policy: policy), terminator: "")
+            printText(PluginListing.describe(registry: registry, policy: policy), terminator: "")
         }
     }
 }

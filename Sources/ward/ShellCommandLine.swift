@@ -44,7 +44,16 @@ func hardenProcess() {
     _ = ward_set_not_dumpable()
 }
 
-/// `ward: message` on standard error, as every Ward error reads.
+/// `text` on standard output with its controls shown (`Sanitizer`), never sent: what a
+/// subcommand prints quotes user names, site-file values and log contents. Text that is already
+/// sanitized (a table whose cells were) is printed with `print`, since escaping twice doubles
+/// each backslash.
+func printText(_ text: String, terminator: String = "\n") {
+    print(Sanitizer.text(text), terminator: terminator)
+}
+
+/// `ward: message` on standard error, as every Ward error reads. Errors quote values, file
+/// contents and user names: their controls are shown (`Sanitizer`), never sent.
 func printError(_ message: String) {
-    fputs("ward: \(message)\n", ward_stderr())
+    fputs("ward: " + Sanitizer.text(message) + "\n", ward_stderr())
 }

@@ -53,7 +53,7 @@ extension Ward.User {
     }
 
     static func printError(_ message: String) {
-        var line = "ward: \(message)\n"
+        var line = "ward: " + Sanitizer.text(message) + "\n"
         line.withUTF8 { buffer in _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
     }
 }

@@ -37,7 +37,7 @@ extension Ward.User {
                     prompt: "New password for \(name): "
                 )
                 try store.add(name: name, role: Role(rawValue: role)!, password: password)
-                print("Added \(name) (\(role)).")
+                printText("Added \(name) (\(role)).")
             }
         }
     }

@@ -22,13 +22,15 @@ extension Ward.User {
                         }
                         return [user.name, user.role.rawValue, last ?? "never", String(user.failedAttempts)]
                     }
+                    // Sanitized before measuring: an escape is wider than the control it shows.
+                    .map { $0.map(Sanitizer.line) }
                 let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
                 for row in rows {
                     let padded = row.enumerated().map { column, text in
                         column == row.count - 1
                             ? text : text + String(repeating: " ", count: widths[column] - text.count)
                     }
-                    print(padded.joined(separator: "  "))
+                    print(padded.joined(separator: "  "))  // cells sanitized above
                 }
             }
         }

@@ -28,7 +28,7 @@ extension Ward.User {
                     prompt: "New password for \(name): "
                 )
                 try store.setPassword(name: name, password: password)
-                print("Changed the password of \(name).")
+                printText("Changed the password of \(name).")
             }
         }
     }

@@ -18,7 +18,7 @@ extension Ward.User {
             try Ward.User.reportingErrors {
                 let store = try Ward.User.store(global)
                 try store.remove(name: name)
-                print("Removed \(name).")
+                printText("Removed \(name).")
             }
         }
     }

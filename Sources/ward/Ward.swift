@@ -1,5 +1,6 @@
 import ArgumentParser
 import CScrub
+import Foundation
 import Logging
 import WardCore
 
@@ -29,17 +30,33 @@ struct Ward: ParsableCommand {
     /// `GlobalOptions` decode the same values.
     @OptionGroup var global: GlobalOptions
 
-    /// Picks the one logging backend, then parses the command line.
+    /// Picks the one logging backend, then parses the command line and runs the command.
     ///
     /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
     /// and an info line there would break the prompt. Log text never carries a patient field or a
     /// secret.
+    ///
+    /// The parser's own `main` would print its errors raw, and they quote what was typed
+    /// (`--since $'\e[2J'`); this one shows their controls (`Sanitizer`). Help and the version
+    /// are Ward's own text and go to standard output as they are.
     static func main() {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning
             return handler
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+            } else if !message.isEmpty {
+                FileHandle.standardError.write(Data((Sanitizer.text(message) + "\n").utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
     }
 }

@@ -14,7 +14,21 @@ import WardShell
         #expect(lines[1] == "1   " + String(repeating: "w", count: 15) + "…")
     }
 
-    @Test func flattens_newlinesInCells() {
-        #expect(TextTable(headers: ["N"], rows: [["a\nb"]]).render(width: 80) == ["N", "a b"])
+    @Test func showsNewlinesAndTabsInCells_asEscapes() {
+        #expect(TextTable(headers: ["N"], rows: [["a\nb\tc"]]).render(width: 80) == ["N", #"a\nb\tc"#])
+    }
+
+    @Test func measuresTheSanitizedCell_soColumnsStayAligned() {
+        let table = TextTable(headers: ["NAME", "MRN"], rows: [["a\u{1B}[2Jb", "M1"], ["abcdefghij", "M2"]])
+        let lines = table.render(width: 80)
+        #expect(lines == ["NAME        MRN", #"a\e[2Jb     M1"#, "abcdefghij  M2"])
+        #expect(!lines.joined().contains("\u{1B}"))
+    }
+
+    @Test func paragraphs_keepANewlineAsALineBreak_butShowCarriageReturnsAndEscapes() {
+        let table = TextTable(
+            headers: ["TIME", "AUTHOR", "NOTE"], rows: [["t\u{1B}]0;x\u{07}", "bob", "one\ntwo\rEVIL\u{202E}"]],
+            layout: .paragraphs)
+        #expect(table.render(width: 80) == [#"t\e]0;x\a  bob"#, "  one", #"  two\rEVIL\u202E"#])
     }
 }

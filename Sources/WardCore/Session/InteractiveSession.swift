@@ -148,7 +148,7 @@ public final class InteractiveSession {
         } catch .wrongCredentials {
             return nil
         } catch {
-            Terminal.write("ward: \(error)\n")
+            Terminal.write("ward: " + Sanitizer.text("\(error)") + "\n")
             perform(machine.signOff(.failedAttempts, status: error.sysexit))
             return nil
         }
@@ -216,7 +216,7 @@ public final class InteractiveSession {
             case .delivered, .consumed:
                 finished(.succeeded)
             case .denied(let message):
-                Terminal.write("ward: \(message)\n")
+                Terminal.write("ward: " + Sanitizer.text(message) + "\n")
                 announce(.denied(Line(text), message: message))
                 finished(.failed)
             }
@@ -266,7 +266,7 @@ public final class InteractiveSession {
                 wipeAndShowLockScreen(user: user, reason: reason)
             case .say(let text):
                 input = .discard
-                Terminal.write(text + "\n")
+                Terminal.write(Sanitizer.text(text) + "\n")
             case .resumeShell:
                 resumeShell()
             case .end(let reason, let status):
@@ -291,7 +291,7 @@ public final class InteractiveSession {
         terminal.restore()
         currentPrompt = nil
         Terminal.write(Terminal.clearScreenAndScrollback)
-        for line in signOnLines { Terminal.write(line + "\n") }
+        for line in signOnLines { Terminal.write(Sanitizer.text(line) + "\n") }
         signOnLines = []
         if discardedLines > 0 {
             let lines = discardedLines == 1 ? "1 line" : "\(discardedLines) lines"
@@ -315,7 +315,7 @@ public final class InteractiveSession {
         editor.wipe()
         decoder.wipe()
         Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write("Ward is locked: \(Self.explain(reason)). Signed on as \(user).\n")
+        Terminal.write("Ward is locked: \(Self.explain(reason)). Signed on as \(Sanitizer.line(user)).\n")
         Terminal.write("Type the password to unlock, or press Ctrl-D to sign off.\n")
         logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
     }

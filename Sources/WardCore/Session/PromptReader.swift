@@ -32,7 +32,8 @@ struct PromptReader {
             t.c_lflag |= tcflag_t(ECHO)
         }
         tcsetattr(terminal.fd, flush ? TCSAFLUSH : TCSANOW, &t)
-        Terminal.write(Terminal.focusReportingOff + prompt)
+        // The prompt names the user as typed: shown, never sent.
+        Terminal.write(Terminal.focusReportingOff + Sanitizer.text(prompt))
     }
 
     /// Reads one answered line; nil at Ctrl-D on an empty line (or a closed terminal).

@@ -74,7 +74,9 @@ public final class LineEditor {
     /// Shows the prompt and lets readline take keys.
     public func install() {
         guard !isInstalled else { return }
-        rl_callback_handler_install(prompt) { line in boundEditor?.lineFinished(line) }
+        // The prompt quotes the current MRN, record text: shown, never sent, and without the
+        // \001/\002 markers that would make readline miscount its width.
+        rl_callback_handler_install(Sanitizer.line(prompt)) { line in boundEditor?.lineFinished(line) }
         isInstalled = true
     }
 
@@ -153,7 +155,9 @@ public final class LineEditor {
     }
 
     /// Prints a line above the prompt and redraws the prompt and the line being typed below it.
+    /// A plugin wrote `text`: its controls are shown, never sent (`Sanitizer`).
     public func printAbove(_ text: String) {
+        let text = Sanitizer.text(text)
         if isInstalled {
             rl_clear_visible_line()
             Terminal.write(text + "\r\n")

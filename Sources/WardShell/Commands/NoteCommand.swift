@@ -27,7 +27,7 @@ struct NoteCommand: ShellCommand {
         let note = try store.addNote(
             mrn: chart.mrn, author: shell.user ?? "", text: text.joined(separator: " "), at: shell.now())
         chart.append(note)
-        shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).")
+        shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).", .line)
         return .succeeded
     }
 }

@@ -64,7 +64,7 @@ struct OpenCommand: ShellCommand {
         let patient = chart.patient
         var line = "Opened \(patient.mrn): \(ChartFormat.name(given: patient.given, family: patient.family))"
         line += ", born \(patient.birthDate.isEmpty ? "unknown" : patient.birthDate), \(patient.sex.rawValue)."
-        shell.write(line)
+        shell.write(line, .line)
         if shell.chartContents == .demographics {
             shell.write("Demographics only: the \(shell.role ?? "") role does not see clinical sections.")
         }

@@ -7,7 +7,7 @@ struct WhoamiCommand: ShellCommand {
         commandName: "whoami", abstract: "Show who is signed on, and with which role.")
 
     func run(in shell: Shell) throws -> CommandResult {
-        shell.write("\(shell.user ?? "nobody") (\(shell.role ?? "no role"))")
+        shell.write("\(shell.user ?? "nobody") (\(shell.role ?? "no role"))", .line)
         return .succeeded
     }
 }

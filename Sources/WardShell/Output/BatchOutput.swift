@@ -9,6 +9,10 @@ import WardCore
 /// line; everything about the session (a demo banner, a lock, why the batch stopped) goes to
 /// standard error. Text is the terminal's text without decoration: tables are cut to the width
 /// only when standard output is a terminal.
+///
+/// Nothing hostile leaves here raw: text lines (standard output and standard error) go through
+/// `Sanitizer`, and JSON through `Sanitizer.json`, which writes DEL, C1 and bidi controls as
+/// `\uXXXX` where `JSONEncoder` would leave them raw.
 public final class BatchOutput: ShellOutput, BatchReporter {
     public enum Format: String, CaseIterable, Sendable {
         case text
@@ -51,7 +55,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
         self.format = format
         self.width = width
         self.standardOutput = standardOutput
-        self.standardError = standardError
+        self.standardError = { standardError(Sanitizer.text($0)) }
     }
 
     /// The terminal's width when standard output is one; otherwise no limit, so a script sees
@@ -62,10 +66,10 @@ public final class BatchOutput: ShellOutput, BatchReporter {
 
     // MARK: ShellOutput
 
-    public func message(_ text: String) {
+    public func message(_ text: String, _ mode: Sanitizer.Mode) {
         guard current != nil else { return standardError(text) }
         switch format {
-        case .text: standardOutput(text)
+        case .text: standardOutput(Sanitizer.sanitize(text, mode))
         case .json: messages.append(text)
         }
     }
@@ -117,7 +121,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
             rows: rows, messages: messages, error: error)
         // Strings and numbers only: encoding cannot fail.
         guard let data = try? encoder.encode(record) else { return }
-        standardOutput(String(decoding: data, as: UTF8.self))
+        standardOutput(Sanitizer.json(String(decoding: data, as: UTF8.self)))
     }
 
     public func notice(_ text: String) {

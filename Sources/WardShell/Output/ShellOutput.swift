@@ -1,18 +1,31 @@
+import WardCore
+
 /// Where a command's results go: a terminal's text, or one JSON object per batch command.
 ///
 /// Commands say what they found (`table`), what the reader should know (`message`) and why they
 /// failed (`failure`); how that looks is the output's business, so one command serves the
 /// person at the terminal and the script piping to jq.
 public protocol ShellOutput: AnyObject {
-    /// A sentence for the reader: "No patient matches."
-    func message(_ text: String)
+    /// A sentence for the reader: "No patient matches." `.line` when the sentence is one line by
+    /// construction and quotes a record field (a name), so a newline in the field is shown as
+    /// `\n`; `.text` when Ward lays it out over several lines (help).
+    func message(_ text: String, _ mode: Sanitizer.Mode)
     /// Result rows.
     func table(_ table: TextTable)
     /// Why the command failed, without the `ward:` prefix.
     func failure(_ message: String)
 }
 
+extension ShellOutput {
+    /// A message that may span lines Ward broke itself.
+    public func message(_ text: String) { message(text, .text) }
+}
+
 /// Text, one line at a time: tables at `width`, failures as `ward: message`.
+///
+/// Messages and failures quote record fields, user names and values typed or imported: each
+/// goes through `Sanitizer` here, once, so no command has to remember (a newline Ward wrote in a
+/// message stays a line break; every other control is shown as an escape).
 public final class TextOutput: ShellOutput {
     private let width: () -> Int
     private let print: (String) -> Void
@@ -22,13 +35,13 @@ public final class TextOutput: ShellOutput {
         self.print = print
     }
 
-    public func message(_ text: String) { print(text) }
+    public func message(_ text: String, _ mode: Sanitizer.Mode) { print(Sanitizer.sanitize(text, mode)) }
 
     public func table(_ table: TextTable) {
         for line in table.render(width: width()) { print(line) }
     }
 
-    public func failure(_ message: String) { print("ward: \(message)") }
+    public func failure(_ message: String) { print("ward: " + Sanitizer.text(message)) }
 }
 
 @available(*, unavailable)

@@ -1,9 +1,15 @@
+import WardCore
+
 /// A command's result rows: aligned columns that fit a terminal width as text, or one object
 /// per row as JSON (`ward --batch --format json`).
 ///
 /// When the natural widths do not fit, the widest column gives up a character at a time until
 /// the table fits (no column below `minimumColumn`), and cells longer than their column end in
 /// `…`. Plain text only: no colour, so `NO_COLOR` and a dumb terminal read the same.
+///
+/// Every cell is record text, hostile until shown otherwise: `render` passes each through
+/// `Sanitizer` before measuring it, so a cell's controls are shown (`\e`, `\r`, `\u202E`), never
+/// sent, and the columns line up on what the terminal really draws.
 public struct TextTable: Sendable {
     public static let separator = "  "
     public static let minimumColumn = 4
@@ -45,8 +51,10 @@ public struct TextTable: Sendable {
     private func paragraphs(width: Int) -> [String] {
         var lines: [String] = []
         for row in rows {
-            lines.append(row.dropLast().joined(separator: Self.separator))
-            lines += Self.wrap(row.last ?? "", width: max(20, width - 2)).map { "  " + $0 }
+            lines.append(row.dropLast().map(Sanitizer.line).joined(separator: Self.separator))
+            // A newline in the paragraph stays a line break, which Ward writes itself, indented.
+            let paragraph = Sanitizer.text(row.last ?? "")
+            lines += Self.wrap(paragraph, width: max(20, width - 2)).map { "  " + $0 }
         }
         return lines
     }
@@ -77,13 +85,13 @@ public struct TextTable: Sendable {
         return lines
     }
 
-    /// Each cell is flattened and measured once: counting characters walks grapheme clusters,
+    /// Each cell is sanitized and measured once: counting characters walks grapheme clusters,
     /// and a batch draws a table for every command.
     private func columns(width: Int) -> [String] {
         let count = headers.count
         let table = ([headers] + rows).map { row in
             (0..<count).map { index -> (text: String, length: Int) in
-                let text = index < row.count ? Self.flat(row[index]) : ""
+                let text = index < row.count ? Sanitizer.line(row[index]) : ""
                 return (text, text.count)
             }
         }
@@ -119,11 +127,5 @@ public struct TextTable: Sendable {
         guard text.count > width else { return text }
         guard width > 1 else { return String(text.prefix(width)) }
         return String(text.prefix(width - 1)) + "…"
-    }
-
-    /// One line: a tab or a newline inside a cell would break the columns.
-    static func flat(_ text: String) -> String {
-        guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
-        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 }
