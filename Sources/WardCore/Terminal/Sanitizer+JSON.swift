@@ -23,8 +23,11 @@ extension Sanitizer {
                     continue
                 }
                 let value = scalar(bytes, at: index, length: length)
-                out += Array("\\u".utf8)
-                for shift in [12, 8, 4, 0] { out.append(hexDigits[Int(value >> UInt32(shift) & 0xF)]) }
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "u"))
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    out.append(hexDigits[Int(value >> UInt32(shift) & 0xF)])
+                }
                 index += length
             }
             return String(decoding: out, as: UTF8.self)

@@ -188,16 +188,25 @@ public enum Sanitizer {
             case 0x5C: backslash
             default: nil
             }
+        // Byte by byte: an array literal here would be allocated for every escape.
         out.append(backslash)
         if let named {
             out.append(named)
         } else if value < 0x80 {
-            out += [UInt8(ascii: "x"), hex[Int(value >> 4)], hex[Int(value & 0xF)]]
+            out.append(UInt8(ascii: "x"))
+            appendHex(value, digits: 2, to: &out)
         } else {
-            out += [
-                UInt8(ascii: "u"), hex[Int(value >> 12 & 0xF)], hex[Int(value >> 8 & 0xF)],
-                hex[Int(value >> 4 & 0xF)], hex[Int(value & 0xF)],
-            ]
+            out.append(UInt8(ascii: "u"))
+            appendHex(value, digits: 4, to: &out)
+        }
+    }
+
+    /// `value` as `digits` upper-case hexadecimal digits.
+    @inline(__always)
+    private static func appendHex(_ value: UInt32, digits: Int, to out: inout [UInt8]) {
+        let hex = Self.hex
+        for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+            out.append(hex[Int(value >> UInt32(shift) & 0xF)])
         }
     }
 }
