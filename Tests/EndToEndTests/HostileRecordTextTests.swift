@@ -241,6 +241,16 @@ import Testing
         #expect(auditJSONProblems.isEmpty, "audit show json: \(auditJSONProblems.prefix(10))")
         #expect(String(decoding: auditJSON.out, as: UTF8.self).lowercased().contains(#"\u202ertl"#))
 
+        // The executable's own error writer (the argument parser's, and `ward: …`) quotes values.
+        let badOption = try home.run(["audit", "show", "--since", "x" + Self.payload])
+        #expect(badOption.status == 64)
+        #expect(Self.forbidden(in: badOption.out + badOption.err, allowingWardsOwn: false).isEmpty)
+        #expect(String(decoding: badOption.err, as: UTF8.self).contains(#"x\e]0;title\a"#))
+        let badName = try home.run(["user", "remove", "ev\u{1B}[2Jil"])
+        #expect(badName.status != 0)
+        #expect(Self.forbidden(in: badName.out + badName.err, allowingWardsOwn: false).isEmpty)
+        #expect(String(decoding: badName.err, as: UTF8.self).contains(#"ev\e[2Jil"#))
+
         let users = try home.run(["user", "list"])
         #expect(users.status == 0)
         #expect(Self.forbidden(in: users.out + users.err, allowingWardsOwn: false).isEmpty)
