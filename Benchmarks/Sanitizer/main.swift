@@ -66,7 +66,9 @@ let perHostile = median(15) {
 } / 100_000
 print("short hostile field (\(hostile.utf8.count) bytes): \(String(format1: perHostile)) ns per field")
 report("clean ASCII", "Lovelace, Ada 1815-12-10 London. ") { Sanitizer.line($0) }
-report("clean UTF-8 (— … ‘ ’ “ ” é 患)", "Zoë — “stable” … ‘ok’ 患者 ") { Sanitizer.line($0) }
+report("clean UTF-8 (— … ‘ ’ “ ” é 患)", "Zoë — “stable” … ‘ok’ 患者 ") {
+    Sanitizer.line($0)
+}
 report("payloads only", "\u{1B}[2J\u{07}\r\u{08}\u{9B}\u{202E}\u{2066}\u{0}") { Sanitizer.line($0) }
 report("JSON, clean", #"{"name":"Ada Lovelace","mrn":"W1"},"#) { Sanitizer.json($0) }
 report("JSON, C1 and bidi", "{\"n\":\"\u{9B}\u{202E}\u{85}\u{7F}x\"},") { Sanitizer.json($0) }

@@ -37,7 +37,9 @@ import Testing
                     "address": [["line": ["1 Main" + p], "city": "City" + p, "state": "MA", "postalCode": "02108"]],
                     "identifier": [
                         [
-                            "type": ["coding": [["system": "http://terminology.hl7.org/CodeSystem/v2-0203", "code": "MR"]]],
+                            "type": [
+                                "coding": [["system": "http://terminology.hl7.org/CodeSystem/v2-0203", "code": "MR"]]
+                            ],
                             "value": mrn,
                         ]
                     ],
@@ -73,20 +75,23 @@ import Testing
             ],
             [
                 "resource": [
-                    "resourceType": "Observation", "status": "final", "category": [["coding": [["code": "vital-signs"]]]],
+                    "resourceType": "Observation", "status": "final",
+                    "category": [["coding": [["code": "vital-signs"]]]],
                     "code": concept("V1"), "subject": subject, "effectiveDateTime": "2020-05-06T07:08:09Z",
                     "valueQuantity": ["value": 72, "unit": "U" + p],
                 ]
             ],
             [
                 "resource": [
-                    "resourceType": "Observation", "status": "final", "category": [["coding": [["code": "laboratory"]]]],
+                    "resourceType": "Observation", "status": "final",
+                    "category": [["coding": [["code": "laboratory"]]]],
                     "code": concept("L1"), "subject": subject, "effectiveDateTime": "2020-05-06T07:08:09Z",
                     "valueString": "Lab" + p,
                 ]
             ],
         ]
-        return try JSONSerialization.data(withJSONObject: ["resourceType": "Bundle", "type": "collection", "entry": entries])
+        return try JSONSerialization.data(
+            withJSONObject: ["resourceType": "Bundle", "type": "collection", "entry": entries])
     }
 
     // MARK: Checks on raw bytes

@@ -90,14 +90,16 @@ struct BatchOutputTests {
 
     @Test func json_writesDelC1AndBidiControls_asUnicodeEscapes() throws {
         let lines = Streams()
-        let output = BatchOutput(format: .json, standardOutput: { lines.out.append($0) }, standardError: { lines.err.append($0) })
+        let output = BatchOutput(
+            format: .json, standardOutput: { lines.out.append($0) }, standardError: { lines.err.append($0) })
         let line = Line("find x", source: .batch(file: "s.ward", line: 1))
         output.commandStarted(line)
         output.table(TextTable(headers: ["NAME"], rows: [["a\u{1B}]0;t\u{07}\u{7F}\u{9B}2J\u{202E}b"]]))
         output.message("m\u{85}")
         output.commandFinished(line, status: .succeeded)
         let text = try #require(lines.out.first)
-        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+        #expect(
+            !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
         for escape in [#"\u001b"#, #"\u0007"#, #"\u007f"#, #"\u009b"#, #"\u202e"#, #"\u0085"#] {
             #expect(text.lowercased().contains(escape))
         }
@@ -107,7 +109,8 @@ struct BatchOutputTests {
 
     @Test func text_showsControls_onStandardOutputAndStandardError() {
         let lines = Streams()
-        let output = BatchOutput(format: .text, standardOutput: { lines.out.append($0) }, standardError: { lines.err.append($0) })
+        let output = BatchOutput(
+            format: .text, standardOutput: { lines.out.append($0) }, standardError: { lines.err.append($0) })
         let line = Line("x", source: .batch(file: "s.ward", line: 2))
         output.commandStarted(line)
         output.message("said \u{1B}[2J")
