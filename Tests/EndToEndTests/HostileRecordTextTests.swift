@@ -108,8 +108,9 @@ import Testing
             case 0x08: problems.append("BS at \(index): \(context(stream, index))")
             case 0x00: problems.append("NUL at \(index)")
             case 0x0D where index + 1 >= stream.count || stream[index + 1] != 0x0A:
-                // readline's own: after the line ends (CR LF) it returns to column 0 again.
-                if allowingWardsOwn, index > 0, stream[index - 1] == 0x0A { break }
+                // readline's own, which overwrite nothing: a CR at column 0 (right after a line
+                // feed), or one right before another CR (at Ctrl-D it writes CR, then CR LF).
+                if allowingWardsOwn, (index > 0 && stream[index - 1] == 0x0A) || stream[index + 1] == 0x0D { break }
                 problems.append("CR not in CRLF at \(index): \(context(stream, index))")
             case 0x7F: problems.append("DEL at \(index)")
             case 0xC2 where index + 1 < stream.count && (0x80...0x9F).contains(stream[index + 1]):
@@ -201,6 +202,50 @@ import Testing
         {
             #expect(text.contains(field + #"\e]0;title\a"#), "\(field) is not shown")
         }
+    }
+
+    @Test func aPluginsRefusal_isShownWithItsControlsEscaped() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ward-plugin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plugin = directory.appendingPathComponent("hostile.py").path
+        // Refuses every line with a message that carries the payloads (JSON escapes them).
+        try """
+            import json, sys
+            while True:
+                raw = sys.stdin.readline()
+                if not raw:
+                    break
+                message = json.loads(raw)
+                if message.get("type") != "event":
+                    continue
+                text = r"no\\u001b]0;title\\u0007 \\u001b[2J safe\\rEVIL \\u009b31m \\u202ertl"
+                sys.stdout.write('{"id": %d, "action": "deny", "message": "%s"}\\n' % (message["id"], text))
+                sys.stdout.flush()
+            """.write(toFile: plugin, atomically: true, encoding: .utf8)
+        let harness = try TerminalHarness(
+            site: """
+                [[plugin]]
+                name = "external"
+                command = ["python3", "\(plugin)"]
+                events = ["line"]
+                timeout = "5s"
+                """)
+        let raw = harness.directory.appendingPathComponent("pane.raw").path
+        try harness.tmux(["pipe-pane", "-o", "cat >> " + TerminalHarness.shellQuote(raw)])
+        try harness.signOn()
+        try harness.enter("whoami")
+        try harness.waitFor("ward: no")
+        try harness.press("C-d")
+        #expect(try harness.waitForExit() == 0)
+        try harness.tmux(["pipe-pane"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let problems = Self.forbidden(in: bytes, allowingWardsOwn: true)
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(#"ward: no\e]0;title\a \e[2J safe\rEVIL \u009B31m \u202Ertl"#))
     }
 
     @Test func batchTextAndJSON_auditShowAndUserList_writeNoControls() throws {
