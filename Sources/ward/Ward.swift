@@ -29,12 +29,14 @@ struct Ward: ParsableCommand {
     /// `GlobalOptions` decode the same values.
     @OptionGroup var global: GlobalOptions
 
-    /// Picks the one logging backend, then parses the command line.
+    /// Hardens the process (`hardenProcess()`: not dumpable, no core, umask 077) before anything
+    /// is parsed or read, picks the one logging backend, then parses the command line.
     ///
     /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
     /// and an info line there would break the prompt. Log text never carries a patient field or a
     /// secret.
     static func main() {
+        hardenProcess()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning
