@@ -40,6 +40,18 @@ import Testing
         #expect(after.status == 0, "\(after.error)")
     }
 
+    @Test func aLockedAccount_isRefusedAtTheShellsSignOnToo() throws {
+        let h = try BatchHome(site: "[session]\nmax-failed-attempts = 2\n", patients: 5)
+        try h.writeSecret("not the password\n", to: h.passwordFile)
+        for _ in 1...2 { #expect(try signOn(h).status == 77) }
+        let shell = try TerminalHarness(["--home", h.home, "--site", h.site, "--user", "demo"])
+        try shell.waitFor("Password for demo:")
+        try shell.type("demo")
+        try shell.press("Enter")
+        try shell.waitFor("locked until")
+        #expect(try shell.waitForExit() == 77)
+    }
+
     @Test func anUnknownUser_getsTheSameAnswerAsAWrongPassword() throws {
         let h = try BatchHome(patients: 5)
         try h.writeSecret("not the password\n", to: h.passwordFile)

@@ -65,6 +65,27 @@ import Testing
         try expectRefusal(h, ["\(log) has mode 0644: group or others can read it", "chmod 600 \(log)"])
     }
 
+    @Test func theShellOnATerminal_refusesAHomeOthersCanRead_andARecordsFileOthersCanRead() throws {
+        let h = try BatchHome(patients: 5)
+        chmod(h.home, 0o755)
+        // The screen wraps long paths: the joined screen holds the message whole.
+        func joined(_ t: TerminalHarness) throws -> String { try t.screen().replacingOccurrences(of: "\n", with: "") }
+        let shell = try TerminalHarness(["--home", h.home])
+        try shell.waitFor("has mode 0755")
+        #expect(try shell.waitForExit() == 78)
+        #expect(try joined(shell).contains("\(h.home) has mode 0755: group or others can read it"))
+        #expect(try joined(shell).contains("Run 'chmod 700 \(h.home)'"))
+
+        chmod(h.home, 0o700)
+        let records = h.home + "/records.sqlite"
+        chmod(records, 0o640)
+        let again = try TerminalHarness(["--home", h.home])
+        try again.waitFor("has mode 0640")
+        #expect(try again.waitForExit() == 78)
+        #expect(try joined(again).contains("Run 'chmod 600 \(records)'"))
+        #expect(try again.screen().contains("Password") == false)  // refused before sign-on
+    }
+
     @Test func anAuditLogTheSiteKeepsElsewhere_isChecked() throws {
         let h = try BatchHome(patients: 5)
         let log = h.directory.appendingPathComponent("site-audit.jsonl").path
