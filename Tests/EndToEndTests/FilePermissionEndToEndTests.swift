@@ -89,9 +89,11 @@ import Testing
     @Test func anAuditLogTheSiteKeepsElsewhere_isChecked() throws {
         let h = try BatchHome(patients: 5)
         let log = h.directory.appendingPathComponent("site-audit.jsonl").path
-        try "[[plugin]]\nname = \"audit-log\"\npath = \"\(log)\"\n".write(toFile: h.site, atomically: true, encoding: .utf8)
+        let site = "[[plugin]]\nname = \"audit-log\"\npath = \"\(log)\"\n"
+        try site.write(toFile: h.site, atomically: true, encoding: .utf8)
         try h.writeSecret("", to: log, mode: 0o640)
-        for arguments in [["audit", "verify"], ["--batch", try h.script(["whoami"]), "--user", "demo", "--password-file", h.passwordFile]] {
+        let batch = ["--batch", try h.script(["whoami"]), "--user", "demo", "--password-file", h.passwordFile]
+        for arguments in [["audit", "verify"], batch] {
             let p = try h.start(arguments)
             p.closeInput()
             #expect(try p.waitForExit() == 78, "\(arguments): \(p.standardError)")
@@ -172,7 +174,8 @@ import Testing
             r = libc.ptrace(16, \(pid), None, None); print(r, ctypes.get_errno() if r else 0)
             """
         let out = try TerminalHarness.run(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/python3", "-c", program],
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/python3", "-c", program],
             environment: ["PATH": "/usr/bin:/bin"])
         return out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -188,7 +191,9 @@ import Testing
         while ContinuousClock.now < deadline {
             let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            let open = fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == file }
+            let open = fds.contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == file
+            }
             if exe.hasSuffix("/ward"), open { return }
             usleep(20_000)
         }

@@ -150,15 +150,16 @@ public struct CredentialStore: Sendable {
     ///
     /// An unknown name rewrites the store unchanged, as a known one's failure rewrites it with
     /// one more count: the same scrypt, the same `fsync`s, so the time taken tells nothing.
-    private func attempt<Result>(
+    private func attempt<Value>(
         name: String,
         password: borrowing Password,
         at time: Int64,
-        success: (inout UserRecord) -> Result
-    ) throws(AuthError) -> Result {
+        success: (inout UserRecord) -> Value
+    ) throws(AuthError) -> Value {
         guard exists else { throw .noStore(path: path) }
         let lockout = self.lockout
-        let outcome = try update { (users: inout [UserRecord]) throws(AuthError) -> (Swift.Result<Result, AuthError>, Bool) in
+        // The closure returns the outcome and whether to write; a throw would skip the write.
+        let outcome = try update { (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
             guard UserRecord.isValidName(name), let i = users.firstIndex(where: { $0.name == name }) else {
                 _ = try PasswordHash.dummy(parameters: parameters).matches(password)
                 return (.failure(.wrongCredentials), true)
