@@ -286,13 +286,13 @@ _ward_user() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|passwd|remove|list)
+    add|passwd|remove|list|unlock)
         # Offer subcommand argument completions
         "_ward_user_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add passwd remove list' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add passwd remove list unlock' -- "${cur}"))
         ;;
     esac
 }
@@ -360,6 +360,24 @@ _ward_user_list() {
     repeating_options=()
     non_repeating_options=(--home --site)
     __ward_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    esac
+}
+
+_ward_user_unlock() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site)
+    __ward_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in

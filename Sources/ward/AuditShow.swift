@@ -53,7 +53,7 @@ extension Ward.Audit {
         }
 
         func run() throws {
-            let path = Ward.Audit.logPath(file: file, global: global)
+            let path = try Ward.Audit.logPath(file: file, global: global)
             let filter = AuditFilter(
                 user: user,
                 mrn: mrn,

@@ -26,7 +26,7 @@ extension Ward.Audit {
         var file: String?
 
         func run() throws {
-            let path = Ward.Audit.logPath(file: file, global: global)
+            let path = try Ward.Audit.logPath(file: file, global: global)
             let report: AuditReport
             do {
                 let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path))

@@ -23,13 +23,12 @@ struct BatchCommandLine {
     let onError: BatchSession.OnError
 
     func run() throws {
-        hardenProcess()
         guard let user else {
             printError("\(mode) needs --user NAME: a script signs on as someone, like a person.")
             throw ExitCode(64)
         }
         let password = try passwordSource()
-        let setup = try SessionSetup(global: global)
+        let setup = try SessionSetup(global: global, user: user)
         let (fd, name) = try openScript()
         defer { if fd != STDIN_FILENO { close(fd) } }
 

@@ -16,7 +16,9 @@ struct SessionSetup {
     let clock: BootClock
     let logger: Logger
 
-    init(global: GlobalOptions) throws {
+    /// - Parameter user: The `--user` name, when given: their `[user.*]` table and user file may
+    ///   set the lockout rule the credential store applies (else the site's).
+    init(global: GlobalOptions, user: String? = nil) throws {
         logger = Logger(label: "ward")
         clock = BootClock()
         home = try openHome(global.home)
@@ -30,7 +32,8 @@ struct SessionSetup {
             for problem in error.all { printError(problem.description) }
             throw ExitCode(error.sysexit)
         }
-        credentials = CredentialStore(home: home)
+        credentials = CredentialStore(
+            home: home, lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy)
         guard credentials.exists else {
             printError("no users in \(home.path) yet. Add one with 'ward user add NAME', or try 'ward demo'.")
             throw ExitCode(AuthError.noStore(path: credentials.path).sysexit)

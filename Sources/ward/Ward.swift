@@ -30,7 +30,8 @@ struct Ward: ParsableCommand {
     /// `GlobalOptions` decode the same values.
     @OptionGroup var global: GlobalOptions
 
-    /// Picks the one logging backend, then parses the command line and runs the command.
+    /// Hardens the process (`hardenProcess()`: not dumpable, no core, umask 077) before anything
+    /// is parsed or read, picks the one logging backend, then parses the command line and runs the command.
     ///
     /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
     /// and an info line there would break the prompt. Log text never carries a patient field or a
@@ -40,6 +41,7 @@ struct Ward: ParsableCommand {
     /// (`--since $'\e[2J'`); this one shows their controls (`Sanitizer`). Help and the version
     /// are Ward's own text and go to standard output as they are.
     static func main() {
+        hardenProcess()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning

@@ -65,10 +65,14 @@ struct WardHomeTests {
         #expect(scratch.mode(of: scratch.path + "/a") == 0o700)
     }
 
-    @Test func accepts_existingHomeOthersCanOnlyRead() throws {
+    @Test func refuses_existingHomeOthersCanOnlyRead_withTheChmodThatFixesIt() throws {
         let scratch = ScratchHome()
         chmod(scratch.path, 0o755)
-        _ = try WardHome.open(option: scratch.path)
+        let error = #expect(throws: FileSecurityError.self) { try WardHome.open(option: scratch.path) }
+        #expect(error == .unsafeMode(path: scratch.path, mode: 0o755, fix: "700"))
+        #expect(error?.description.contains("group or others can read it") == true)
+        #expect(error?.description.contains("chmod 700 \(scratch.path)") == true)
+        #expect(error?.sysexit == 78)
         #expect(scratch.mode(of: scratch.path) == 0o755)  // left as it was
     }
 
@@ -146,14 +150,13 @@ struct FileSecurityTests {
         )
     }
 
-    @Test func rules_differOnReadableByOthers() throws {
+    @Test func defaultRule_refusesReadableByOthers() throws {
         let scratch = ScratchHome()
         let path = scratch.path + "/f"
         close(try FileSecurity.createFile(atPath: path))
         chmod(path, 0o644)
-        try FileSecurity.checkFile(atPath: path, rule: .notWritableByOthers)
         #expect(throws: FileSecurityError.unsafeMode(path: path, mode: 0o644, fix: "600")) {
-            try FileSecurity.checkFile(atPath: path, rule: .ownerOnly)
+            try FileSecurity.checkFile(atPath: path)
         }
     }
 

@@ -6,9 +6,10 @@
 /// showing the prompt and performs what it says (wait with the loop's deadline, ask, or end the
 /// session); it reports each outcome with `failed()` or `succeeded()`.
 ///
-/// Per process, on purpose: the credential store counts failures across processes for the
-/// account's owner to see, but a persistent lock-out would let anyone lock a clinician out of
-/// their records by typing wrong passwords at their name.
+/// Per process, and only the back-off: the lockout across processes (NIST 800-53 AC-7) is the
+/// credential store's (`CredentialStore.signOn`, `LockoutPolicy`), which counts every wrong
+/// password on the host under its lock. This throttle adds the growing delay between tries at
+/// one terminal, which the store cannot give a person typing.
 public struct AttemptThrottle {
     /// How many tries, and how long between them.
     public struct Policy: Sendable, Equatable {

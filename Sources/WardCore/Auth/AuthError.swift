@@ -29,6 +29,9 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
     case noTerminal
     /// Sign-on or unlock refused: the name or the password is wrong.
     case wrongCredentials
+    /// The account is locked after too many wrong passwords in a row, until this wall-clock time
+    /// (seconds since 1970); the password was not checked.
+    case accountLocked(user: String, until: Int64)
     /// Sign-on gave up after this many failed attempts in a row.
     case tooManyAttempts(Int)
     /// scrypt itself failed (parameters out of range, out of memory).
@@ -62,6 +65,9 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
             "There is no terminal to ask for the password on; pipe it in with --password-stdin."
         case .wrongCredentials:
             "Wrong user name or password."
+        case .accountLocked(let user, let until):
+            "The account '\(user)' is locked until \(SignOnSummary.localTime(until)) after too many failed attempts; "
+                + "try again then, or have it unlocked with 'ward user unlock \(user)'."
         case .tooManyAttempts(let count):
             "\(count) failed attempts; signing out."
         case .hashingFailed(let reason):
@@ -77,7 +83,7 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         case .file(let error): error.sysexit
         case .invalidUserName, .unknownRole: 64
         case .passwordTooShort, .passwordTooLong, .passwordMismatch: 65
-        case .wrongCredentials, .tooManyAttempts: 77
+        case .wrongCredentials, .tooManyAttempts, .accountLocked: 77
         case .noSuchUser, .userExists, .hashingFailed: 1
         }
     }

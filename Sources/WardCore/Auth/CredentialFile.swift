@@ -1,5 +1,7 @@
-/// The credential store's text form: a header line, then one user a line, six tab-separated
-/// fields: name, role, hash, last sign-on time (or `-`), its tty (or `-`), failed attempts.
+/// The credential store's text form: a header line, then one user a line, eight tab-separated
+/// fields: name, role, hash, last sign-on time (or `-`), its tty (or `-`), failed attempts,
+/// consecutive failures toward a lock, and the time the account is locked until (or `-`).
+/// A store written before lockouts existed has six fields; it reads as not locked.
 ///
 /// Text rather than JSON so that WardCore needs no Foundation and a damaged store can be read
 /// (and its error pointed to, by line) with `less`. The tty is the only free-form field; it is
@@ -11,8 +13,12 @@ enum CredentialFile {
         for user in users {
             let time = user.lastSignOn.map { String($0.time) } ?? "-"
             let tty = user.lastSignOn?.tty.map(escape) ?? "-"
+            let lockedUntil = user.lockedUntil.map { String($0) } ?? "-"
             text +=
-                [user.name, user.role.rawValue, user.passwordHash.encoded, time, tty, String(user.failedAttempts)]
+                [
+                    user.name, user.role.rawValue, user.passwordHash.encoded, time, tty, String(user.failedAttempts),
+                    String(user.consecutiveFailures), lockedUntil,
+                ]
                 .joined(separator: "\t") + "\n"
         }
         return text
@@ -33,7 +39,7 @@ enum CredentialFile {
                 continue
             }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 6 else { throw bad("\(fields.count) fields where 6 belong") }
+            guard fields.count == 8 || fields.count == 6 else { throw bad("\(fields.count) fields where 8 belong") }
             let name = String(fields[0])
             guard UserRecord.isValidName(name) else { throw bad("not a valid user name") }
             guard !users.contains(where: { $0.name == name }) else { throw bad("user '\(name)' appears twice") }
@@ -56,8 +62,22 @@ enum CredentialFile {
             guard let failures = Int(fields[5]), failures >= 0 else {
                 throw bad("the failed-attempt count of '\(name)' is not a number")
             }
+            var consecutive = 0
+            var lockedUntil: Int64?
+            if fields.count == 8 {
+                guard let count = Int(fields[6]), count >= 0 else {
+                    throw bad("the consecutive-failure count of '\(name)' is not a number")
+                }
+                consecutive = count
+                if fields[7] != "-" {
+                    guard let time = Int64(fields[7]) else { throw bad("the lock time of '\(name)' is not a number") }
+                    lockedUntil = time
+                }
+            }
             users.append(
-                UserRecord(name: name, role: role, passwordHash: hash, lastSignOn: lastSignOn, failedAttempts: failures)
+                UserRecord(
+                    name: name, role: role, passwordHash: hash, lastSignOn: lastSignOn, failedAttempts: failures,
+                    consecutiveFailures: consecutive, lockedUntil: lockedUntil)
             )
         }
         if !sawHeader && !text.isEmpty {

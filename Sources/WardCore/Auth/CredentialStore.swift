@@ -5,8 +5,15 @@ import Glibc
 ///
 /// ```
 /// ward-credentials 1
-/// alice	clinician	$scrypt$ln=14,r=8,p=1$<salt>$<digest>	1732265640	/dev/pts/3	0
+/// alice	clinician	$scrypt$ln=14,r=8,p=1$<salt>$<digest>	1732265640	/dev/pts/3	0	0	-
 /// ```
+///
+/// Sign-on and unlock go through `signOn` and `unlock`, which hold the writers' lock from reading
+/// the user to recording the outcome: wrong passwords in a row are counted per user across every
+/// process, and after `lockout.maxFailedAttempts` of them the account is refused until
+/// `lockout.duration` has passed, without the password being checked (`LockoutPolicy`). Holding
+/// the lock through the scrypt check serialises sign-ons on a host (tens of milliseconds each),
+/// and is what stops parallel guessers from all reading "0 failures" at once.
 ///
 /// Writes are atomic and serialised: under an exclusive `flock` on `credentials.lock`, the whole
 /// store is read again, changed, written to a new 0600 file, `fsync`ed and renamed over the old
@@ -29,6 +36,8 @@ public struct CredentialStore: Sendable {
     public let parameters: ScryptParameters
     /// The shortest password `add` and `setPassword` accept.
     public let minimumPasswordLength: Int
+    /// When sign-on locks an account (the site's `max-failed-attempts` and `lockout`).
+    public var lockout: LockoutPolicy
 
     /// The longest password Ward reads, in bytes.
     public static let maximumPasswordLength = 1024
@@ -37,20 +46,28 @@ public struct CredentialStore: Sendable {
 
     /// The store in `home` (`home.credentialsPath`). The home should have been checked with
     /// `WardHome.open` or `prepare()`.
-    public init(home: WardHome, parameters: ScryptParameters = .standard, minimumPasswordLength: Int = 1) {
+    public init(
+        home: WardHome, parameters: ScryptParameters = .standard, minimumPasswordLength: Int = 1,
+        lockout: LockoutPolicy = LockoutPolicy()
+    ) {
         self.init(
             path: home.credentialsPath,
             lockPath: home.credentialsLockPath,
             parameters: parameters,
-            minimumPasswordLength: minimumPasswordLength
+            minimumPasswordLength: minimumPasswordLength,
+            lockout: lockout
         )
     }
 
-    public init(path: String, lockPath: String, parameters: ScryptParameters, minimumPasswordLength: Int = 1) {
+    public init(
+        path: String, lockPath: String, parameters: ScryptParameters, minimumPasswordLength: Int = 1,
+        lockout: LockoutPolicy = LockoutPolicy()
+    ) {
         self.path = path
         self.lockPath = lockPath
         self.parameters = parameters
         self.minimumPasswordLength = max(1, minimumPasswordLength)
+        self.lockout = lockout
     }
 
     // MARK: Reading
@@ -77,38 +94,103 @@ public struct CredentialStore: Sendable {
 
     // MARK: Sign-on
 
-    /// Checks `password` for `name` without recording anything: for the lock screen, or for a
-    /// caller that records the outcome itself.
+    /// Checks `password` for `name` without recording anything and without regard to a lock.
     ///
     /// Returns the user when the password is right, nil when the name is unknown or the password
-    /// wrong. An unknown name costs a full scrypt too, so timing does not tell which names exist.
+    /// wrong. An unknown name costs a full scrypt too (against `PasswordHash.dummy`), so timing
+    /// does not tell which names exist.
     public func verify(name: String, password: borrowing Password) throws(AuthError) -> UserRecord? {
         let user = try UserRecord.isValidName(name) ? self.user(named: name) : nil
         guard let user else {
-            _ = try PasswordHash(password: password, parameters: parameters)
+            _ = try PasswordHash.dummy(parameters: parameters).matches(password)
             return nil
         }
         return try user.passwordHash.matches(password) ? user : nil
     }
 
-    /// Verifies and records the outcome: on success the previous sign-on and the failures since
-    /// are returned (to show the user) and replaced by this sign-on; on failure the user's
-    /// failure count goes up (when the name exists) and `.wrongCredentials` is thrown.
+    /// Signs `name` on: refuses a locked account without checking the password, checks it,
+    /// and records the outcome, all under the writers' lock (`attempt`).
+    ///
+    /// On success the previous sign-on and the failures since are returned (to show the user)
+    /// and replaced by this sign-on; the count toward a lock starts again.
     ///
     /// - Parameters:
     ///   - tty: The terminal signed on from (`ttyname(0)`), kept for the next sign-on's summary.
     ///   - time: Wall-clock seconds since 1970; `SignOnSummary.currentTime()` by default.
+    /// - Throws: `.accountLocked` (the password was not checked), `.wrongCredentials` for an
+    ///   unknown name or a wrong password alike.
     public func signOn(
         name: String,
         password: borrowing Password,
         tty: String?,
         at time: Int64 = SignOnSummary.currentTime()
     ) throws(AuthError) -> SignOnSummary {
-        guard try verify(name: name, password: password) != nil else {
-            try recordFailure(name: name)
-            throw .wrongCredentials
+        try attempt(name: name, password: password, at: time) { user in
+            let summary = SignOnSummary(
+                user: user.name, role: user.role, previous: user.lastSignOn, failedAttempts: user.failedAttempts)
+            user.lastSignOn = SignOnRecord(time: time, tty: tty)
+            user.failedAttempts = 0
+            return summary
         }
-        return try recordSuccess(name: name, tty: tty, at: time)
+    }
+
+    /// Unlocks a locked session of `name` (the lock screen, or a batch signing on again): the
+    /// same rules as `signOn`, but the last sign-on and the failures to show stay as they are.
+    public func unlock(
+        name: String,
+        password: borrowing Password,
+        at time: Int64 = SignOnSummary.currentTime()
+    ) throws(AuthError) -> UserRecord {
+        try attempt(name: name, password: password, at: time) { user in user }
+    }
+
+    /// One password attempt under the writers' lock: a locked account is refused at once; a
+    /// wrong password (or an unknown name, against the dummy hash) counts toward the lock and
+    /// throws `.wrongCredentials`; a right one ends the count and runs `success` on the user.
+    ///
+    /// An unknown name rewrites the store unchanged, as a known one's failure rewrites it with
+    /// one more count: the same scrypt, the same `fsync`s, so the time taken tells nothing.
+    private func attempt<Value>(
+        name: String,
+        password: borrowing Password,
+        at time: Int64,
+        success: (inout UserRecord) -> Value
+    ) throws(AuthError) -> Value {
+        guard exists else { throw .noStore(path: path) }
+        let lockout = self.lockout
+        // The closure returns the outcome and whether to write; a throw would skip the write.
+        let outcome = try update { (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
+            guard UserRecord.isValidName(name), let i = users.firstIndex(where: { $0.name == name }) else {
+                _ = try PasswordHash.dummy(parameters: parameters).matches(password)
+                return (.failure(.wrongCredentials), true)
+            }
+            if users[i].isLocked(at: time), let until = users[i].lockedUntil {
+                return (.failure(.accountLocked(user: name, until: until)), false)
+            }
+            users[i].lockedUntil = nil  // a lock that has run out
+            guard try users[i].passwordHash.matches(password) else {
+                users[i].failedAttempts += 1
+                users[i].consecutiveFailures += 1
+                if users[i].consecutiveFailures >= lockout.maxFailedAttempts {
+                    users[i].lockedUntil = lockout.lockedUntil(from: time)
+                    users[i].consecutiveFailures = 0
+                }
+                return (.failure(.wrongCredentials), true)
+            }
+            users[i].consecutiveFailures = 0
+            return (.success(success(&users[i])), true)
+        }
+        return try outcome.get()
+    }
+
+    /// Clears `name`'s lock and the count toward the next one (`ward user unlock`). The failures
+    /// since the last sign-on stay, so the owner still hears of them.
+    public func clearLock(name: String) throws(AuthError) {
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            users[i].lockedUntil = nil
+            users[i].consecutiveFailures = 0
+        }
     }
 
     /// Records a successful sign-on: returns what to tell the user (the sign-on before this one
@@ -129,16 +211,26 @@ public struct CredentialStore: Sendable {
             )
             users[i].lastSignOn = SignOnRecord(time: time, tty: tty)
             users[i].failedAttempts = 0
+            users[i].consecutiveFailures = 0
             return summary
         }
     }
 
-    /// Records a failed attempt for `name` (sign-on or unlock). An unknown name is not recorded
-    /// (there is no one to tell) and is not an error.
-    public func recordFailure(name: String) throws(AuthError) {
+    /// Records a failed attempt for `name` made elsewhere (PAM): it counts toward the lock as a
+    /// wrong password at `signOn` does. An unknown name is not recorded (there is no one to tell)
+    /// and is not an error.
+    public func recordFailure(name: String, at time: Int64 = SignOnSummary.currentTime()) throws(AuthError) {
         guard UserRecord.isValidName(name), try user(named: name) != nil else { return }
+        let lockout = self.lockout
         try update { (users: inout [UserRecord]) throws(AuthError) in
-            if let i = users.firstIndex(where: { $0.name == name }) { users[i].failedAttempts += 1 }
+            guard let i = users.firstIndex(where: { $0.name == name }) else { return }
+            if !users[i].isLocked(at: time) { users[i].lockedUntil = nil }
+            users[i].failedAttempts += 1
+            users[i].consecutiveFailures += 1
+            if users[i].consecutiveFailures >= lockout.maxFailedAttempts {
+                users[i].lockedUntil = lockout.lockedUntil(from: time)
+                users[i].consecutiveFailures = 0
+            }
         }
     }
 
@@ -155,7 +247,8 @@ public struct CredentialStore: Sendable {
         }
     }
 
-    /// Replaces a user's password (new salt, current parameters) and clears their failure count.
+    /// Replaces a user's password (new salt, current parameters) and clears their failure count
+    /// and any lock: whoever may write the store has chosen the new password.
     public func setPassword(name: String, password: borrowing Password) throws(AuthError) {
         guard UserRecord.isValidName(name), try user(named: name) != nil else { throw .noSuchUser(name) }
         try checkStrength(password)
@@ -164,6 +257,8 @@ public struct CredentialStore: Sendable {
             guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
             users[i].passwordHash = hash
             users[i].failedAttempts = 0
+            users[i].consecutiveFailures = 0
+            users[i].lockedUntil = nil
         }
     }
 
@@ -195,6 +290,13 @@ public struct CredentialStore: Sendable {
     /// Runs `change` on a fresh read of the store under the writers' lock, then writes the
     /// result atomically. A store that does not exist yet starts empty.
     func update<Result>(_ change: (inout [UserRecord]) throws(AuthError) -> Result) throws(AuthError) -> Result {
+        try update { (users: inout [UserRecord]) throws(AuthError) in (try change(&users), true) }
+    }
+
+    /// `update`, where `change` also says whether there is anything to write.
+    func update<Result>(_ change: (inout [UserRecord]) throws(AuthError) -> (Result, Bool)) throws(AuthError)
+        -> Result
+    {
         let lock: Int32
         do throws(FileSecurityError) {
             lock = try FileSecurity.openFile(atPath: lockPath, flags: O_RDWR, create: true, rule: .ownerOnly)
@@ -206,8 +308,8 @@ public struct CredentialStore: Sendable {
             if errno != EINTR { throw .file(.system(path: lockPath, operation: "lock", errno: errno)) }
         }
         var users = try load() ?? []
-        let result = try change(&users)
-        try write(users)
+        let (result, changed) = try change(&users)
+        if changed { try write(users) }
         return result
     }
 

@@ -32,6 +32,15 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
         self.digest = digest
     }
 
+    /// A hash no password matches, with `parameters`: checked for an unknown user name so that it
+    /// costs one full scrypt, as a known one does, and timing does not tell which names exist.
+    /// Fixed salt and digest: making it must not cost a hash of its own.
+    public static func dummy(parameters: ScryptParameters) -> PasswordHash {
+        PasswordHash(
+            parameters: parameters, salt: [UInt8](repeating: 0x5a, count: saltByteCount),
+            digest: [UInt8](repeating: 0, count: digestByteCount))
+    }
+
     /// True when `password` is the one this hash was made from. Compares in constant time.
     public func matches(_ password: borrowing Password) throws(AuthError) -> Bool {
         let candidate = try Self.derive(password, salt: salt, parameters: parameters)

@@ -42,7 +42,7 @@ public struct SignOnSummary: Sendable, Equatable {
     }
 
     /// `Nov 22, 2025 at 09:14` in the process's time zone.
-    static func localTime(_ seconds: Int64) -> String {
+    public static func localTime(_ seconds: Int64) -> String {
         var time = time_t(seconds)
         var parts = tm()
         guard localtime_r(&time, &parts) != nil else { return "at \(seconds) (seconds since 1970)" }

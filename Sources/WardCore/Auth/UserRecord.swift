@@ -9,21 +9,38 @@ public struct UserRecord: Sendable {
     public var passwordHash: PasswordHash
     /// The last successful sign-on; nil before the first.
     public var lastSignOn: SignOnRecord?
-    /// Failed attempts (sign-on or unlock) since the last successful sign-on.
+    /// Failed attempts (sign-on or unlock) since the last successful sign-on: what the owner is
+    /// told at the next sign-on.
     public var failedAttempts: Int
+    /// Wrong passwords in a row toward the next lock: since the last right password, the last
+    /// lock or the last `ward user unlock`. Reaching `LockoutPolicy.maxFailedAttempts` locks.
+    public var consecutiveFailures: Int
+    /// The account is locked until this wall-clock time (seconds since 1970); nil when not locked.
+    /// A time, not a duration: every process on the host must agree when the lock ends.
+    public var lockedUntil: Int64?
 
     public init(
         name: String,
         role: Role,
         passwordHash: PasswordHash,
         lastSignOn: SignOnRecord? = nil,
-        failedAttempts: Int = 0
+        failedAttempts: Int = 0,
+        consecutiveFailures: Int = 0,
+        lockedUntil: Int64? = nil
     ) {
         self.name = name
         self.role = role
         self.passwordHash = passwordHash
         self.lastSignOn = lastSignOn
         self.failedAttempts = failedAttempts
+        self.consecutiveFailures = consecutiveFailures
+        self.lockedUntil = lockedUntil
+    }
+
+    /// Whether the account is locked at `time` (wall-clock seconds since 1970).
+    public func isLocked(at time: Int64) -> Bool {
+        guard let lockedUntil else { return false }
+        return time < lockedUntil
     }
 
     /// `[a-z_][a-z0-9_.-]{0,31}`: the POSIX-portable user names, lowercase. Nothing that needs

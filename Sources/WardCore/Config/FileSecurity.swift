@@ -1,25 +1,26 @@
 import Glibc
 
 /// Opens and checks the files Ward keeps in its home: created 0600, never through a symbolic
-/// link, refused when another user owns them or group/others can write them.
+/// link, refused when another user owns them or group or others may read or write them.
 ///
-/// Why so strict: the credential store decides who may read patient records and the audit log
-/// is the evidence of who did. A file that someone else can write (or swap through a symbolic
-/// link) could let them add a user or rewrite history. Checks run on the open descriptor
-/// (`fstat`), not on the path, so the file checked is the file used.
+/// Why so strict: the records database holds patients, the credential store decides who may
+/// read them (its hashes can be attacked offline) and the audit log is the evidence of who did
+/// and which patients they saw. A file another local user can read leaks all of that with
+/// `sqlite3 -readonly`; one they can write (or swap through a symbolic link) lets them add a
+/// user or rewrite history. So every file Ward keeps is owner-only, as ssh demands of a private
+/// key. Checks run on the open descriptor (`fstat`), not on the path, so the file checked is the
+/// file used.
 ///
 /// - Important: Descriptors are opened `O_CLOEXEC` and `O_NOFOLLOW`; callers close them.
 public enum FileSecurity {
-    /// How private an existing file must be.
+    /// How private an existing file must be. There is one rule: the owner's alone. (Ward once let
+    /// others read the records and the audit log; issue 12 showed another user reading patients.)
     public enum Rule: Sendable {
-        /// Group and others may read, never write (the records database, the audit log).
-        case notWritableByOthers
-        /// Group and others may neither read nor write (the credential store: its hashes can
-        /// be attacked offline, as ssh refuses a private key that others can read).
+        /// Group and others may neither read nor write; only the running user owns it.
         case ownerOnly
 
         /// The permission bits that this rule refuses.
-        var forbiddenBits: mode_t { self == .ownerOnly ? 0o077 : 0o022 }
+        var forbiddenBits: mode_t { 0o077 }
         /// The `chmod` mode that fixes a refused file.
         var fix: String { "600" }
     }
@@ -49,7 +50,7 @@ public enum FileSecurity {
         atPath path: String,
         flags: Int32 = O_RDONLY,
         create: Bool = false,
-        rule: Rule = .notWritableByOthers
+        rule: Rule = .ownerOnly
     ) throws(FileSecurityError) -> Int32 {
         if create {
             do throws(FileSecurityError) {
@@ -81,7 +82,7 @@ public enum FileSecurity {
     public static func checkFile(
         descriptor fd: Int32,
         path: String,
-        rule: Rule = .notWritableByOthers
+        rule: Rule = .ownerOnly
     ) throws(FileSecurityError) {
         var info = stat()
         if fstat(fd, &info) != 0 { throw .system(path: path, operation: "stat", errno: errno) }
@@ -90,9 +91,26 @@ public enum FileSecurity {
     }
 
     /// Checks an existing file by path, without following a final symbolic link.
-    public static func checkFile(atPath path: String, rule: Rule = .notWritableByOthers) throws(FileSecurityError) {
-        let fd = try openFile(atPath: path, flags: O_RDONLY, rule: rule)
+    public static func checkFile(atPath path: String, rule: Rule = .ownerOnly) throws(FileSecurityError) {
+        // O_NONBLOCK: a FIFO put in a file's place must be refused, not wait for a writer.
+        let fd = try openFile(atPath: path, flags: O_RDONLY | O_NONBLOCK, rule: rule)
         close(fd)
+    }
+
+    /// Checks a file by path when it exists, without following a final symbolic link; a missing
+    /// file passes. For the files SQLite and the audit log open by path after Ward checked them.
+    public static func checkIfPresent(atPath path: String, rule: Rule = .ownerOnly) throws(FileSecurityError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            if errno == ENOENT { return }
+            throw .system(path: path, operation: "stat", errno: errno)
+        }
+        if info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(path: path) }
+        do {
+            try checkFile(atPath: path, rule: rule)
+        } catch .notFound {
+            // Removed between lstat and open (a writer's rename): nothing to check.
+        }
     }
 
     /// Shared by files and the home directory: same owner, none of the `forbidden` bits.
@@ -158,7 +176,7 @@ public enum FileSecurityError: Error, Equatable, Sendable, CustomStringConvertib
     case notDirectory(path: String)
     /// Another user owns it; they could change it behind Ward's back.
     case wrongOwner(path: String, owner: uid_t, user: uid_t)
-    /// Its permissions let group or others write it (or, for the credential store, read it).
+    /// Its permissions let group or others read or write it.
     case unsafeMode(path: String, mode: mode_t, fix: String)
     /// Larger than any file Ward writes; refused rather than read into memory.
     case tooLarge(path: String, limit: Int)
@@ -170,7 +188,8 @@ public enum FileSecurityError: Error, Equatable, Sendable, CustomStringConvertib
         case .notFound(let path):
             "\(path): no such file."
         case .symbolicLink(let path):
-            "\(path) is a symbolic link; Ward uses only the file itself. Replace the link with the file."
+            "\(path) is a symbolic link; Ward does not follow links to its files. "
+                + "Replace the link with the file itself (or give --home the real directory)."
         case .notRegularFile(let path):
             "\(path) is not a regular file; move it away and try again."
         case .notDirectory(let path):

@@ -15,11 +15,15 @@ public struct SessionPolicy: Equatable, Sendable {
     public var passwordTimeout: Duration
     /// Sign-on to forced lock however active the user is; nil when off, the default (`max-session`).
     public var maxSession: Duration?
+    /// How long an account stays locked after `maxFailedAttempts` wrong passwords in a row,
+    /// across processes (`lockout`, default 15m). A ceiling like the others: a user file may
+    /// shorten it, never lengthen it.
+    public var lockout: Duration
 
     public init(
         idleTimeout: Duration = .seconds(300), warnBefore: Duration = .seconds(30),
         signoutAfter: Duration = .seconds(900), maxFailedAttempts: Int = 5,
-        passwordTimeout: Duration = .seconds(60), maxSession: Duration? = nil
+        passwordTimeout: Duration = .seconds(60), maxSession: Duration? = nil, lockout: Duration = .seconds(900)
     ) {
         self.idleTimeout = idleTimeout
         self.warnBefore = warnBefore
@@ -27,6 +31,12 @@ public struct SessionPolicy: Equatable, Sendable {
         self.maxFailedAttempts = maxFailedAttempts
         self.passwordTimeout = passwordTimeout
         self.maxSession = maxSession
+        self.lockout = lockout
+    }
+
+    /// The credential store's lockout rule: `max-failed-attempts` and `lockout`.
+    public var lockoutPolicy: LockoutPolicy {
+        LockoutPolicy(maxFailedAttempts: maxFailedAttempts, duration: lockout)
     }
 
     /// Ward's built-in limits, used where the site file says nothing.
@@ -42,6 +52,7 @@ public struct SessionPolicy: Equatable, Sendable {
             case .maxFailedAttempts: .count(maxFailedAttempts)
             case .passwordTimeout: .duration(passwordTimeout)
             case .maxSession: maxSession.map { .duration($0) } ?? .off
+            case .lockout: .duration(lockout)
             }
         }
         set {
@@ -53,6 +64,7 @@ public struct SessionPolicy: Equatable, Sendable {
             case (.passwordTimeout, .duration(let d)): passwordTimeout = d
             case (.maxSession, .duration(let d)): maxSession = d
             case (.maxSession, .off): maxSession = nil
+            case (.lockout, .duration(let d)): lockout = d
             default: assertionFailure("\(newValue) does not fit \(key)")
             }
         }
@@ -67,6 +79,7 @@ public enum SessionKey: String, CaseIterable, Sendable, CustomStringConvertible 
     case maxFailedAttempts = "max-failed-attempts"
     case passwordTimeout = "password-timeout"
     case maxSession = "max-session"
+    case lockout = "lockout"
 
     public var description: String { rawValue }
 
@@ -79,6 +92,7 @@ public enum SessionKey: String, CaseIterable, Sendable, CustomStringConvertible 
         case .signoutAfter: .seconds(1) ... .seconds(24 * 3600)
         case .passwordTimeout: .seconds(1) ... .seconds(3600)
         case .maxSession: .seconds(1) ... .seconds(7 * 24 * 3600)
+        case .lockout: .seconds(1) ... .seconds(24 * 3600)
         case .maxFailedAttempts: nil
         }
     }

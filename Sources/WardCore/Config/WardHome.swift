@@ -4,10 +4,11 @@ import Glibc
 /// audit log: `--home`, else `$WARD_HOME`, else `$XDG_DATA_HOME/ward`, else
 /// `~/.local/share/ward`.
 ///
-/// Created 0700. An existing home that group or others can write, or that another user owns, is
-/// refused before anything in it is read: whoever can write the directory can replace the
-/// credential store with one that knows their password, whatever the store's own mode.
-/// A home that others can only read is accepted (its files are 0600 anyway).
+/// Created 0700. An existing home that group or others can read or write, that another user
+/// owns, or that is a symbolic link, is refused before anything in it is read, and so is any of
+/// its files that is not the owner's alone (`checkFiles()`): whoever can write the directory can
+/// replace the credential store with one that knows their password, and whoever can read a
+/// records file at 0644 can read every patient in it with `sqlite3 -readonly`.
 public struct WardHome: Sendable, Equatable {
     /// The home's path, as resolved (not canonicalised: messages show what the user gave).
     public let path: String
@@ -29,7 +30,7 @@ public struct WardHome: Sendable, Equatable {
     }
 
     /// Resolves the home, creates it (0700, with any missing parents 0700) when missing, and
-    /// checks that it is safe to use.
+    /// checks that it and the files in it are safe to use (`prepare`, then `checkFiles`).
     ///
     /// - Throws: `FileSecurityError` naming the path, its mode and what to do (`chmod 700 PATH`).
     public static func open(
@@ -39,6 +40,7 @@ public struct WardHome: Sendable, Equatable {
     ) throws(FileSecurityError) -> WardHome {
         let home = WardHome(path: resolvePath(option: option, environment: environment))
         try home.prepare(create: create)
+        try home.checkFiles()
         return home
     }
 
@@ -59,18 +61,39 @@ public struct WardHome: Sendable, Equatable {
     /// The default audit log, when the site file names none.
     public var auditLogPath: String { path + "/audit.jsonl" }
 
-    /// Creates the home when missing and `create` is true, then checks it: a directory owned by
-    /// this user that group and others cannot write.
+    /// The files of the home that hold patients, credentials or evidence, with SQLite's journals
+    /// and the audit log's head file: each must be the owner's alone when it exists.
+    public var sensitiveFiles: [String] {
+        let records = recordsPath
+        return [records, records + "-journal", records + "-wal", records + "-shm", credentialsPath,
+                credentialsLockPath] + Self.auditFiles(log: auditLogPath)
+    }
+
+    /// An audit log and its head file (`LOG.head`, as the audit-log plugin names it).
+    public static func auditFiles(log: String) -> [String] { [log, log + ".head"] }
+
+    /// Creates the home when missing and `create` is true, then checks it: a directory itself
+    /// (not a symbolic link to one), owned by this user, that group and others can neither read
+    /// nor write nor search.
     public func prepare(create: Bool = true) throws(FileSecurityError) {
         if create { try Self.makeDirectories(path) }
         var info = stat()
-        if stat(path, &info) != 0 {
+        // lstat: a link could be pointed elsewhere later by whoever owns the directory it sits in.
+        if lstat(path, &info) != 0 {
             let code = errno
             if code == ENOENT { throw .notFound(path: path) }
             throw .system(path: path, operation: "stat", errno: code)
         }
+        if info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(path: path) }
         if info.st_mode & S_IFMT != S_IFDIR { throw .notDirectory(path: path) }
-        try FileSecurity.checkOwnerAndMode(info, path: path, forbidden: 0o022, fix: "700")
+        try FileSecurity.checkOwnerAndMode(info, path: path, forbidden: 0o077, fix: "700")
+    }
+
+    /// Checks every file of `sensitiveFiles` that exists (and `extra` ones, such as an audit log
+    /// the site file puts elsewhere): a regular file, not a link, the running user's, mode 0600
+    /// or stricter. Missing files are fine: Ward creates them 0600.
+    public func checkFiles(extra: [String] = []) throws(FileSecurityError) {
+        for file in sensitiveFiles + extra { try FileSecurity.checkIfPresent(atPath: file) }
     }
 
     /// `mkdir -p` with mode 0700 for each directory it makes; existing ones are left as they are.

@@ -206,6 +206,13 @@ public final class BatchSession {
         } catch .wrongCredentials {
             perform(machine.passwordChecked(role: nil))
             perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.sysexit))
+        } catch .accountLocked(let user, let until) {
+            // Refused before the password was checked: said once (not also "wrong password"), and
+            // audited as a failed sign-on.
+            let error = AuthError.accountLocked(user: user, until: until)
+            reporter.notice("cannot sign on: \(error)")
+            perform([.announce(.signOnFailed(user: options.user))])
+            perform(machine.signOff(.failedAttempts, status: error.sysexit))
         } catch {
             reporter.notice("cannot sign on: \(error)")
             perform(machine.signOff(.failedAttempts, status: error.sysexit))
@@ -218,8 +225,10 @@ public final class BatchSession {
         let place = line.source.place
         do throws(AuthError) {
             let password = try options.password.read()
-            guard let record = try credentials.verify(name: options.user, password: password) else {
-                try? credentials.recordFailure(name: options.user)
+            let record: UserRecord
+            do throws(AuthError) {
+                record = try credentials.unlock(name: options.user, password: password)
+            } catch .wrongCredentials {
                 reporter.notice(
                     "the password in \(options.password.name) no longer signs on \(options.user); stopped before \(place).")
                 return perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.sysexit))

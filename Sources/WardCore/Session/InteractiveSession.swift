@@ -136,16 +136,20 @@ public final class InteractiveSession {
         explicit_bzero(&bytes, bytes.count)
         do {
             if atLockScreen {
-                guard let record = try credentials.verify(name: user, password: password) else {
-                    try? credentials.recordFailure(name: user)
-                    return nil
-                }
-                return record.role.rawValue
+                return try credentials.unlock(name: user, password: password).role.rawValue
             }
             let summary = try credentials.signOn(name: user, password: password, tty: Self.ttyName)
             signOnLines = summary.lines
             return summary.role.rawValue
         } catch .wrongCredentials {
+            return nil
+        } catch .accountLocked(let name, let until) {
+            // Refused before the password was checked: the session ends (77), audited as a
+            // failed sign-on; retrying here could not succeed before the lock runs out.
+            let error = AuthError.accountLocked(user: name, until: until)
+            Terminal.write("ward: \(error)\n")
+            if !atLockScreen { perform([.announce(.signOnFailed(user: user))]) }
+            perform(machine.signOff(.failedAttempts, status: error.sysexit))
             return nil
         } catch {
             Terminal.write("ward: " + Sanitizer.text("\(error)") + "\n")

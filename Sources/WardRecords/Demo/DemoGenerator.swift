@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WardCore
 
 /// `ward demo`: writes a records home of synthetic patients, the same home for the same seed.
 ///
@@ -105,6 +106,8 @@ public struct DemoGenerator: Sendable {
             }
             try queue.close()
         } catch let error as StoreError {
+            throw error
+        } catch let error as FileSecurityError {
             throw error
         } catch {
             throw StoreError.database(reason: SQLiteRecordStore.reason(error))

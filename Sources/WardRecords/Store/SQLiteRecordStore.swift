@@ -32,17 +32,13 @@ public final class SQLiteRecordStore: RecordStore {
 
     // MARK: Connection
 
-    /// Opens and migrates. The file is created 0600 first: SQLite would create it 0644 less the
-    /// umask, and its journals copy the database file's mode.
+    /// Opens and migrates. The file is created 0600 and checked first (`checkFiles`): SQLite
+    /// would create it 0644 less the umask, and its journals copy the database file's mode.
     /// `target` stops the migrations after that one (the demo generator loads bare tables).
     static func open(
         _ path: String, configuration: Configuration = defaultConfiguration, upTo target: String? = nil
     ) throws -> DatabaseQueue {
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
-        Glibc.close(descriptor)
+        try checkFiles(path)
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -65,6 +61,19 @@ public final class SQLiteRecordStore: RecordStore {
             throw StoreError.migrationFailed(path: path, reason: Self.reason(error))
         }
         return queue
+    }
+
+    /// Creates the records file 0600 when missing, then checks it and any journal beside it
+    /// (`-journal`, `-wal`, `-shm`): the owner's alone, a regular file, not a symbolic link.
+    ///
+    /// GRDB opens by path, so the check is made here, on a descriptor opened `O_NOFOLLOW`, just
+    /// before; the home around it is 0700, so no one else can swap the file in between.
+    /// - Throws: `FileSecurityError` (exit 78 with the `chmod` that fixes it; 74 when the system
+    ///   call itself failed).
+    static func checkFiles(_ path: String) throws {
+        let descriptor = try FileSecurity.openFile(atPath: path, flags: O_RDWR, create: true)
+        Glibc.close(descriptor)
+        for journal in ["-journal", "-wal", "-shm"] { try FileSecurity.checkIfPresent(atPath: path + journal) }
     }
 
     static var defaultConfiguration: Configuration {

@@ -1,0 +1,32 @@
+import ArgumentParser
+import WardCore
+
+extension Ward.User {
+    /// `ward user unlock NAME`: ends a lockout at once, before `lockout` has run out.
+    ///
+    /// For the user who was locked out by someone else's guesses (or their own typos) and has
+    /// shown who they are some other way. Asks no Ward password, as the other `ward user`
+    /// commands: whoever can write the home can already rewrite the store. The failures since the
+    /// last sign-on are kept, so the user is still told of them when they next sign on.
+    struct Unlock: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unlock",
+            abstract: "Unlock an account locked after too many failed sign-on attempts."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The user to unlock.")
+        var name: String
+
+        func run() throws {
+            try Ward.User.reportingErrors {
+                let store = try Ward.User.store(global)
+                guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
+                let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
+                try store.clearLock(name: name)
+                print(wasLocked ? "Unlocked \(name)." : "\(name) was not locked; the count of failures starts again.")
+            }
+        }
+    }
+}
