@@ -31,7 +31,8 @@ struct Ward: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// Hardens the process (`hardenProcess()`: not dumpable, no core, umask 077) before anything
-    /// is parsed or read, picks the one logging backend, then parses the command line and runs the command.
+    /// is parsed or read, picks the one logging backend, then parses the command line and runs
+    /// the command.
     ///
     /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
     /// and an info line there would break the prompt. Log text never carries a patient field or a

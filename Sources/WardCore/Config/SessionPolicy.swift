@@ -16,8 +16,8 @@ public struct SessionPolicy: Equatable, Sendable {
     /// Sign-on to forced lock however active the user is; nil when off, the default (`max-session`).
     public var maxSession: Duration?
     /// How long an account stays locked after `maxFailedAttempts` wrong passwords in a row,
-    /// across processes (`lockout`, default 15m). A ceiling like the others: a user file may
-    /// shorten it, never lengthen it.
+    /// across processes (`lockout`, default 15m). The site's alone: a shorter lock is a weaker
+    /// one, so a user file may not set it (`UserPreferences.parse`).
     public var lockout: Duration
 
     public init(

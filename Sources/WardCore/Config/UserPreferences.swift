@@ -1,9 +1,10 @@
 /// The user's own file (`$XDG_CONFIG_HOME/ward/config.toml`): stricter limits and cosmetics.
 ///
 /// A user may shorten a timeout, lower `max-failed-attempts`, turn on `max-session`, pick
-/// colours and a bell; never loosen a limit or remove a plugin the site enables. Such a file
-/// is refused with a message naming both files (`SitePolicy.applying(_:)`), rather than
-/// silently clamped, so the user learns the setting has no effect.
+/// colours and a bell; never loosen a limit, set `lockout` (a shorter lock is a weaker one) or
+/// remove a plugin the site enables. Such a file is refused with a message naming both files
+/// (`SitePolicy.applying(_:)`), rather than silently clamped, so the user learns the setting
+/// has no effect.
 ///
 /// ```toml
 /// [session]
@@ -53,6 +54,15 @@ public struct UserPreferences: Sendable {
             switch key {
             case "session":
                 session = SessionOverride.read(table, errors: &errors)
+                if session.values.removeValue(forKey: .lockout) != nil {
+                    // Shorter is weaker here, and the lock guards an account against whoever runs
+                    // Ward, the guesser included: only the site file may set it.
+                    errors.append(
+                        .conflict(
+                            file: file, line: session.lines[.lockout] ?? table.line,
+                            message: "'lockout' is the site's to set: an account's lock holds against whoever "
+                                + "runs Ward, so a user file cannot change it. Remove it from this file."))
+                }
             case "display":
                 do {
                     if let color = try table.choice("color", from: Display.Color.allCases.map(\.rawValue)) {
