@@ -20,6 +20,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case malformedBundle(file: String, path: String, problem: String)
     /// The home already holds records; the demo generator writes only into an empty home.
     case alreadyHasRecords(path: String)
+    /// A bundle's Patient would overwrite or merge another patient; nothing of it was imported.
+    case patientClash(file: String, clash: PatientClash)
+    /// The database refused a bundle's rows (a uniqueness or reference rule); `constraint` is
+    /// SQLite's message, which names a table and a column, never a value.
+    case bundleConflict(file: String, constraint: String)
 
     public var description: String {
         switch self {
@@ -39,6 +44,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(file): \(path): \(problem); nothing of this bundle was imported"
         case .alreadyHasRecords(let path):
             return "\(path) already holds records; choose an empty home with --home"
+        case .patientClash(let file, let clash):
+            return "\(file): \(clash); nothing of this bundle was imported"
+        case .bundleConflict(let file, let constraint):
+            return "\(file): the bundle conflicts with the stored records (\(constraint)); "
+                + "nothing of this bundle was imported"
         }
     }
 
@@ -50,7 +60,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noSuchPatient: return 1
         case .database: return 1
         case .unreadable: return 66  // EX_NOINPUT
-        case .malformedBundle: return 65  // EX_DATAERR
+        case .malformedBundle, .patientClash, .bundleConflict: return 65  // EX_DATAERR
         case .alreadyHasRecords: return 73  // EX_CANTCREAT
         }
     }
