@@ -11,7 +11,7 @@ the seconds per 100 MB. The bundle is written to a temporary directory and remov
 
 Run: swift build -c release --product ward
      python3 Benchmarks/Import/import_benchmark.py [--ward .build/release/ward] [--size-mb 300]
-            [--patients 20] [--runs 1] [--keep DIR]
+            [--patients 20] [--runs 1] [--keep DIR | --bundle FILE]
 """
 import argparse
 import json
@@ -164,16 +164,21 @@ def main():
     parser.add_argument("--size-mb", type=int, default=300)
     parser.add_argument("--patients", type=int, default=20)
     parser.add_argument("--runs", type=int, default=1, help="imports into fresh homes; the median is printed")
-    parser.add_argument("--keep", help="write the bundle here and keep it")
+    parser.add_argument("--keep", help="write the bundle in this directory and keep it")
+    parser.add_argument("--bundle", help="import this bundle instead of writing one")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="ward-import-bench-")
     try:
-        bundle = os.path.join(args.keep or work, "big-bundle.json")
-        started = time.monotonic()
-        count = write_bundle(bundle, args.size_mb, args.patients)
+        if args.bundle:
+            bundle = args.bundle
+        else:
+            bundle = os.path.join(args.keep or work, "big-bundle.json")
+            started = time.monotonic()
+            count = write_bundle(bundle, args.size_mb, args.patients)
+            print("bundle: %d entries, %d patients (written in %.0f s)" % (
+                count + args.patients, args.patients, time.monotonic() - started))
         size = os.path.getsize(bundle)
-        print("bundle: %.1f MB, %d entries, %d patients (written in %.0f s)" % (
-            size / 1e6, count + args.patients, args.patients, time.monotonic() - started))
+        print("bundle: %s, %.1f MB" % (os.path.basename(bundle), size / 1e6))
         results = []
         for run in range(args.runs):
             home = os.path.join(work, "home%d" % run)

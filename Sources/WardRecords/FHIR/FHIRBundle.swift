@@ -55,7 +55,7 @@ struct FHIRBundle {
     /// The first pass: the bundle's patients and medications, checked.
     init(reading reader: JSONStreamReader) throws {
         var mrns: [String: Int] = [:]
-        try Self.walk(reader) { entry in
+        try Self.walk(reader, firstPass: true) { entry in
             let resource = try entry.require("resource")
             let type = try resource.require("resourceType").string()
             let fullURL = try entry.string("fullUrl")
@@ -106,7 +106,9 @@ struct FHIRBundle {
 
     /// Walks the bundle object: checks `resourceType` and hands each entry of `entry` to `body`,
     /// as a cursor at `entry[n]`; every other member is checked and skipped.
-    private static func walk(_ reader: JSONStreamReader, _ body: (JSONCursor) throws -> Void) throws {
+    private static func walk(
+        _ reader: JSONStreamReader, firstPass: Bool = false, _ body: (JSONCursor) throws -> Void
+    ) throws {
         guard try reader.peekSignificant() == UInt8(ascii: "{") else {
             throw FHIRProblem(path: "(root)", problem: "expected a FHIR Bundle object")
         }
@@ -130,13 +132,44 @@ struct FHIRBundle {
                 guard try reader.peekSignificant() == UInt8(ascii: "[") else {
                     throw FHIRProblem(path: "entry", problem: "expected an array")
                 }
-                try reader.readArray { index in try body(JSONCursor(try reader.value(), path: "entry[\(index)]")) }
+                try reader.readArray { index in
+                    let entry = firstPass ? try firstPassEntry(reader) : try reader.value()
+                    try body(JSONCursor(entry, path: "entry[\(index)]"))
+                }
             default:
                 try reader.skipValue()
             }
         }
         try reader.finish()
         guard type != nil else { throw FHIRProblem(path: "resourceType", problem: "expected \"Bundle\"") }
+    }
+
+    /// An entry as the first pass needs it: its `fullUrl`, and its resource built only as far as
+    /// its `resourceType` when that is neither Patient nor Medication (Synthea writes it first).
+    /// The rest is checked as JSON and skipped, so the first pass builds little more than the
+    /// patients. Anything else the second pass builds and checks in full, duplicate keys included.
+    private static func firstPassEntry(_ reader: JSONStreamReader) throws -> JSONValue {
+        guard try reader.peekSignificant() == UInt8(ascii: "{") else { return try reader.value() }
+        var members: [String: JSONValue] = [:]
+        try reader.readObject { key in
+            guard key == "resource" || key == "fullUrl" else { return try reader.skipValue() }
+            guard key == "resource", try reader.peekSignificant() == UInt8(ascii: "{") else {
+                members[key] = try reader.value()
+                return
+            }
+            var resource: [String: JSONValue] = [:]
+            var skipping = false
+            try reader.readObject { member in
+                if skipping { return try reader.skipValue() }
+                let value = try reader.value()
+                resource[member] = value
+                if member == "resourceType", case .string(let type) = value, type != "Patient", type != "Medication" {
+                    skipping = true
+                }
+            }
+            members[key] = .object(resource)
+        }
+        return .object(members)
     }
 
     private func resource(_ resource: JSONCursor, type: String, entry: JSONCursor) throws -> Resource {
