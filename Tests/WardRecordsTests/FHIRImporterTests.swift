@@ -325,6 +325,11 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
         refusal(store, sameMRN)
             == .patientClash(file: "bundle.json", clash: .sameMRNInBundle(mrn: "m1", firstID: "p1", secondID: "p2")))
     #expect(try store.find("lovelace").matches.isEmpty && store.find("hopper").matches.isEmpty)
+    // One Patient whose fullUrl is its own `Patient/id` is not two Patients.
+    var selfNamed = Bundles.patient("p9", given: ["Ada"], family: "Lovelace", mrn: "M9")
+    selfNamed["fullUrl"] = "Patient/p9"
+    try store.importing(Bundles.bundle([selfNamed, Bundles.condition("p9")]))
+    #expect(try store.chart(mrn: "M9").problems.count == 1)
 }
 
 @Test func importBundle_constraintErrorFromTheDatabase_isMappedToTheFile_exit65() throws {

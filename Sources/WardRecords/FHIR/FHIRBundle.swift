@@ -69,7 +69,7 @@ struct FHIRBundle {
                     throw PatientClash.sameMRNInBundle(
                         mrn: patient.mrn, firstID: patients[other].fhirID, secondID: fhirID)
                 }
-                for key in [fullURL, id.map { "Patient/\($0)" }].compactMap({ $0 }) {
+                for key in Set([fullURL, id.map { "Patient/\($0)" }].compactMap({ $0 })) {
                     if patientKeys.updateValue(patients.count, forKey: key) != nil {
                         throw PatientClash.sameIDInBundle(id: key)
                     }

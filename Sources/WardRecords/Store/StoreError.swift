@@ -1,8 +1,10 @@
 /// Why the records store or one of its loaders failed.
 ///
-/// - Important: no case carries a patient field. A file, a JSON path, an MRN count or an SQLite
-///   result code may appear in a message; a name, a birth date or a note never does, because
-///   these messages reach stderr, logs and audit records.
+/// - Important: no case carries a patient field other than identifiers. A file, a JSON path, an
+///   MRN count or an SQLite result code may appear in a message, and an import clash names the
+///   FHIR ids and the MRN a clerk needs to sort it out (quoted escaped: they are hostile text);
+///   a name, a birth date or a note never does, because these messages reach stderr, logs and
+///   audit records.
 public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The records database could not be opened or created at this path.
     case cannotOpen(path: String, reason: String)
