@@ -102,3 +102,13 @@ private func string(_ value: JSONValue) -> String? {
     try reader.finish()
     #expect(kept == [10, 20])
 }
+
+@Test func jsonStreamReader_readsTheSameValue_whateverTheChunkSize() throws {
+    let text = #"{"a": ["x\u00e9\ud83d\ude00\n", -12.5e-1, true, null, {"b": "café"}], "c": false, "d": "nul\u0000"}"#
+    let expected = try JSONStreamReader(data: Data(text.utf8)).value()
+    for chunk in 1...9 {
+        let reader = JSONStreamReader(data: Data(text.utf8), chunkSize: chunk)
+        #expect(try reader.value() == expected, "chunk \(chunk)")
+        try reader.finish()
+    }
+}

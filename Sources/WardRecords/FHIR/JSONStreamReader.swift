@@ -32,9 +32,10 @@ final class JSONStreamReader {
     private var scratch: [UInt8] = []
     private var descriptor: Int32 = -1
 
-    /// Reads `data` (tests, and the fuzzer's entry point).
-    init(data: Data) {
-        buffer = .allocate(capacity: Self.chunkSize)
+    /// Reads `data` (tests, and the fuzzer's entry point) in chunks of `chunkSize` bytes, by
+    /// default 1 MiB and never more than the input: a fuzzer makes millions of small readers.
+    init(data: Data, chunkSize: Int? = nil) {
+        buffer = .allocate(capacity: max(1, chunkSize ?? min(Self.chunkSize, data.count)))
         var next = data.startIndex
         fill = { target in
             let count = min(target.count, data.endIndex - next)

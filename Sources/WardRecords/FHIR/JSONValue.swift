@@ -3,7 +3,7 @@
 /// Ward's own type rather than Foundation's `Any` tree: a string keeps every scalar it was
 /// written with (U+0000 included), numbers are `Double` as FHIR's decimals are read, and an
 /// object refuses a key written twice instead of keeping one of them silently.
-enum JSONValue {
+enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case number(Double)
