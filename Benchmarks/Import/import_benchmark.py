@@ -154,7 +154,8 @@ def run_import(ward, bundle, home):
     seconds = time.monotonic() - start
     stderr = process.stderr.read().decode(errors="replace")
     process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, seconds, usage.ru_maxrss, stderr  # ru_maxrss: KiB on Linux
+    # ru_maxrss: KiB on Linux. CPU seconds too: on a shared machine they vary less than the wall clock.
+    return process.returncode, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, stderr
 
 
 def main():
@@ -183,18 +184,21 @@ def main():
         for run in range(args.runs):
             home = os.path.join(work, "home%d" % run)
             os.mkdir(home, 0o700)
-            status, seconds, maxrss, stderr = run_import(args.ward, bundle, home)
+            status, seconds, cpu, maxrss, stderr = run_import(args.ward, bundle, home)
             if status != 0:
                 sys.exit("ward import exited %d:\n%s" % (status, stderr[-2000:]))
-            results.append((seconds, maxrss))
-            print("run %d: %.1f s, peak RSS %.0f MB, %.2f s per 100 MB; %s" % (
-                run + 1, seconds, maxrss / 1024, seconds / (size / 1e8), stderr.strip().splitlines()[-1]))
+            results.append((seconds, maxrss, cpu))
+            print("run %d: %.1f s (%.1f s CPU), peak RSS %.0f MB, %.2f s per 100 MB; %s" % (
+                run + 1, seconds, cpu, maxrss / 1024, seconds / (size / 1e8), stderr.strip().splitlines()[-1]))
             shutil.rmtree(home)
         results.sort()
-        seconds, _ = results[len(results) // 2]
+        seconds, _, _ = results[len(results) // 2]
+        cpu = sorted(r[2] for r in results)[len(results) // 2]
         peak = max(r[1] for r in results)
-        print("median %.1f s = %.2f s per 100 MB; peak RSS (max over runs) %.0f MB for a %.0f MB bundle" % (
-            seconds, seconds / (size / 1e8), peak / 1024, size / 1e6))
+        print("median %.1f s = %.2f s per 100 MB (CPU %.2f s per 100 MB); peak RSS (max over runs) %.0f MB "
+              "for a %.0f MB bundle; load average %s" % (
+                  seconds, seconds / (size / 1e8), cpu / (size / 1e8), peak / 1024, size / 1e6,
+                  " ".join("%.1f" % x for x in os.getloadavg())))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
