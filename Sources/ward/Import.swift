@@ -9,7 +9,10 @@ extension Ward {
     ///
     /// Goes on past a bad bundle so one bad file does not hold back a directory of good ones;
     /// each bad bundle is named with its file and JSON path, imports nothing, and the command
-    /// exits 65 at the end (66 when an input could not be read at all).
+    /// exits 65 at the end (66 when an input could not be read at all). A bundle whose Patient
+    /// matches a stored patient by FHIR id or by MRN but not by both is such a bad bundle: it
+    /// would overwrite another person's chart. Bundles are streamed, so a file of hundreds of
+    /// megabytes needs tens of megabytes of memory (Benchmarks/Import).
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import", abstract: "Import FHIR R4 bundles (Synthea output) into the records.")

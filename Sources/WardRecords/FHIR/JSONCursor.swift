@@ -1,20 +1,14 @@
-import Foundation
-
 /// A value in a parsed JSON document, with the JSON path that leads to it.
 ///
 /// The importer reads bundles through cursors so that every complaint names where it is:
 /// `entry[3].resource.subject.reference`, never the value found there (it may be a name).
 struct JSONCursor {
-    let value: Any
+    let value: JSONValue
     /// The JSON path from the document's root; empty at the root.
     let path: String
 
-    init(root: Any) {
-        value = root
-        path = ""
-    }
-
-    private init(_ value: Any, path: String) {
+    /// A cursor on `value`, found at `path` (`entry[3]` for an entry the reader streamed).
+    init(_ value: JSONValue, path: String = "") {
         self.value = value
         self.path = path
     }
@@ -24,8 +18,9 @@ struct JSONCursor {
 
     /// The member `key`, or nil when it is absent or null.
     func field(_ key: String) throws -> JSONCursor? {
-        guard let object = value as? [String: Any] else { throw problem("expected an object") }
-        guard let member = object[key], !(member is NSNull) else { return nil }
+        guard case .object(let object) = value else { throw problem("expected an object") }
+        guard let member = object[key] else { return nil }
+        if case .null = member { return nil }
         return JSONCursor(member, path: path(key))
     }
 
@@ -36,19 +31,22 @@ struct JSONCursor {
     }
 
     func string() throws -> String {
-        guard let string = value as? String else { throw problem("expected a string") }
+        guard case .string(let string) = value else { throw problem("expected a string") }
         return string
     }
 
     func number() throws -> Double {
-        if let number = value as? NSNumber { return number.doubleValue }
-        if let number = value as? Double { return number }
-        if let number = value as? Int { return Double(number) }
-        throw problem("expected a number")
+        guard case .number(let number) = value else { throw problem("expected a number") }
+        return number
+    }
+
+    func bool() throws -> Bool {
+        guard case .bool(let flag) = value else { throw problem("expected true or false") }
+        return flag
     }
 
     func array() throws -> [JSONCursor] {
-        guard let array = value as? [Any] else { throw problem("expected an array") }
+        guard case .array(let array) = value else { throw problem("expected an array") }
         return array.enumerated().map { JSONCursor($0.element, path: "\(path)[\($0.offset)]") }
     }
 

@@ -13,14 +13,15 @@ struct ChartLoader {
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT id, mrn, given, family, birth_date, sex, phone, address, restricted
+                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex,
+                    CAST(phone AS BLOB), CAST(address AS BLOB), restricted
                 FROM patient WHERE mrn = ?
                 """)
         guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { throw StoreError.noSuchPatient }
         let id: Int64 = row[0]
         let patient = Patient(
-            mrn: row[1], given: row[2], family: row[3], birthDate: row[4], sex: Sex(rawValue: row[5]) ?? .unknown,
-            phone: row[6], address: row[7], restricted: row[8])
+            mrn: row[1], given: row.text(2), family: row.text(3), birthDate: row.text(4),
+            sex: Sex(rawValue: row[5]) ?? .unknown, phone: row.text(6), address: row.text(7), restricted: row[8])
         guard contents == .full else { return LoadedChart(patient: patient) }
         return LoadedChart(
             patient: patient,
@@ -29,19 +30,23 @@ struct ChartLoader {
                 id
             ) {
                 Allergy(
-                    substance: $0[0], code: $0[1], criticality: $0[2], category: $0[3], status: $0[4],
-                    recorded: date($0[5]))
+                    substance: $0.text(0), code: $0.text(1), criticality: $0.text(2), category: $0.text(3),
+                    status: $0.text(4), recorded: date($0[5]))
             },
             problems: try rows(
                 "SELECT code, display, status, onset, abated FROM problem WHERE patient_id = ? ORDER BY onset, id", id
             ) {
-                Problem(code: $0[0], display: $0[1], status: $0[2], onset: date($0[3]), abated: date($0[4]))
+                Problem(
+                    code: $0.text(0), display: $0.text(1), status: $0.text(2), onset: date($0[3]),
+                    abated: date($0[4]))
             },
             medications: try rows(
                 "SELECT code, display, status, dosage, authored FROM medication WHERE patient_id = ? ORDER BY authored, id",
                 id
             ) {
-                Medication(code: $0[0], display: $0[1], status: $0[2], dosage: $0[3], authored: date($0[4]))
+                Medication(
+                    code: $0.text(0), display: $0.text(1), status: $0.text(2), dosage: $0.text(3),
+                    authored: date($0[4]))
             },
             observations: try rows(
                 """
@@ -51,16 +56,18 @@ struct ChartLoader {
                 """, RecordsSchema.observationIDs(patient: id)
             ) {
                 Observation(
-                    code: $0[0], display: $0[1], category: Observation.Category(rawValue: $0[2]) ?? .other,
-                    value: $0[3], text: $0[4], unit: $0[5], time: date($0[6]) ?? .distantPast)
+                    code: $0.text(0), display: $0.text(1), category: Observation.Category(rawValue: $0[2]) ?? .other,
+                    value: $0[3], text: $0.optionalText(4), unit: $0.text(5), time: date($0[6]) ?? .distantPast)
             },
             encounters: try rows(
                 #"SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = ? ORDER BY start, id"#, id
             ) {
-                Encounter(kind: $0[0], display: $0[1], reason: $0[2], start: date($0[3]) ?? .distantPast, end: date($0[4]))
+                Encounter(
+                    kind: $0.text(0), display: $0.text(1), reason: $0.text(2), start: date($0[3]) ?? .distantPast,
+                    end: date($0[4]))
             },
             notes: try rows("SELECT author, time, text FROM note WHERE patient_id = ? ORDER BY time, id", id) {
-                Note(author: $0[0], time: date($0[1]) ?? .distantPast, text: $0[2])
+                Note(author: $0.text(0), time: date($0[1]) ?? .distantPast, text: $0.text(2))
             })
     }
 

@@ -84,7 +84,10 @@ struct PatientSearch {
 
     private static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
         let statement = try db.cachedStatement(
-            sql: "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE mrn = ?")
+            sql: """
+                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
+                FROM patient WHERE mrn = ?
+                """)
         guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { return nil }
         var match = Self.match(row)
         match.score = mrnScore
@@ -101,7 +104,10 @@ struct PatientSearch {
     /// One candidate's row, by the id the FTS index gave (its rowid is the patient's id).
     private static func row(id: Int64, _ db: Database) throws -> Row? {
         let statement = try db.cachedStatement(
-            sql: "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE id = ?")
+            sql: """
+                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
+                FROM patient WHERE id = ?
+                """)
         return try Row.fetchOne(statement, arguments: [id])
     }
 
@@ -113,7 +119,7 @@ struct PatientSearch {
 
     private static func match(_ row: Row) -> PatientMatch {
         PatientMatch(
-            mrn: row[1], given: row[2], family: row[3], birthDate: row[4],
+            mrn: row[1], given: row.text(2), family: row.text(3), birthDate: row.text(4),
             sex: Sex(rawValue: row[5]) ?? .unknown, restricted: row[6], score: 0)
     }
 

@@ -1,8 +1,10 @@
 /// Why the records store or one of its loaders failed.
 ///
-/// - Important: no case carries a patient field. A file, a JSON path, an MRN count or an SQLite
-///   result code may appear in a message; a name, a birth date or a note never does, because
-///   these messages reach stderr, logs and audit records.
+/// - Important: no case carries a patient field other than identifiers. A file, a JSON path, an
+///   MRN count or an SQLite result code may appear in a message, and an import clash names the
+///   FHIR ids and the MRN a clerk needs to sort it out (quoted escaped: they are hostile text);
+///   a name, a birth date or a note never does, because these messages reach stderr, logs and
+///   audit records.
 public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The records database could not be opened or created at this path.
     case cannotOpen(path: String, reason: String)
@@ -20,6 +22,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case malformedBundle(file: String, path: String, problem: String)
     /// The home already holds records; the demo generator writes only into an empty home.
     case alreadyHasRecords(path: String)
+    /// A bundle's Patient would overwrite or merge another patient; nothing of it was imported.
+    case patientClash(file: String, clash: PatientClash)
+    /// The database refused a bundle's rows (a uniqueness or reference rule); `constraint` is
+    /// SQLite's message, which names a table and a column, never a value.
+    case bundleConflict(file: String, constraint: String)
 
     public var description: String {
         switch self {
@@ -39,6 +46,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(file): \(path): \(problem); nothing of this bundle was imported"
         case .alreadyHasRecords(let path):
             return "\(path) already holds records; choose an empty home with --home"
+        case .patientClash(let file, let clash):
+            return "\(file): \(clash); nothing of this bundle was imported"
+        case .bundleConflict(let file, let constraint):
+            return "\(file): the bundle conflicts with the stored records (\(constraint)); "
+                + "nothing of this bundle was imported"
         }
     }
 
@@ -50,7 +62,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noSuchPatient: return 1
         case .database: return 1
         case .unreadable: return 66  // EX_NOINPUT
-        case .malformedBundle: return 65  // EX_DATAERR
+        case .malformedBundle, .patientClash, .bundleConflict: return 65  // EX_DATAERR
         case .alreadyHasRecords: return 73  // EX_CANTCREAT
         }
     }
