@@ -16,7 +16,7 @@ import Testing
     /// How Ward shows each payload.
     static let shown = [
         #"\e]0;title\a"#, #"\e[2J"#, #"\e]52;c;cm0gLXJmIH4=\a"#, #"safe\rEVIL"#, #"ab\b\bX"#, #"\u009B31m"#,
-        #"\u0085"#, #"\u202Ertl"#, #"\u2066iso"#,
+        #"\u0085"#, #"\u202Ertl"#, #"\u2066iso"#, #"nul\0byte"#,
     ]
     static let mrn = "HOSTILE-1"
 
@@ -195,10 +195,8 @@ import Testing
         Self.expectShown(bytes, "the pane")
         // Every section printed something of the payload, not only its heading.
         let text = String(decoding: bytes, as: UTF8.self)
-        // (The address's city is not in the list: until the importer keeps NUL, the address is cut
-        // at the NUL of its street line.)
-        for field in ["Mal", "Hostile", "1 Main", "555", "TA1", "TC1", "TM1", "Dose", "TE1", "TR1", "TV1", "TL1", "Lab",
-            "Note"]
+        for field in ["Mal", "Hostile", "1 Main", "City", "555", "TA1", "TC1", "TM1", "Dose", "TE1", "TR1", "TV1", "TL1",
+            "Lab", "Note"]
         {
             #expect(text.contains(field + #"\e]0;title\a"#), "\(field) is not shown")
         }

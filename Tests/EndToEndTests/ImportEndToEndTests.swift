@@ -74,7 +74,7 @@ import Testing
         let (status, stderr) = try ward(["import", bundle.path], h)
         #expect(status == 65)
         #expect(stderr.contains(#"entry[0].resource.identifier[0].value: the MR identifier of Patient "p1""#))
-        #expect(stderr.contains(#""X\u{1B}]0;owned\u{7}""#), "\(stderr)")
+        #expect(stderr.contains(#""X\e]0;owned\a""#), "\(stderr)")
         #expect(!stderr.utf8.contains(0x1B) && !stderr.utf8.contains(0x07))
     }
 }

@@ -174,7 +174,7 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     ]
 }
 
-@Test func importBundle_mrnThatIsNotPrintableASCII_isRefused_namingFileAndField_escaped() throws {
+@Test func importBundle_mrnThatIsNotPrintableASCII_isRefused_namingFileAndField() throws {
     let home = TemporaryHome()
     defer { home.remove() }
     let store = try SQLiteRecordStore(home: home.path)
@@ -188,16 +188,13 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
         #expect(path == "entry[0].resource.identifier[0].value")
         #expect(problem.hasPrefix(#"the MR identifier of Patient "p1" is not printable ASCII without spaces"#))
         #expect(error?.sysexit == 65)
-        // The value is quoted escaped: nothing but printable ASCII reaches the terminal.
-        let text = error!.description
-        #expect(text.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) || $0 == "…" }, "\(text)")
+        // Quoted as it is: the writers of Ward's errors show its controls (Sanitizer), once.
+        #expect(error!.description.contains("\"\(mrn)\""), "\(error!.description)")
     }
-    #expect(refusal(store, Bundles.bundle([Bundles.patient("p1", given: ["A"], family: "B", mrn: "M\u{1B}[2J")]))?
-        .description.contains(#""M\u{1B}[2J""#) == true)
     #expect(try store.find("lovelace").matches.isEmpty)
 }
 
-@Test func importBundle_patientIDThatIsNotPrintableASCII_isRefused_escaped() throws {
+@Test func importBundle_patientIDThatIsNotPrintableASCII_isRefused() throws {
     let home = TemporaryHome()
     defer { home.remove() }
     let store = try SQLiteRecordStore(home: home.path)
@@ -206,7 +203,7 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
         error
             == .malformedBundle(
                 file: "bundle.json", path: "entry[0].resource.id",
-                problem: #"the Patient's id is not printable ASCII without spaces: "p\01""#))
+                problem: "the Patient's id is not printable ASCII without spaces: \"p\u{0}1\""))
     #expect(try store.lookUp(mrn: "M1") == nil)
 }
 

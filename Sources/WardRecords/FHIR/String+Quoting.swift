@@ -1,30 +1,13 @@
 extension String {
-    /// The value in double quotes, safe to print in an error message: printable ASCII as is,
-    /// everything else escaped (`\u{1B}`, `\0`, `\n`), cut after 64 characters.
+    /// The value in double quotes, cut after 64 characters, for an error message that quotes a
+    /// bundle's value (an id, an MRN, a key).
     ///
-    /// A bundle is hostile input and its values reach a terminal when an error quotes them (an id,
-    /// an MRN, a key). Escaping here, where the message is made, keeps a control sequence from
-    /// being sent even by a front end that prints errors raw; only ASCII is kept so that C1 and
-    /// bidi controls are shown as their numbers too.
+    /// Not escaped here: a bundle's values are hostile, and every writer of Ward's errors passes
+    /// them through `Sanitizer` where they leave for a terminal. Escaping twice would double the
+    /// backslashes and make the notation ambiguous.
     var quotedForMessage: String {
-        var quoted = "\""
-        for (count, scalar) in unicodeScalars.enumerated() {
-            if count == 64 {
-                quoted += "…"
-                break
-            }
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\0": quoted += "\\0"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            case " "..."~": quoted.unicodeScalars.append(scalar)
-            default: quoted += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            }
-        }
-        return quoted + "\""
+        guard unicodeScalars.count > 64 else { return "\"" + self + "\"" }
+        return "\"" + String(String.UnicodeScalarView(unicodeScalars.prefix(64))) + "…\""
     }
 }
 
