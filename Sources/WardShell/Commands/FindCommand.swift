@@ -1,4 +1,3 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
@@ -8,18 +7,19 @@ import WardRecords
 /// it: a clerk's work starts here too. Restricted patients are marked, not hidden: the user
 /// learns before `open` that a reason will be asked for.
 struct FindCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "find", abstract: "Find patients by name (prefixes, any order) or by MRN.")
+    static let syntax = CommandSyntax(
+        "find", abstract: "Find patients by name (prefixes, any order) or by MRN.",
+        operand: .words(name: "text", help: "Name prefixes (for example 'lov ada') or an MRN."))
 
     /// How many rows one answer shows; the rest are counted.
     static let limit = 20
 
-    @Argument(help: "Name prefixes (for example 'lov ada') or an MRN.")
-    var text: [String] = []
+    let text: [String]
 
-    func validate() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        text = arguments.operands
         if text.isEmpty {
-            throw ValidationError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
+            throw Self.usageError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
         }
     }
 
