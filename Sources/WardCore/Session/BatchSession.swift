@@ -184,6 +184,8 @@ public final class BatchSession {
             return perform(machine.signOff(.hangup, status: 128 + SIGPIPE))
         }
         performRequests()
+        // Ward is ending: the signal, not the failure it caused, says how the batch ends.
+        if CommandInterruption.requestedBy != nil { handleSignals() }
         guard !ended else { return }
         if status != .succeeded {
             failures += 1

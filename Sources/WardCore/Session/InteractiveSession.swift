@@ -198,7 +198,7 @@ public final class InteractiveSession {
                     continue
                 }
                 if isText || key.isPaste, editor.pendingLineLength + key.bytes.count > Line.maximumLength {
-                    refuseLongLine()
+                    refuseLongLine(restDiscarded: isText)
                     discardingLongLine = isText
                     continue
                 }
@@ -214,7 +214,7 @@ public final class InteractiveSession {
                 _ = chain.dispatch(.focus(focus))
                 performRequests()
             case .pasteTooLong:
-                refuseLongLine()
+                refuseLongLine(restDiscarded: false)
             }
         }
     }
@@ -224,8 +224,10 @@ public final class InteractiveSession {
         !key.isPaste && !key.bytes.isEmpty && key.bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
     }
 
-    private func refuseLongLine() {
-        editor.refuseLine("ward: " + Line.tooLongMessage)
+    /// `restDiscarded`: typed (or pasted unbracketed), so what follows up to Enter is dropped too.
+    private func refuseLongLine(restDiscarded: Bool) {
+        let rest = restDiscarded ? " What follows, up to the next Enter, is discarded." : ""
+        editor.refuseLine("ward: " + Line.tooLongMessage + rest)
     }
 
     private func wake() {
@@ -411,8 +413,13 @@ public final class InteractiveSession {
                 // A stop that was not ours (kill -STOP): take the terminal back as it was.
                 resume(away: .zero)
             case .sighup:
+                // Every signal passes the chain (the audit log records it), as in a batch.
+                _ = chain.dispatch(.lifecycle(.hangup))
+                performRequests()
                 perform(machine.signOff(.hangup, status: 129))
             case .sigterm:
+                _ = chain.dispatch(.lifecycle(.terminate))
+                performRequests()
                 perform(machine.signOff(.terminate, status: 143))
             case .sigwinch:
                 _ = chain.dispatch(.lifecycle(.resize))
