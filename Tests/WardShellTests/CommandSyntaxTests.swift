@@ -151,3 +151,13 @@ import WardShell
         #expect(try f.store.chart(mrn: "M1").notes.isEmpty)
     }
 }
+
+@Suite struct FindWordLimitTests {
+    @Test func find_withMoreThan32DifferentWords_isAUsageError_butRepeatsCountOnce() throws {
+        let f = try ShellFixture()
+        let many = (0..<33).map { "w\($0)" }.joined(separator: " ")
+        let (result, output) = f.run("find " + many)
+        #expect(result == .failed && output.contains("Type at most 32 different words to look for; a name has fewer."))
+        #expect(f.run("find " + String(repeating: "lov ", count: 10_000)).output.contains("M1"))
+    }
+}
