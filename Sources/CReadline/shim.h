@@ -92,8 +92,10 @@ static inline const char *ward_rl_line_buffer(void) { return rl_line_buffer; }
 /* The length of the line being edited, in bytes. */
 static inline int ward_rl_end(void) { return rl_end; }
 
-/* Who redisplays: Ward's function holds redisplays back while a burst of typed text is taken. */
-static inline void ward_rl_set_redisplay(rl_voidfunc_t *f) { rl_redisplay_function = f; }
+/* Who redisplays: Ward's function holds redisplays back while a burst of typed text is taken;
+   NULL puts readline's own back. Readline treats any other function as a custom display
+   (CUSTOM_REDISPLAY_FUNC: a resize then skips its re-wrap), so ours is in place only meanwhile. */
+static inline void ward_rl_set_redisplay(rl_voidfunc_t *f) { rl_redisplay_function = f ? f : rl_redisplay; }
 
 static inline void ward_rl_scrub_line_buffer(void) {
     if (rl_line_buffer) explicit_bzero(rl_line_buffer, malloc_usable_size(rl_line_buffer));

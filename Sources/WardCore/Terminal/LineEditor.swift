@@ -67,7 +67,6 @@ public final class LineEditor {
                 guard let editor = boundEditor, let text else { return nil }
                 return editor.completions(for: text, start: Int(start))
             })
-        ward_rl_set_redisplay { boundEditor?.redisplayRequested() }
         rl_initialize()  // reads ~/.inputrc (or $INPUTRC) as readline always does
         // Readers that would block inside readline on input the queue does not have yet.
         rl_variable_bind("completion-query-items", "0")
@@ -122,7 +121,9 @@ public final class LineEditor {
     public func drainText(moreComing: Bool = false) {
         guard queueIsText else { return drain() }
         redisplayHeld = true
+        ward_rl_set_redisplay { boundEditor?.redisplayRequested() }
         while isInstalled, hasQueuedInput { rl_callback_read_char() }
+        ward_rl_set_redisplay(nil)
         redisplayHeld = false
         if !hasQueuedInput { clearQueue() }
         if !moreComing { showHeldRedisplay() }
