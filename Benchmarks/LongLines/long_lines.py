@@ -80,8 +80,8 @@ def paste_figures(ward, env, home, sizes, rounds):
                     tmux(sock, "send-keys", "Enter")
                     while "ward>" not in tmux(sock, "capture-pane", "-p") and time.monotonic() < deadline:
                         time.sleep(0.05)
-                    pid = int(subprocess.run(["pgrep", "-n", "-f", "--", f"{ward} --user demo"],
-                                             capture_output=True, text=True).stdout.split()[0])
+                    shell = tmux(sock, "list-panes", "-F", "#{pane_pid}").split()[0]
+                    pid = int(subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True).stdout.split()[0])
                     path = os.path.join(home, "paste.txt")
                     with open(path, "w") as f:
                         f.write("help " + "q" * (size - 5))
@@ -90,7 +90,7 @@ def paste_figures(ward, env, home, sizes, rounds):
                     tmux(sock, "paste-buffer", *(["-p"] if bracketed else []))
                     tmux(sock, "send-keys", "Enter")
                     deadline = time.monotonic() + 900
-                    while "Type 'help' for the list." not in tmux(sock, "capture-pane", "-p"):
+                    while "Type 'help' for the list." not in tmux(sock, "capture-pane", "-p", "-J"):
                         if time.monotonic() > deadline:
                             raise TimeoutError
                         time.sleep(0.05)
