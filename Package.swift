@@ -43,15 +43,8 @@ let package = Package(
             ]
         ),
 
-        // The records shell: one file per command.
-        .target(
-            name: "WardShell",
-            dependencies: [
-                "WardCore",
-                "WardRecords",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        // The records shell: one file per command, each parsed by its own small CommandSyntax.
+        .target(name: "WardShell", dependencies: ["WardCore", "WardRecords"]),
 
         // The executable: argument parsing and wiring. The only place that knows every plugin.
         .executableTarget(

@@ -19,6 +19,9 @@ public struct AuditEntry: Equatable, Sendable {
         case command
         /// A command line was refused, with the message the user saw.
         case denied
+        /// A command that was running when SIGTERM or SIGHUP came, and was cut short: it did not
+        /// finish (nothing it would have written was written). `signal` names the signal.
+        case abandoned
         /// Break-the-glass: emergency access to a chart, with the user's stated reason.
         case breakGlass = "break-glass"
         /// Ctrl-Z: the process is about to stop.
@@ -28,7 +31,7 @@ public struct AuditEntry: Equatable, Sendable {
         /// SIGHUP or SIGTERM reached the session.
         case signal
         /// The session ended; `how` says how (user, timeout, hangup, terminate, failed-attempts,
-        /// end-of-input, command-failed, interrupt).
+        /// end-of-input, command-failed, interrupt, line-too-long).
         case signOff = "sign-off"
     }
 
@@ -65,6 +68,12 @@ public struct AuditEntry: Equatable, Sendable {
     /// A line refused by an interceptor or the shell; `reason` is the message the user saw.
     public static func denied(_ line: LineSummary, chart: String?, reason: String) -> AuditEntry {
         AuditEntry(.denied, line.fields(chart: chart) + [("reason", .string(reason))])
+    }
+
+    /// A command cut short by `signal` (`SIGTERM`, `SIGHUP`) as Ward ended; its `command` record
+    /// came before this one.
+    public static func abandoned(_ line: LineSummary, chart: String?, signal: String) -> AuditEntry {
+        AuditEntry(.abandoned, line.fields(chart: chart) + [("signal", .string(signal))])
     }
 
     /// Emergency access to `mrn`, with the reason the user typed (a justification, never a note).

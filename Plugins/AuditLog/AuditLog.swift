@@ -145,6 +145,12 @@ public final class AuditLog: Interceptor {
                 let entry = AuditEntry.denied(summary, chart: context.session.currentRecord, reason: message)
                 record(entry, context: context, source: line.source, grantsAccess: false)
             }
+        case .abandoned(let line, let signal):
+            if let summary = LineSummary(line.text) {
+                let name = signal == .hangup ? "SIGHUP" : "SIGTERM"
+                let entry = AuditEntry.abandoned(summary, chart: context.session.currentRecord, signal: name)
+                record(entry, context: context, source: line.source, grantsAccess: false)
+            }
         case .brokeGlass(let mrn, let reason):
             record(.breakGlass(mrn: mrn, reason: reason), context: context, grantsAccess: true)
         case .promptReady:

@@ -188,6 +188,11 @@ public final class ExternalPlugin: Interceptor {
                 ]
             case .denied(_, let message):
                 return ["kind": "session", "change": "denied", "message": .string(message), "user": user, "role": role]
+            case .abandoned(_, let signal):
+                return [
+                    "kind": "session", "change": "abandoned", "signal": signal == .hangup ? "hangup" : "terminate",
+                    "user": user, "role": role,
+                ]
             case .promptReady:
                 return nil  // once per command: not worth a round trip to a plugin
             case .brokeGlass(let mrn, let reason):

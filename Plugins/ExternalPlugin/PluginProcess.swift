@@ -1,4 +1,5 @@
 import Glibc
+import WardCore
 
 /// One running external plugin: a child process whose stdin and stdout are one end of a Unix
 /// socket pair, spoken to in JSON Lines.
@@ -15,12 +16,15 @@ final class PluginProcess {
         case timeout
         case crashed
         case garbage
+        /// Ward is ending (SIGTERM, SIGHUP): the wait was given up.
+        case abandoned
 
         var description: String {
             switch self {
             case .timeout: "timeout"
             case .crashed: "crashed"
             case .garbage: "garbage"
+            case .abandoned: "abandoned: Ward is ending"
             }
         }
     }
@@ -120,8 +124,13 @@ final class PluginProcess {
             guard isAlive else { return .failure(.crashed) }
             let remaining = deadline - monotonicNow()
             if remaining <= 0 { return .failure(.timeout) }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(clamping: (remaining + 999_999) / 1_000_000))
+            // Ward ending (SIGTERM, SIGHUP) ends the wait too: `CommandInterruption`.
+            var fds = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: CommandInterruption.fd, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, Int32(clamping: (remaining + 999_999) / 1_000_000))
+            if fds[1].revents != 0 { return .failure(.abandoned) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 markDead()

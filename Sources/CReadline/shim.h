@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/random.h>
 #include <sys/timerfd.h>
+#include <sys/eventfd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -88,6 +89,14 @@ static inline void ward_rl_completion_over(void) { rl_attempted_completion_over 
 
 static inline const char *ward_rl_line_buffer(void) { return rl_line_buffer; }
 
+/* The length of the line being edited, in bytes. */
+static inline int ward_rl_end(void) { return rl_end; }
+
+/* Who redisplays: Ward's function holds redisplays back while a burst of typed text is taken;
+   NULL puts readline's own back. Readline treats any other function as a custom display
+   (CUSTOM_REDISPLAY_FUNC: a resize then skips its re-wrap), so ours is in place only meanwhile. */
+static inline void ward_rl_set_redisplay(rl_voidfunc_t *f) { rl_redisplay_function = f ? f : rl_redisplay; }
+
 static inline void ward_rl_scrub_line_buffer(void) {
     if (rl_line_buffer) explicit_bzero(rl_line_buffer, malloc_usable_size(rl_line_buffer));
     rl_point = rl_end = rl_mark = 0;
@@ -101,6 +110,21 @@ static inline void ward_rl_cancel_line(void) {
     rl_redisplay();
     rl_echo_signal_char(SIGINT);
     rl_crlf();
+    ward_rl_scrub_line_buffer();
+    rl_on_new_line();
+    rl_redisplay();
+}
+
+/* A line too long to take: drop it like Ctrl-C, say why on a line of its own, fresh prompt. */
+static inline void ward_rl_refuse_line(const char *message) {
+    rl_free_line_state();
+    rl_callback_sigcleanup();
+    rl_point = rl_end;
+    rl_redisplay();
+    rl_crlf();
+    fputs(message, rl_outstream);
+    rl_crlf();
+    fflush(rl_outstream);
     ward_rl_scrub_line_buffer();
     rl_on_new_line();
     rl_redisplay();

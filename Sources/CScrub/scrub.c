@@ -24,12 +24,20 @@ void free(void *p) {
 }
 
 // glibc's realloc would release the old block without our free: copy and scrub instead.
+//
+// A block of 4 KiB or more grows by half again at least, as growable arrays do: readline grows
+// its line buffer 256 bytes at a time, and copying (and scrubbing) the whole line on each step
+// made a 1 MiB line cost quadratic time (issue 12). The spare room is the block's own (see
+// malloc_usable_size), so the next small steps return the same block.
 void *realloc(void *p, size_t n) {
     if (!p) return __libc_malloc(n);
     if (!n) { free(p); return NULL; }
     size_t old = malloc_usable_size(p);
     if (n <= old) return p;
-    void *q = __libc_malloc(n);
+    size_t want = n;
+    if (old >= 4096 && old <= SIZE_MAX / 2 && n < old + old / 2) want = old + old / 2;
+    void *q = __libc_malloc(want);
+    if (!q && want != n) q = __libc_malloc(n);
     if (q) { memcpy(q, p, old); free(p); }
     return q;
 }

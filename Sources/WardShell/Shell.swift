@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import WardCore
 import WardRecords
@@ -121,8 +120,15 @@ public final class Shell: CommandRunner {
         return "ward [\(currentMRN)]> "
     }
 
+    /// Splits the line into words, reads them against the command's syntax and runs it: each
+    /// step one pass over the line, so a line of a mebibyte costs milliseconds (issue 12).
     public func run(_ line: Line) -> CommandResult {
         awaitingAnswer = nil
+        guard line.text.utf8.count <= Line.maximumLength else {
+            // The sessions refuse such lines before they get here; a caller that did not is told.
+            report(Line.tooLongMessage)
+            return .failed
+        }
         let words: [String]
         do {
             words = try ShellWords.split(line.text)
@@ -139,25 +145,26 @@ public final class Shell: CommandRunner {
             report(refusal)
             return .failed
         }
+        var command: any ShellCommand
         do {
-            var command = try type.parse(Array(words.dropFirst()))
-            if let restriction = command.restriction,
-                let refusal = refusal(action: restriction.action, roles: restriction.allowedRoles)
-            {
-                report(refusal)
-                return .failed
-            }
-            return reportingFailures { try command.run(in: self) }
-        } catch {
-            let message = type.fullMessage(for: error)
-            let isHelp = type.exitCode(for: error) == .success
-            if isHelp {
-                write(message)
+            switch try type.syntax.parse(words.dropFirst()) {
+            case .help:
+                write(type.syntax.help)
                 return .succeeded
+            case .arguments(let arguments):
+                command = try type.init(arguments)
             }
-            report(message)
+        } catch {
+            report(error.description)
             return .failed
         }
+        if let restriction = command.restriction,
+            let refusal = refusal(action: restriction.action, roles: restriction.allowedRoles)
+        {
+            report(refusal)
+            return .failed
+        }
+        return reportingFailures { try command.run(in: self) }
     }
 
     public func answer(_ text: String?) -> CommandResult {
@@ -195,14 +202,17 @@ public final class Shell: CommandRunner {
 
     /// The command called `name`, or one of its aliases.
     public static func command(named name: String) -> (any ShellCommand.Type)? {
-        commands.first {
-            $0.configuration.commandName == name || $0.configuration.aliases.contains(name)
-        }
+        commandsByName[name]
     }
+
+    /// Every name and alias, built once.
+    private static let commandsByName: [String: any ShellCommand.Type] = Dictionary(
+        commands.flatMap { type in ([type.syntax.name] + type.syntax.aliases).map { ($0, type) } },
+        uniquingKeysWith: { first, _ in first })
 
     public func completions(for word: String, before: String) -> [String] {
         let previous = (try? ShellWords.split(before)) ?? []
-        let names = Self.commands.compactMap { $0.configuration.commandName }
+        let names = Self.commands.map { $0.syntax.name }
         let candidates: [String]
         switch previous.first {
         case nil: candidates = names

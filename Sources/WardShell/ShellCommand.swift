@@ -1,17 +1,24 @@
-import ArgumentParser
 import WardCore
 
-/// One command of the records shell, parsed by swift-argument-parser like `ward`'s own.
+/// One command of the records shell: its syntax, declared once, and what it does.
 ///
 /// Each command lives in its own file under `Commands/` and is listed once in `Shell.commands`,
-/// which `help` and Tab completion read (tmux's `cmd_table`).
+/// which `help` and Tab completion read (tmux's `cmd_table`). `Shell.run` splits the line into
+/// words, reads them against `syntax` (`CommandSyntax.parse`, linear in the line) and builds the
+/// command with `init(_:)`, which checks what the syntax cannot (an MRN that is a name).
 ///
 /// Roles are checked by `Shell.run`, never by the command: before parsing, against
 /// `allowedRoles`; after parsing, against `restriction` (for a command such as `show` whose
 /// arguments decide what it reveals). A refused command changes nothing.
-public protocol ShellCommand: ParsableCommand {
+public protocol ShellCommand: Sendable {
+    /// Name, aliases, one-line abstract, operand and options.
+    static var syntax: CommandSyntax { get }
+
     /// The roles (`clinician`, `clerk`, `auditor`) that may run this command; nil for everyone.
     static var allowedRoles: Set<String>? { get }
+
+    /// The command as the line asked for it; throws for a value the command cannot take.
+    init(_ arguments: ParsedArguments) throws(UsageError)
 
     /// A narrower rule that depends on the parsed arguments (`show notes`), or nil.
     var restriction: CommandRestriction? { get }
@@ -24,6 +31,9 @@ extension ShellCommand {
     public static var allowedRoles: Set<String>? { nil }
 
     public var restriction: CommandRestriction? { nil }
+
+    /// A usage error for this command: the rule broken, said as what to do.
+    static func usageError(_ message: String) -> UsageError { UsageError(.invalid(message), syntax: syntax) }
 }
 
 /// What a parsed command would do, and who may do it: `'show notes'` for clinicians only.

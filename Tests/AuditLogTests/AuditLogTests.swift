@@ -256,3 +256,28 @@ private final class LineRecorder: Interceptor {
         }
     }
 }
+
+/// Issue 12: a command cut short by SIGTERM says so, after its own record and before the signal's.
+@Suite struct AbandonedCommandAuditTests {
+    let directory = TempDirectory()
+
+    @Test func anAbandonedCommand_isRecorded_withItsCommandAndTheSignal_neverItsText() throws {
+        let path = directory.file("audit.jsonl")
+        let chain = InterceptorChain(clock: ManualClock(), session: SessionInfo(id: "s-1"))
+        chain.append(AuditLog(path: path, clock: steppingClock()))
+        chain.session.currentRecord = "MRN-7"
+        let line = Line("note Patient reports chest pain", source: .batch(file: "rounds.ward", line: 4))
+        _ = chain.dispatch(.line(line))
+        _ = chain.dispatch(.session(.abandoned(line, because: .terminate)))
+        _ = chain.dispatch(.lifecycle(.terminate))
+        _ = chain.dispatch(.session(.signedOff(.terminate)))
+        chain.removeAll()
+        let rs = lines(of: readBytes(path)).enumerated().compactMap { AuditRecord(line: $0 + 1, bytes: $1[...]) }
+        #expect(rs.map { $0.kind ?? "" } == ["command", "abandoned", "signal", "sign-off"])
+        #expect(rs[1].object.string("command") == "note" && rs[1].object.string("chart") == "MRN-7")
+        #expect(rs[1].object.string("signal") == "SIGTERM")
+        #expect(rs[1].object.string("source") == "batch:rounds.ward:4")
+        #expect(!readText(path).contains("chest pain"))
+        #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)
+    }
+}

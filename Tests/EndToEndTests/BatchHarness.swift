@@ -127,6 +127,13 @@ final class BatchProcess {
         _ = write(input, &bytes, bytes.count)
     }
 
+    /// Bytes for standard input as they are, no newline added.
+    func sendRaw(_ text: String) {
+        signal(SIGPIPE, SIG_IGN)
+        var bytes = Array(text.utf8)
+        _ = write(input, &bytes, bytes.count)
+    }
+
     /// Closes standard input: the script ends.
     func closeInput() {
         if input >= 0 { close(input) }

@@ -67,3 +67,47 @@ import WardCore
         #expect(d.pendingDeadline == nil)
     }
 }
+
+/// Issue 12: pastes up to the line limit come whole, however many reads they take; a longer one
+/// is refused once and dropped up to its end, and the keys after it still come.
+@Suite struct KeyDecoderLongPasteTests {
+    let t0 = Instant(nanoseconds: 1_000_000_000)
+
+    @Test func aPasteOfAMebibyte_inManySmallReads_comesAsOneKey() {
+        var d = KeyDecoder()
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: Line.maximumLength - 1)
+        let bytes = Array("\u{1B}[200~".utf8) + body + Array("\u{1B}[201~".utf8)
+        var out: [KeyDecoder.Output] = []
+        var i = 0
+        while i < bytes.count {
+            out += d.decode(bytes[i..<min(i + 4095, bytes.count)], at: t0)
+            i += 4095
+        }
+        #expect(out == [.key(KeyPress(bytes, isPaste: true))])
+        #expect(!d.isHolding)
+    }
+
+    @Test func aPasteLongerThanTheLimit_isRefusedOnce_andDropped_upToItsEnd() {
+        var d = KeyDecoder()
+        let body = [UInt8](repeating: UInt8(ascii: "b"), count: Line.maximumLength + 100)
+        // The end marker is split across two reads.
+        let bytes = Array("\u{1B}[200~".utf8) + body + Array("\u{1B}[201~x".utf8)
+        var out: [KeyDecoder.Output] = []
+        var i = 0
+        let step = 65_533
+        while i < bytes.count {
+            out += d.decode(bytes[i..<min(i + step, bytes.count)], at: t0)
+            i += step
+        }
+        #expect(out == [.pasteTooLong, .key(KeyPress([UInt8(ascii: "x")]))])
+        #expect(!d.isHolding)
+    }
+
+    @Test func aRefusedPaste_whoseEndComesInItsOwnRead_isDroppedToo() {
+        var d = KeyDecoder()
+        let start = Array("\u{1B}[200~".utf8) + [UInt8](repeating: UInt8(ascii: "c"), count: KeyDecoder.maximumPaste)
+        #expect(d.decode(start, at: t0) == [.pasteTooLong])
+        #expect(d.decode(Array("cc\u{1B}[20".utf8), at: t0).isEmpty)
+        #expect(d.decode(Array("1~ok".utf8), at: t0) == [.key(KeyPress([0x6F])), .key(KeyPress([0x6B]))])
+    }
+}

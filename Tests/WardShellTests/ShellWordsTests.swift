@@ -13,3 +13,12 @@ import WardShell
         #expect(throws: ShellWords.UnterminatedQuote.self) { try ShellWords.split("note 'oops") }
     }
 }
+
+@Suite struct ShellWordsLongLineTests {
+    @Test func aMebibyteOfWords_splitsIntoEveryWord() throws {
+        let line = String(repeating: "ab 'c d' ", count: 100_000)
+        let words = try ShellWords.split(line)
+        #expect(words.count == 200_000)
+        #expect(words.prefix(2) == ["ab", "c d"])
+    }
+}

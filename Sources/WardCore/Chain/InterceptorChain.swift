@@ -98,7 +98,7 @@ public final class InterceptorChain {
             session.isLocked = true
         case .unlocked:
             session.isLocked = false
-        case .signOnFailed, .signedOff, .denied, .brokeGlass, .promptReady:
+        case .signOnFailed, .signedOff, .denied, .abandoned, .brokeGlass, .promptReady:
             break
         }
         _ = dispatch(.session(event))

@@ -50,6 +50,10 @@ public enum SessionEvent: Equatable, Sendable {
     case signedOff(SignOffReason)
     /// A line was refused (by an interceptor or a failed safeguard), with the message shown.
     case denied(Line, message: String)
+    /// A command was cut short because Ward is ending (`because`: `.terminate`, `.hangup`): the
+    /// watchdog interrupted it (`CommandInterruption`) and it failed without finishing. Sent
+    /// after the line's own record, before the signal's.
+    case abandoned(Line, because: Lifecycle)
     /// Break the glass: a restricted chart opened in an emergency, with the user's stated reason.
     case brokeGlass(mrn: String, reason: String)
     /// The prompt is back: a command has finished and Ward waits for the user. A running command
@@ -93,6 +97,8 @@ public enum SignOffReason: String, Equatable, Sendable, CustomStringConvertible 
     case commandFailed = "command-failed"
     /// Ctrl-C or SIGQUIT stopped a batch.
     case interrupt
+    /// A batch line was longer than `Line.maximumLength`: the batch stopped before it.
+    case lineTooLong = "line-too-long"
 
     public var description: String { rawValue }
 }

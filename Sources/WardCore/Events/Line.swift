@@ -8,6 +8,18 @@ public struct Line: Equatable, Sendable {
         self.source = source
     }
 
+    /// The longest line Ward takes, in bytes of UTF-8: 1 MiB (1,048,576).
+    ///
+    /// A bound, so that a line costs at most a known, small time (every step of a line is linear
+    /// in its length, and a mebibyte takes milliseconds), and so that neither a script nor a paste
+    /// makes Ward buffer without end. Longer lines are refused, never cut: a cut note would be
+    /// saved as something the user did not write. Documented in ward(1).
+    public static let maximumLength = 1 << 20
+
+    /// What the user reads when a line is refused for its length, without the `ward:` prefix.
+    public static let tooLongMessage =
+        "the line is longer than 1 MiB (1048576 bytes), the most Ward takes; it was not run."
+
     /// Where a line was typed or read. The audit log records it (`tty`, `batch:FILE:LINE`).
     public enum Source: Equatable, Sendable, CustomStringConvertible {
         case tty

@@ -10,6 +10,9 @@ private func forwardSignal(_ signo: Int32) {
     let saved = errno
     var byte = UInt8(truncatingIfNeeded: signo)
     _ = write(signalPipeWriteEnd, &byte, 1)
+    if signo == SIGTERM || signo == SIGHUP, terminationPipeWriteEnd >= 0 {
+        _ = write(terminationPipeWriteEnd, &byte, 1)
+    }
     errno = saved
 }
 
@@ -18,6 +21,9 @@ private func forwardSignal(_ signo: Int32) {
 /// A handler that did the work itself (wipe, restore the terminal) would run in the middle of
 /// whatever the loop was doing, readline included. Here it only writes the signal number; the loop
 /// sees the pipe readable and turns the byte into `Event.lifecycle`.
+///
+/// SIGTERM and SIGHUP also wake `TerminationWatchdog`, which this starts: they end Ward within
+/// a second even while a command runs, in the interactive session and in a batch alike.
 public final class SignalPipe {
     /// Watch this in `poll`.
     public let readEnd: Int32
@@ -32,6 +38,7 @@ public final class SignalPipe {
         writeEnd = fds[1]
         self.signals = signals
         signalPipeWriteEnd = writeEnd
+        if signals.contains(.sigterm) || signals.contains(.sighup) { TerminationWatchdog.start() }
         for signal in signals { install(signal) }
     }
 

@@ -6,6 +6,10 @@ import Glibc
 /// blank lines and `#` comments are counted and skipped. A last line without a newline still
 /// counts. Bytes are zeroed once they are taken: a script holds MRNs and note text.
 ///
+/// A line longer than `Line.maximumLength` is refused (`LineTooLong`) as soon as that many bytes
+/// have come without a newline: the buffer never grows past the limit and one read, however
+/// long the line the writer sends.
+///
 /// - Important: Reads only when the loop says the descriptor is readable, so a read never
 ///   blocks the loop while the pipe is quiet.
 public struct BatchInput {
@@ -18,6 +22,16 @@ public struct BatchInput {
             self.number = number
             self.text = text
         }
+    }
+
+    /// A line longer than `Line.maximumLength`: the script is not run past the line before it.
+    public struct LineTooLong: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The line's number in the script.
+        public var number: Int
+
+        public init(number: Int) { self.number = number }
+
+        public var description: String { Line.tooLongMessage }
     }
 
     /// What one read brought.
@@ -39,7 +53,11 @@ public struct BatchInput {
     /// Bytes read and not yet taken start at `head`; those before it are zero.
     private var pending: [UInt8] = []
     private var head = 0
+    /// Bytes from `head` up to here hold no newline: each byte is looked at once.
+    private var scanned = 0
     private var ended = false
+    /// Set once a line was too long; nothing more is read or handed out.
+    private var refused = false
     private var chunk = [UInt8](repeating: 0, count: 65_536)
 
     public init(fd: Int32) {
@@ -48,7 +66,7 @@ public struct BatchInput {
 
     /// One `read` into the pending bytes.
     public mutating func fill() -> Fill {
-        guard !ended else { return .endOfInput }
+        guard !ended, !refused else { return .endOfInput }
         let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         if n < 0 {
             if errno == EINTR || errno == EAGAIN { return .data }
@@ -65,20 +83,28 @@ public struct BatchInput {
     }
 
     /// The next line to run, or nil until more input comes (or at the end). Skips blank lines and
-    /// comments; drops a trailing `\r`.
-    public mutating func nextLine() -> ScriptLine? {
+    /// comments; drops a trailing `\r`. Throws for a line longer than `Line.maximumLength`,
+    /// and zeroes every byte it holds then.
+    public mutating func nextLine() throws(LineTooLong) -> ScriptLine? {
+        guard !refused else { return nil }
         while true {
             let end: Int
             let next: Int
-            if let newline = pending[head...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = pending[max(head, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 end = newline
                 next = newline + 1
             } else if ended, head < pending.count {
                 end = pending.count
                 next = end
             } else {
+                scanned = pending.count
+                // One byte of slack for a `\r` before the newline that has not come yet.
+                if pending.count - head > Line.maximumLength + 1 { throw refuse() }
                 return nil
             }
+            var length = end - head
+            if length > 0, pending[end - 1] == UInt8(ascii: "\r") { length -= 1 }
+            if length > Line.maximumLength { throw refuse() }
             let start = head
             let text = pending.withUnsafeMutableBufferPointer { buffer in
                 var textEnd = end
@@ -87,11 +113,22 @@ public struct BatchInput {
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<textEnd]), as: UTF8.self)
             }
             head = next
+            scanned = head
             lineNumber += 1
             let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             return ScriptLine(number: lineNumber, text: text)
         }
+    }
+
+    /// Zeroes and drops everything held, and reads no more.
+    private mutating func refuse() -> LineTooLong {
+        refused = true
+        if !pending.isEmpty { pending.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, $0.count) } }
+        pending.removeAll()
+        head = 0
+        scanned = 0
+        return LineTooLong(number: lineNumber + 1)
     }
 
     /// Moves the untaken bytes to the front and zeroes what the move leaves behind past the
@@ -105,6 +142,7 @@ public struct BatchInput {
             explicit_bzero(buffer.baseAddress! + kept, head)
         }
         pending.removeLast(head)
+        scanned -= head
         head = 0
     }
 }

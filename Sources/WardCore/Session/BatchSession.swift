@@ -17,8 +17,10 @@ import Logging
 /// came from a descriptor cannot be read again, so the batch ends with 75 (EX_TEMPFAIL) and says
 /// which line it stopped after.
 ///
-/// A signal never cuts a command short: it is handled between commands, so the command that was
-/// running finishes and the audit log holds its record before the sign-off's.
+/// Signals are handled between commands. SIGTERM and SIGHUP also wake `TerminationWatchdog`,
+/// which interrupts a command that waits on the store or a plugin, so the batch ends within a
+/// second: the audit log holds the line's record, then `abandoned`, the signal and the sign-off.
+/// A line longer than `Line.maximumLength` stops the batch with 65 (EX_DATAERR) before it runs.
 ///
 /// - Important: Not `Sendable`. It owns the loop and runs on the thread that calls `run()`.
 public final class BatchSession {
@@ -127,7 +129,15 @@ public final class BatchSession {
             reporter.notice("cannot read \(options.scriptName): \(String(cString: strerror(code))).")
             return perform(machine.signOff(.hangup, status: 74))
         }
-        while !ended, let line = input.nextLine() {
+        while !ended {
+            let next: BatchInput.ScriptLine?
+            do {
+                next = try input.nextLine()
+            } catch {
+                reporter.notice("\(options.scriptName):\(error.number): \(error) The script stopped there.")
+                return perform(machine.signOff(.lineTooLong, status: 65))
+            }
+            guard let line = next else { break }
             run(Line(line.text, source: .batch(file: options.scriptName, line: line.number)))
             handleSignals()
             if !ended, let due = loop.nextDeadline(), clock.now >= due { wake() }
@@ -154,7 +164,9 @@ public final class BatchSession {
         }
         switch outcome {
         case .delivered(.line(let passed)):
-            result = runner.run(passed)
+            let run = CommandInterruption.run { runner.run(passed) }
+            result = run.result
+            if let signal = run.abandonedBy { announce(.abandoned(passed, because: signal)) }
             // Nobody is there to answer a question: the command fails, saying how to do without.
             if case .ask = result { result = runner.answer(nil) }
             chain.session.currentRecord = runner.currentRecord
@@ -172,6 +184,8 @@ public final class BatchSession {
             return perform(machine.signOff(.hangup, status: 128 + SIGPIPE))
         }
         performRequests()
+        // Ward is ending: the signal, not the failure it caused, says how the batch ends.
+        if CommandInterruption.requestedBy != nil { handleSignals() }
         guard !ended else { return }
         if status != .succeeded {
             failures += 1

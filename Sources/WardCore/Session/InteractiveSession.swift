@@ -55,6 +55,8 @@ public final class InteractiveSession {
     private var question: String?
     /// Lines typed ahead of a lock and thrown away; the user is told after unlocking.
     private var discardedLines = 0
+    /// A typed line went past `Line.maximumLength`: its remaining keys, up to its Enter, are dropped.
+    private var discardingLongLine = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
     public init(
@@ -169,10 +171,20 @@ public final class InteractiveSession {
         }
         let outputs = decoder.decode(readBuffer[0..<n], at: clock.now)
         explicit_bzero(&readBuffer, n)
-        deliver(outputs)
+        var more = pollfd(fd: terminal.fd, events: Int16(POLLIN), revents: 0)
+        deliver(outputs, moreComing: poll(&more, 1, 0) > 0)
     }
 
-    private func deliver(_ outputs: [KeyDecoder.Output]) {
+    /// Hands each key to the chain, then what passed to readline: plain text is queued and taken
+    /// in one go at the end (`LineEditor.queueText`), so a burst costs one redraw, not one per
+    /// character; any other key acts at once, after the text before it. `moreComing`: the
+    /// terminal has more input waiting, so even that one redraw waits for it.
+    ///
+    /// A line may not grow past `Line.maximumLength`: the key that would pass it is refused
+    /// before the chain sees it, the line is dropped with a message, and the rest of it (up to
+    /// its Enter) never reaches the chain or readline.
+    private func deliver(_ outputs: [KeyDecoder.Output], moreComing: Bool = false) {
+        defer { if !ended, input == .shell { editor.drainText(moreComing: moreComing) } }
         for (i, output) in outputs.enumerated() {
             guard !ended, input == .shell else {
                 // Locked (or ended) by an earlier key or line: the rest was typed ahead. Never run it.
@@ -184,14 +196,42 @@ public final class InteractiveSession {
             }
             switch output {
             case .key(let key):
+                let isText = Self.isPlainText(key)
+                if discardingLongLine {
+                    if !isText, key.bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) { discardingLongLine = false }
+                    continue
+                }
+                if isText || key.isPaste, editor.pendingLineLength + key.bytes.count > Line.maximumLength {
+                    refuseLongLine(restDiscarded: isText)
+                    discardingLongLine = isText
+                    continue
+                }
                 let outcome = chain.dispatch(.key(key))
                 performRequests()
-                if case .delivered(.key(let passed)) = outcome, input == .shell { editor.feed(passed.bytes) }
+                guard case .delivered(.key(let passed)) = outcome, input == .shell else { continue }
+                if Self.isPlainText(passed) {
+                    editor.queueText(passed.bytes)
+                } else {
+                    editor.feed(passed.bytes)
+                }
             case .focus(let focus):
                 _ = chain.dispatch(.focus(focus))
                 performRequests()
+            case .pasteTooLong:
+                refuseLongLine(restDiscarded: false)
             }
         }
+    }
+
+    /// Printable bytes only (UTF-8 included), no control, no escape: what readline inserts.
+    private static func isPlainText(_ key: KeyPress) -> Bool {
+        !key.isPaste && !key.bytes.isEmpty && key.bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+    }
+
+    /// `restDiscarded`: typed (or pasted unbracketed), so what follows up to Enter is dropped too.
+    private func refuseLongLine(restDiscarded: Bool) {
+        let rest = restDiscarded ? " What follows, up to the next Enter, is discarded." : ""
+        editor.refuseLine("ward: " + Line.tooLongMessage + rest)
     }
 
     private func wake() {
@@ -209,6 +249,10 @@ public final class InteractiveSession {
         case .endOfInput:
             Terminal.write("\n")
             perform(machine.signOff(.user))
+        case .line(let text) where text.utf8.count > Line.maximumLength:
+            // Grown past the limit by editing (yanks): refused before the chain sees it.
+            Terminal.write("ward: \(Line.tooLongMessage)\n")
+            finished(.failed)
         case .line(let text) where question != nil:
             // The answer to the command's question: its keys passed the chain; it is not a command.
             question = nil
@@ -216,7 +260,9 @@ public final class InteractiveSession {
         case .line(let text):
             switch chain.dispatch(.line(Line(text))) {
             case .delivered(.line(let line)):
-                finished(runner.run(line))
+                let run = CommandInterruption.run { runner.run(line) }
+                if let signal = run.abandonedBy { announce(.abandoned(line, because: signal)) }
+                finished(run.result)
             case .delivered, .consumed:
                 finished(.succeeded)
             case .denied(let message):
@@ -371,8 +417,13 @@ public final class InteractiveSession {
                 // A stop that was not ours (kill -STOP): take the terminal back as it was.
                 resume(away: .zero)
             case .sighup:
+                // Every signal passes the chain (the audit log records it), as in a batch.
+                _ = chain.dispatch(.lifecycle(.hangup))
+                performRequests()
                 perform(machine.signOff(.hangup, status: 129))
             case .sigterm:
+                _ = chain.dispatch(.lifecycle(.terminate))
+                performRequests()
                 perform(machine.signOff(.terminate, status: 143))
             case .sigwinch:
                 _ = chain.dispatch(.lifecycle(.resize))

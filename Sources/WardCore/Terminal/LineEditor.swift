@@ -43,6 +43,11 @@ public final class LineEditor {
 
     private var queue: [UInt8] = []
     private var head = 0
+    /// The queue holds only plain text (`queueText`): readline may take it with redisplays held.
+    private var queueIsText = true
+    /// While set, readline's redisplays are noted, not done (`redisplayWanted`).
+    private var redisplayHeld = false
+    private var redisplayWanted = false
     private var completion: Completion?
     private var matches: [String] = []
     private var matchIndex = 0
@@ -88,9 +93,70 @@ public final class LineEditor {
     }
 
     /// Queues the bytes of one key press that passed the chain, and lets readline consume them.
+    /// Text queued before it (`queueText`) is taken first, and shown.
     public func feed(_ bytes: [UInt8]) {
+        if hasQueuedInput, queueIsText {
+            drainText()
+            showHeldRedisplay()
+        }
         queue.append(contentsOf: bytes)
+        queueIsText = false
         drain()
+    }
+
+    /// Queues a key press of plain text (printable, no control or escape byte) without letting
+    /// readline take it yet; `drainText()` then takes a whole burst at once.
+    ///
+    /// Why: readline redraws the whole line after every `rl_callback_read_char`, and a key at a
+    /// time made a 300 KB paste (one the terminal did not bracket) cost a redraw per character,
+    /// O(n²): ~90 s (issue 12). Taken together, self-insert reads every queued character in one
+    /// call (notes/readline.md §1), and the redraw comes once, at the end of the burst.
+    public func queueText(_ bytes: [UInt8]) {
+        guard queueIsText || !hasQueuedInput else { return feed(bytes) }
+        queue.append(contentsOf: bytes)
+        queueIsText = true
+    }
+
+    /// Lets readline take the queued text with its redisplays held; `showHeldRedisplay()` (or
+    /// the next `feed`) draws the line once. `moreComing`: more input is already waiting, so the
+    /// redraw can wait for it too.
+    public func drainText(moreComing: Bool = false) {
+        guard queueIsText else { return drain() }
+        redisplayHeld = true
+        ward_rl_set_redisplay { boundEditor?.redisplayRequested() }
+        while isInstalled, hasQueuedInput { rl_callback_read_char() }
+        ward_rl_set_redisplay(nil)
+        redisplayHeld = false
+        if !hasQueuedInput { clearQueue() }
+        if !moreComing { showHeldRedisplay() }
+    }
+
+    /// Draws the line if a redisplay was held back.
+    public func showHeldRedisplay() {
+        guard redisplayWanted else { return }
+        redisplayWanted = false
+        if isInstalled { rl_redisplay() }
+    }
+
+    private func redisplayRequested() {
+        if redisplayHeld {
+            redisplayWanted = true
+        } else {
+            redisplayWanted = false
+            rl_redisplay()
+        }
+    }
+
+    /// The bytes of the line being edited, plus those queued for it: what a line limit counts.
+    public var pendingLineLength: Int { (isInstalled ? Int(ward_rl_end()) : 0) + (queue.count - head) }
+
+    /// Refuses the line being edited (too long): it is dropped and zeroed like Ctrl-C, with
+    /// `message` on a line of its own and a fresh prompt; keys queued for it go too.
+    public func refuseLine(_ message: String) {
+        clearQueue()
+        redisplayWanted = false
+        guard isInstalled else { return Terminal.write(message + "\n") }
+        ward_rl_refuse_line(message)
     }
 
     /// Whether keys are queued that readline has not taken yet (typed ahead during a command).
@@ -141,9 +207,10 @@ public final class LineEditor {
     }
 
     private func clearQueue() {
-        for i in queue.indices { queue[i] = 0 }
+        queue.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } }
         queue.removeAll(keepingCapacity: false)
         head = 0
+        queueIsText = true
     }
 
     // MARK: Screen

@@ -56,6 +56,18 @@ public final class Terminal {
     /// The settings Ward found, for a prompt that needs its own mode (no echo for a password).
     public var original: termios { saved }
 
+    /// The watchdog's way out (`TerminationWatchdog`), from its own thread while the loop's
+    /// thread is stuck: the screen and scrollback cleared (a chart may be on it), focus reports
+    /// and bracketed paste off (readline turned it on), and the settings Ward found. Raw
+    /// `write(2)` and `tcsetattr`, both safe from any thread: stdio's lock may be held by the
+    /// stuck thread. Does nothing when Ward never had a terminal (batch mode).
+    static func restoreFromAnyThread() {
+        guard var t = originalSettings, originalFD >= 0 else { return }
+        let bytes = Array((clearScreenAndScrollback + focusReportingOff + "\u{1B}[?2004l" + "Signed off.\r\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        tcsetattr(originalFD, TCSANOW, &t)
+    }
+
     private static func restoreAtExit() {
         guard var t = originalSettings, originalFD >= 0 else { return }
         tcsetattr(originalFD, TCSANOW, &t)

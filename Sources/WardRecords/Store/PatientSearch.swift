@@ -36,7 +36,9 @@ struct PatientSearch {
 
     init(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        words = Self.tokens(trimmed)
+        // A word given twice narrows nothing: FTS5's cost grows faster than the number of terms.
+        var seen = Set<String>()
+        words = Self.tokens(trimmed).filter { seen.insert($0).inserted }
         mrnCandidate =
             !trimmed.isEmpty && !trimmed.contains(where: \.isWhitespace) && trimmed.contains(where: \.isNumber)
             ? trimmed : nil

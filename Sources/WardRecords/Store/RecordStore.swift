@@ -41,6 +41,13 @@ public protocol RecordStore: Wipeable {
 
     /// Opens the connection again after `close()`; does nothing if it is open.
     func reopen() throws
+
+    /// Makes the statement running now fail at once (SQLite's `sqlite3_interrupt`).
+    ///
+    /// - Important: The one method that may be called from any thread: the termination watchdog
+    ///   calls it (through `CommandInterruption`) while the loop's thread waits on a query, so
+    ///   SIGTERM ends Ward within a second. Does nothing when no statement runs.
+    func interrupt()
 }
 
 extension RecordStore {

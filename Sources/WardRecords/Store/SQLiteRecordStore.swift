@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GRDB
+import Synchronization
 import WardCore
 
 /// The embedded records store: one SQLite file in the Ward home, through GRDB.
@@ -14,7 +15,12 @@ public final class SQLiteRecordStore: RecordStore {
 
     /// The records file.
     public let path: String
-    private var queue: DatabaseQueue?
+    private var queue: DatabaseQueue? {
+        didSet { interruptTarget.queue.withLock { $0 = queue } }
+    }
+    /// The connection as the watchdog's thread sees it, and its place in `CommandInterruption`.
+    private let interruptTarget = InterruptTarget()
+    private var interruption: CommandInterruption.Registration?
 
     /// Opens (creating if needed, 0600) the records file of the home `directory` and brings its
     /// schema up to date.
@@ -26,6 +32,17 @@ public final class SQLiteRecordStore: RecordStore {
     public init(path: String) throws {
         self.path = path
         queue = try Self.open(path)
+        interruptTarget.queue.withLock { [queue] in $0 = queue }  // observers do not run in init
+        interruption = CommandInterruption.register { [interruptTarget] in interruptTarget.interrupt() }
+    }
+
+    public func interrupt() { interruptTarget.interrupt() }
+
+    /// The open connection behind a lock, for `interrupt()` from any thread.
+    private final class InterruptTarget: Sendable {
+        let queue = Mutex<DatabaseQueue?>(nil)
+
+        func interrupt() { queue.withLock { $0?.interrupt() } }
     }
 
     deinit { close() }

@@ -1,11 +1,11 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
 /// `charts`: what this session holds in memory, so the user can close what they no longer need.
 struct ChartsCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "charts", abstract: "List the charts open in this session.")
+    static let syntax = CommandSyntax("charts", abstract: "List the charts open in this session.")
+
+    init(_ arguments: ParsedArguments) {}
 
     func run(in shell: Shell) throws -> CommandResult {
         guard !shell.charts.isEmpty else {

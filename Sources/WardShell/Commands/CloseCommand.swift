@@ -1,4 +1,3 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
@@ -7,11 +6,13 @@ import WardRecords
 /// Closing is a wipe, not just a hide: a chart the user is done with should not wait in memory
 /// for the next lock.
 struct CloseCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "close", abstract: "Close the current chart, or the one named, wiping it from memory.")
+    static let syntax = CommandSyntax(
+        "close", abstract: "Close the current chart, or the one named, wiping it from memory.",
+        operand: .word(name: "mrn", help: "The MRN of a loaded chart; the current one if left out.", required: false))
 
-    @Argument(help: "The MRN of a loaded chart; the current one if left out.")
-    var mrn: String?
+    let mrn: String?
+
+    init(_ arguments: ParsedArguments) { mrn = arguments.operands.first }
 
     func run(in shell: Shell) throws -> CommandResult {
         let chart: LoadedChart

@@ -1,4 +1,3 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
@@ -8,18 +7,27 @@ import WardRecords
 /// it: a clerk's work starts here too. Restricted patients are marked, not hidden: the user
 /// learns before `open` that a reason will be asked for.
 struct FindCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "find", abstract: "Find patients by name (prefixes, any order) or by MRN.")
+    static let syntax = CommandSyntax(
+        "find", abstract: "Find patients by name (prefixes, any order) or by MRN.",
+        operand: .words(name: "text", help: "Name prefixes (for example 'lov ada') or an MRN."))
 
     /// How many rows one answer shows; the rest are counted.
     static let limit = 20
 
-    @Argument(help: "Name prefixes (for example 'lov ada') or an MRN.")
-    var text: [String] = []
+    /// The most distinct words one search takes. A name has a few; the full-text index's cost
+    /// grows faster than the number of words, so a line of thousands would hold Ward for seconds.
+    static let maximumWords = 32
 
-    func validate() throws {
+    let text: [String]
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        text = arguments.operands
         if text.isEmpty {
-            throw ValidationError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
+            throw Self.usageError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
+        }
+        if Set(text).count > Self.maximumWords {
+            throw Self.usageError(
+                "Type at most \(Self.maximumWords) different words to look for; a name has fewer.")
         }
     }
 

@@ -1,4 +1,3 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
@@ -7,17 +6,19 @@ import WardRecords
 /// Clinicians only: a clerk or an auditor never writes into a chart. The store saves the note
 /// before the open chart shows it, so what is on screen is what was kept.
 struct NoteCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "note", abstract: "Add a signed, timed note to the current chart.")
+    static let syntax = CommandSyntax(
+        "note", abstract: "Add a signed, timed note to the current chart.",
+        operand: .text(name: "text", help: "The note's text; quotes are not needed."))
 
     static let allowedRoles: Set<String>? = Shell.clinicalRoles
 
-    @Argument(parsing: .captureForPassthrough, help: "The note's text; quotes are not needed.")
-    var text: [String] = []
+    /// The words after `note`, joined by one space each: quotes gone, as a shell would read them.
+    let text: String
 
-    func validate() throws {
-        if text.joined().trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("Type the note after 'note', for example 'note Seen in clinic, stable.'.")
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        text = arguments.operands.joined(separator: " ")
+        if text.allSatisfy(\.isWhitespace) {
+            throw Self.usageError("Type the note after 'note', for example 'note Seen in clinic, stable.'.")
         }
     }
 
@@ -25,7 +26,7 @@ struct NoteCommand: ShellCommand {
         let chart = try shell.currentChart()
         let store = try shell.records()
         let note = try store.addNote(
-            mrn: chart.mrn, author: shell.user ?? "", text: text.joined(separator: " "), at: shell.now())
+            mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
         chart.append(note)
         shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).", .line)
         return .succeeded

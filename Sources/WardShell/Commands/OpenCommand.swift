@@ -1,4 +1,3 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
@@ -11,21 +10,26 @@ import WardRecords
 /// a chart; clerks and auditors get the demographics only, and the clinical rows are never loaded
 /// for them.
 struct OpenCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "open", abstract: "Open one patient's chart by medical record number.")
+    static let syntax = CommandSyntax(
+        "open", abstract: "Open one patient's chart by medical record number.",
+        operand: .word(name: "mrn", help: "The patient's MRN, as listed by 'find'.", required: true),
+        options: [
+            .init(
+                "reason", value: "reason",
+                help: "Why you open a restricted chart (break the glass); asked for when missing. Recorded.")
+        ])
 
-    @Argument(help: "The patient's MRN, as listed by 'find'.")
-    var mrn: String
+    let mrn: String
+    let reason: String?
 
-    @Option(help: "Why you open a restricted chart (break the glass); asked for when missing. Recorded.")
-    var reason: String?
-
-    func validate() throws {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        mrn = arguments.operands.first ?? ""
+        reason = arguments.values["reason"]
         if mrn.allSatisfy(\.isLetter) {
-            throw ValidationError("'open' takes an MRN, not a name. To search by name, use 'find'.")
+            throw Self.usageError("'open' takes an MRN, not a name. To search by name, use 'find'.")
         }
-        if let reason, reason.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("The reason is empty. Say why you open this chart.")
+        if let reason, reason.allSatisfy(\.isWhitespace) {
+            throw Self.usageError("The reason is empty. Say why you open this chart.")
         }
     }
 

@@ -1,4 +1,3 @@
-import ArgumentParser
 import WardCore
 import WardRecords
 
@@ -10,17 +9,31 @@ import WardRecords
 /// anyway. Long sections show the newest rows first and stop at `recent` rows unless `--all`:
 /// Ward pages nothing through another program, so a screenful is the sensible default.
 struct ShowCommand: ShellCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show a section of the current chart (summary by default).")
+    static let syntax = CommandSyntax(
+        "show", abstract: "Show a section of the current chart (summary by default).",
+        operand: .word(
+            name: "section", help: "summary, allergies, meds, problems, vitals, labs, notes or encounters.",
+            required: false),
+        options: [.init("all", help: "Show every row, not only the newest.")])
 
     /// Rows shown without `--all`.
     static let recent = 20
 
-    @Argument(help: "summary, allergies, meds, problems, vitals, labs, notes or encounters.")
-    var section: ChartSection = .summary
+    let section: ChartSection
+    let all: Bool
 
-    @Flag(help: "Show every row, not only the newest.")
-    var all = false
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        all = arguments.flags.contains("all")
+        guard let word = arguments.operands.first else {
+            section = .summary
+            return
+        }
+        guard let section = ChartSection(rawValue: word) else {
+            throw UsageError(
+                .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)), syntax: Self.syntax)
+        }
+        self.section = section
+    }
 
     var restriction: CommandRestriction? {
         section == .summary ? nil : CommandRestriction(action: "show \(section.rawValue)", allowedRoles: section.allowedRoles)

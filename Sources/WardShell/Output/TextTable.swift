@@ -63,21 +63,31 @@ public struct TextTable: Sendable {
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            // The line's length is kept, not counted again per word: `String.count` walks every
+            // character, and with no width (a batch's uncut text) a 1 MiB note is one line, so
+            // counting it per word was quadratic (issue 12).
             var line = ""
+            var length = 0
             for word in paragraph.split(separator: " ") {
                 var word = Substring(word)
-                while word.count > width {
-                    if !line.isEmpty { lines.append(line); line = "" }
+                var wordLength = word.count
+                while wordLength > width {
+                    if !line.isEmpty { lines.append(line); line = ""; length = 0 }
                     lines.append(String(word.prefix(width)))
                     word = word.dropFirst(width)
+                    wordLength -= width
                 }
                 if line.isEmpty {
                     line = String(word)
-                } else if line.count + 1 + word.count <= width {
-                    line += " " + word
+                    length = wordLength
+                } else if length + 1 + wordLength <= width {
+                    line += " "
+                    line += word
+                    length += 1 + wordLength
                 } else {
                     lines.append(line)
                     line = String(word)
+                    length = wordLength
                 }
             }
             lines.append(line)

@@ -1,0 +1,179 @@
+/// What one shell command takes on its line: its name, one operand, and its `--options`.
+///
+/// Declared once per command (`static let syntax`) and read by `parse(_:)` in one pass over the
+/// line's words, so a line costs time linear in its length. swift-argument-parser did this job
+/// before, per line, and spent quadratic time in `ParsedValues.set` on a note of many words
+/// (issue 12: 51 s for 40,000 words); its reflection also ran on every line (issue 19).
+///
+/// The grammar is deliberately small: at most one operand (a word, several words, or the rest
+/// of the line as text), options that take a value (`--reason TEXT`, `--reason=TEXT`) or none
+/// (`--all`), and `-h`/`--help` everywhere. `--` ends the options.
+public struct CommandSyntax: Sendable {
+    /// What follows the command's name besides options.
+    public enum Operand: Sendable, Equatable {
+        /// Nothing: `whoami`.
+        case none
+        /// One word, required or not: `open <mrn>`, `close [<mrn>]`.
+        case word(name: String, help: String, required: Bool)
+        /// Any number of words: `find [<text> ...]`.
+        case words(name: String, help: String)
+        /// The rest of the line, words and all, options included: `note` (text such as
+        /// `Seen -- stable` is the note's, not options). Only a first word of `-h`/`--help` asks
+        /// for help.
+        case text(name: String, help: String)
+    }
+
+    /// One `--name`, with a value (`--reason <reason>`) or without (`--all`).
+    public struct Option: Sendable, Equatable {
+        public var name: String
+        /// The value's name in the usage line; nil for a flag.
+        public var valueName: String?
+        public var help: String
+
+        public init(_ name: String, value valueName: String? = nil, help: String) {
+            self.name = name
+            self.valueName = valueName
+            self.help = help
+        }
+
+        /// `--reason <reason>` or `--all`.
+        var usage: String { valueName.map { "--\(name) <\($0)>" } ?? "--\(name)" }
+    }
+
+    public var name: String
+    public var aliases: [String]
+    /// One sentence for `help`.
+    public var abstract: String
+    public var operand: Operand
+    public var options: [Option]
+
+    public init(_ name: String, aliases: [String] = [], abstract: String, operand: Operand = .none, options: [Option] = []) {
+        self.name = name
+        self.aliases = aliases
+        self.abstract = abstract
+        self.operand = operand
+        self.options = options
+    }
+
+    /// `open <mrn> [--reason <reason>]`.
+    public var usage: String {
+        var parts = [name]
+        switch operand {
+        case .none: break
+        case .word(let word, _, true): parts.append("<\(word)>")
+        case .word(let word, _, false): parts.append("[<\(word)>]")
+        case .words(let word, _), .text(let word, _): parts.append("[<\(word)> ...]")
+        }
+        parts += options.map { "[\($0.usage)]" }
+        return parts.joined(separator: " ")
+    }
+
+    /// What `help COMMAND` and `COMMAND --help` print, laid out as swift-argument-parser did.
+    public var help: String {
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", ""]
+        switch operand {
+        case .none: break
+        case .word(let word, let text, _), .words(let word, let text), .text(let word, let text):
+            lines += ["ARGUMENTS:", Self.entry("<\(word)>", text), ""]
+        }
+        lines.append("OPTIONS:")
+        lines += options.map { Self.entry($0.usage, $0.help) }
+        lines.append(Self.entry("-h, --help", "Show help information."))
+        if !aliases.isEmpty { lines += ["", "ALIASES: \(aliases.joined(separator: ", "))"] }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func entry(_ term: String, _ text: String) -> String {
+        let column = 24
+        guard term.count < column else { return "  \(term)\n" + String(repeating: " ", count: column + 2) + text }
+        return "  \(term)" + String(repeating: " ", count: column - term.count) + text
+    }
+
+    /// What a line asked for: the command's arguments, or its help.
+    public enum Parsed: Sendable, Equatable {
+        case arguments(ParsedArguments)
+        case help
+    }
+
+    /// Reads the words after the command's name, once, left to right.
+    public func parse(_ words: ArraySlice<String>) throws(UsageError) -> Parsed {
+        if case .text = operand {
+            if let first = words.first, first == "-h" || first == "--help" { return .help }
+            return .arguments(ParsedArguments(operands: Array(words)))
+        }
+        var parsed = ParsedArguments()
+        var index = words.startIndex
+        var optionsEnded = false
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
+            if !optionsEnded, word.hasPrefix("-"), word.utf8.count > 1 {
+                if word == "--" {
+                    optionsEnded = true
+                    continue
+                }
+                if word == "-h" || word == "--help" { return .help }
+                try readOption(word, from: words, at: &index, into: &parsed)
+                continue
+            }
+            switch operand {
+            case .none:
+                throw UsageError(.unexpectedArgument(word), syntax: self)
+            case .word where !parsed.operands.isEmpty:
+                throw UsageError(.unexpectedArgument(word), syntax: self)
+            case .word, .words, .text:
+                parsed.operands.append(word)
+            }
+        }
+        if case .word(let word, _, true) = operand, parsed.operands.isEmpty {
+            throw UsageError(.missingArgument("<\(word)>"), syntax: self)
+        }
+        return .arguments(parsed)
+    }
+
+    private func readOption(
+        _ word: String, from words: ArraySlice<String>, at index: inout Int, into parsed: inout ParsedArguments
+    ) throws(UsageError) {
+        let body = word.drop(while: { $0 == "-" })
+        let name: Substring
+        var inlineValue: String?
+        if let equals = body.firstIndex(of: "=") {
+            name = body[..<equals]
+            inlineValue = String(body[body.index(after: equals)...])
+        } else {
+            name = body
+        }
+        guard word.hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
+            throw UsageError(.unknownOption(word), syntax: self)
+        }
+        guard option.valueName != nil else {
+            guard inlineValue == nil else { throw UsageError(.unexpectedValue(option.usage), syntax: self) }
+            parsed.flags.insert(option.name)
+            return
+        }
+        if let inlineValue {
+            parsed.values[option.name] = inlineValue
+        } else if index < words.endIndex {
+            parsed.values[option.name] = words[index]
+            index += 1
+        } else {
+            throw UsageError(.missingValue(option.usage), syntax: self)
+        }
+    }
+}
+
+/// A command's line after `CommandSyntax.parse`: the operand's words, option values and flags.
+public struct ParsedArguments: Sendable, Equatable {
+    /// The operand's words in order (for `.text`, every word after the command's name).
+    public var operands: [String] = []
+    /// `--reason TEXT` → `["reason": "TEXT"]`; the last one given wins.
+    public var values: [String: String] = [:]
+    /// Flags given (`all` for `--all`).
+    public var flags: Set<String> = []
+
+    public init(operands: [String] = [], values: [String: String] = [:], flags: Set<String> = []) {
+        self.operands = operands
+        self.values = values
+        self.flags = flags
+    }
+}
