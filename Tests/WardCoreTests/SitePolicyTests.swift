@@ -193,6 +193,7 @@ private func messages(_ text: String) -> [String] {
         ("[\n", 1),
         ("[[\r\n", 1),
         ("[[ [x]]\n", 1),
+        ("\u{FEFF}[\u{FFFD}]\n", 1),  // after a byte order mark, which toml++ skips
     ])
     func parse_reportsTableNameNoKeyCanStartWith_withItsLine_insteadOfAborting(text: String, line: Int) {
         let error = configError { try parse(text) }

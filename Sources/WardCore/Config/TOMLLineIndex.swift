@@ -59,7 +59,11 @@ struct TOMLLineIndex {
         var keys: [[String]: Int] = [:]
         var malformedHeaderLine: Int?
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            // toml++ skips a byte order mark before the first statement; so must the scan.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        }
 
         var atEnd: Bool { i >= bytes.count }
         func peek(_ offset: Int = 0) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
