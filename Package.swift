@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "WardRecords", targets: ["WardRecords"]),
         // For Benchmarks/Guards, which depends on this package by path.
         .library(name: "IdleTimer", targets: ["IdleTimer"]),
+        // For Fuzz/, the libFuzzer targets, which depend on this package by path.
+        .library(name: "WardShell", targets: ["WardShell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -183,6 +183,42 @@ private func messages(_ text: String) -> [String] {
         #expect(error?.description.hasPrefix("site.toml:3: not valid TOML: ") == true)
     }
 
+    // Found by Fuzzing/run SiteFile: toml++ asserts instead of reporting such a header, and the
+    // assertion aborted Ward (exit 134) on `[é]`, `[#]` or `[[` at the end of a line.
+    @Test(arguments: [
+        ("[session]\nidle-timeout = \"5m\"\n[#]\n", 3),
+        ("[\u{E9}]\n", 1),
+        ("# site\n[[\u{FFFD}\u{FFFD}]]\nname = \"idle-timer\"\n", 2),
+        ("[ \u{1}]\n", 1),
+        ("[\n", 1),
+        ("[[\r\n", 1),
+        ("[[ [x]]\n", 1),
+        ("\u{FEFF}[\u{FFFD}]\n", 1),  // after a byte order mark, which toml++ skips
+    ])
+    func parse_reportsTableNameNoKeyCanStartWith_withItsLine_insteadOfAborting(text: String, line: Int) {
+        let error = configError { try parse(text) }
+        #expect(error?.line == line)
+        #expect(error?.description.hasPrefix("site.toml:\(line): not valid TOML: a table name must start") == true)
+        let user = configError { try UserPreferences.parse(text, file: "config.toml") }
+        #expect(user?.description.hasPrefix("config.toml:\(line): not valid TOML: a table name must start") == true)
+    }
+
+    @Test func parse_takesNoLineInsideAStringOrAnArray_forATableHeader() throws {
+        let text = """
+            [[plugin]]
+            name = "external"
+            command = ["/usr/local/bin/review", \"\"\"
+            [#] not a header
+            \"\"\"]
+            events = [
+            ["line"],
+              [ "#x" ],
+            ]
+            """
+        // The values are wrong for Ward, but the file is valid TOML and read as such.
+        #expect(messages(text).allSatisfy { !$0.contains("not valid TOML") })
+    }
+
     @Test func parse_reportsDuplicateKey_asBadTOML() {
         let error = configError { try parse("[session]\nidle-timeout = \"5m\"\nidle-timeout = \"6m\"\n") }
         #expect(error?.line == 3)

@@ -226,6 +226,11 @@ struct ConfigDocument {
 
     init(text: String, file: String) throws(ConfigError) {
         self.file = file
+        if let line = TOMLLineIndex.firstMalformedHeader(in: text) {
+            throw .syntax(
+                file: file, line: line,
+                message: "a table name must start with a letter, a digit, '_', '-' or a quote")
+        }
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {

@@ -21,6 +21,19 @@ struct TOMLLineIndex {
         keys = scanner.keys
     }
 
+    /// The line of the first table header whose name starts with a character no key can start
+    /// with (`[#]`, `[é]`, `[[` and a line end), or nil.
+    ///
+    /// toml++ (under TOMLKit) only asserts this for a header, where it checks it for every other
+    /// key: such a line aborted Ward (SIGABRT) instead of exit 78. So it is looked for before the
+    /// text reaches TOMLKit. The scan follows strings and values spanning lines, so a line of a
+    /// multi-line array that starts with `[` is not taken for a header.
+    static func firstMalformedHeader(in text: String) -> Int? {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        scanner.run()
+        return scanner.malformedHeaderLine
+    }
+
     /// The line of the table's header (or of the first key that made it, for a dotted key).
     func line(ofTable path: [String]) -> Int? {
         var path = path
@@ -44,8 +57,13 @@ struct TOMLLineIndex {
         var arrayCounts: [[String]: Int] = [:]
         var tables: [[String]: Int] = [:]
         var keys: [[String]: Int] = [:]
+        var malformedHeaderLine: Int?
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            // toml++ skips a byte order mark before the first statement; so must the scan.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        }
 
         var atEnd: Bool { i >= bytes.count }
         func peek(_ offset: Int = 0) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
@@ -87,6 +105,7 @@ struct TOMLLineIndex {
         mutating func header() {
             let isArray = peek(1) == UInt8(ascii: "[")
             i += isArray ? 2 : 1
+            checkHeaderStart(isArray: isArray)
             let names = keyPath(until: UInt8(ascii: "]"))
             i += isArray ? 2 : 1
             var path: [String] = []
@@ -105,6 +124,18 @@ struct TOMLLineIndex {
             current = path
             skipSpaces()
             if peek() == UInt8(ascii: "#") { skipToEndOfLine() }
+        }
+
+        /// What follows `[` or `[[` and blanks must be a key, a quote, or one of the brackets
+        /// toml++ itself reports (`[]`, and `[ [` for a single header); else the line is noted.
+        mutating func checkHeaderStart(isArray: Bool) {
+            var j = i
+            while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t") { j += 1 }
+            guard j < bytes.count, malformedHeaderLine == nil else { return }
+            let c = bytes[j]
+            let startsKey = isBareKeyByte(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'")
+            let reported = c == UInt8(ascii: "]") || (!isArray && c == UInt8(ascii: "["))
+            if !startsKey && !reported { malformedHeaderLine = line }
         }
 
         /// `key = value`, `a.b = value`, `"quoted key" = value`.

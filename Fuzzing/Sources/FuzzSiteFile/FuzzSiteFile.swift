@@ -1,0 +1,16 @@
+// The site file loader: any bytes as `site.toml`.
+// Entry point: `SitePolicy.parse(_:file:)`, what `SitePolicy.loadSite` calls once the file is read.
+// It must return a policy or throw `ConfigError` (whose description is rendered too), never trap.
+import WardCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSiteFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    do {
+        let policy = try SitePolicy.parse(text, file: "site.toml")
+        _ = String(describing: policy)
+    } catch {
+        _ = error.description
+    }
+    return 0
+}

@@ -1,0 +1,16 @@
+// The user preference loader: any bytes as `~/.config/ward/config.toml`, then put over the
+// built-in site policy as `SitePolicy.load` does.
+// Entry points: `UserPreferences.parse(_:file:)` and `SitePolicy.applying(_:)`.
+import WardCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzUserPreferences(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    do {
+        let preferences = try UserPreferences.parse(text, file: "config.toml")
+        _ = try SitePolicy.builtIn.applying(preferences)
+    } catch {
+        _ = error.description
+    }
+    return 0
+}
