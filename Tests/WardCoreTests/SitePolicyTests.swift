@@ -203,6 +203,24 @@ private func messages(_ text: String) -> [String] {
         #expect(user?.description.hasPrefix("config.toml:\(line): not valid TOML: a table name must start") == true)
     }
 
+    /// Found by fuzzing (`idle-timeout = [}` aborted `ward config check` with SIGABRT in toml++).
+    @Test(arguments: [
+        ("[session]\nidle-timeout = [}\n", 2), ("a = [1,}\n", 1), ("a = [[}]]\n", 1), ("a = [\n\n}\n", 3),
+        ("a = [ # c\n}\n", 2), ("a = {b = [}}\n", 1), ("x = 1\na = [\"s\", [\n  },\n]\n", 3),
+    ])
+    func parse_reportsArrayElementStartingWithABrace_withItsLine_insteadOfAborting(text: String, line: Int) {
+        let error = configError { try parse(text) }
+        #expect(error?.line == line)
+        #expect(error?.description.hasPrefix("site.toml:\(line): not valid TOML: an array's element cannot") == true)
+        let user = configError { try UserPreferences.parse(text, file: "config.toml") }
+        #expect(user?.description.hasPrefix("config.toml:\(line): not valid TOML: an array's element") == true)
+    }
+
+    @Test func parse_acceptsBracesThatCloseInlineTablesInsideArrays() throws {
+        // `}` after an inline table's value, and `[{…}]`, are valid TOML and must not be refused.
+        #expect(messages("a = [{b = 1}, {c = [2]}]\nd = {e = []}\n").allSatisfy { !$0.contains("not valid TOML") })
+    }
+
     @Test func parse_takesNoLineInsideAStringOrAnArray_forATableHeader() throws {
         let text = """
             [[plugin]]

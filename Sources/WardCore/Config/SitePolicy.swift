@@ -226,10 +226,8 @@ struct ConfigDocument {
 
     init(text: String, file: String) throws(ConfigError) {
         self.file = file
-        if let line = TOMLLineIndex.firstMalformedHeader(in: text) {
-            throw .syntax(
-                file: file, line: line,
-                message: "a table name must start with a letter, a digit, '_', '-' or a quote")
+        if let malformed = TOMLLineIndex.firstMalformedLine(in: text) {
+            throw .syntax(file: file, line: malformed.line, message: malformed.problem)
         }
         do {
             root = try TOMLTable(string: text)

@@ -21,17 +21,22 @@ struct TOMLLineIndex {
         keys = scanner.keys
     }
 
-    /// The line of the first table header whose name starts with a character no key can start
-    /// with (`[#]`, `[é]`, `[[` and a line end), or nil.
+    /// The first line that toml++ (under TOMLKit) would not report but abort on, with what is
+    /// wrong with it; nil when there is none.
     ///
-    /// toml++ (under TOMLKit) only asserts this for a header, where it checks it for every other
-    /// key: such a line aborted Ward (SIGABRT) instead of exit 78. So it is looked for before the
-    /// text reaches TOMLKit. The scan follows strings and values spanning lines, so a line of a
-    /// multi-line array that starts with `[` is not taken for a header.
-    static func firstMalformedHeader(in text: String) -> Int? {
+    /// toml++ only asserts two rules that it checks everywhere else, and its assertions are
+    /// compiled into release builds: such a line aborted Ward (SIGABRT) instead of exit 78. Both
+    /// were found by fuzzing (Fuzzing/run SiteFile). So they are looked for before the text
+    /// reaches TOMLKit:
+    /// - a table header whose name starts with a character no key can start with (`[#]`, `[é]`,
+    ///   `[[` and a line end);
+    /// - an array element that starts with `}` (`[}`, `[1, }`, `{a = [}}`).
+    /// The scan follows strings and values spanning lines, so a line of a multi-line array that
+    /// starts with `[` is not taken for a header.
+    static func firstMalformedLine(in text: String) -> (line: Int, problem: String)? {
         var scanner = Scanner(bytes: Array(text.utf8))
         scanner.run()
-        return scanner.malformedHeaderLine
+        return scanner.malformed
     }
 
     /// The line of the table's header (or of the first key that made it, for a dotted key).
@@ -57,7 +62,7 @@ struct TOMLLineIndex {
         var arrayCounts: [[String]: Int] = [:]
         var tables: [[String]: Int] = [:]
         var keys: [[String]: Int] = [:]
-        var malformedHeaderLine: Int?
+        var malformed: (line: Int, problem: String)?
 
         init(bytes: [UInt8]) {
             self.bytes = bytes
@@ -131,11 +136,13 @@ struct TOMLLineIndex {
         mutating func checkHeaderStart(isArray: Bool) {
             var j = i
             while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t") { j += 1 }
-            guard j < bytes.count, malformedHeaderLine == nil else { return }
+            guard j < bytes.count, malformed == nil else { return }
             let c = bytes[j]
             let startsKey = isBareKeyByte(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'")
             let reported = c == UInt8(ascii: "]") || (!isArray && c == UInt8(ascii: "["))
-            if !startsKey && !reported { malformedHeaderLine = line }
+            if !startsKey && !reported {
+                malformed = (line, "a table name must start with a letter, a digit, '_', '-' or a quote")
+            }
         }
 
         /// `key = value`, `a.b = value`, `"quoted key" = value`.
@@ -199,23 +206,37 @@ struct TOMLLineIndex {
         }
 
         /// The rest of a value: strings, nested arrays and inline tables, up to the end of its line.
+        /// Notes an array element that starts with `}` (see `firstMalformedLine`).
         mutating func skipValue() {
-            var depth = 0
+            var open: [UInt8] = []  // the brackets and braces not yet closed, innermost last
+            var atElementStart = false  // just after an array's `[` or `,`, blanks and comments aside
             while let c = peek() {
                 switch c {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     skipString()
+                    atElementStart = false
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1; i += 1
+                    open.append(c); i += 1
+                    atElementStart = c == UInt8(ascii: "[")
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    depth -= 1; i += 1
+                    if c == UInt8(ascii: "}"), atElementStart, malformed == nil {
+                        malformed = (line, "an array's element cannot start with '}'")
+                    }
+                    _ = open.popLast(); i += 1
+                    atElementStart = false
+                case UInt8(ascii: ","):
+                    i += 1
+                    atElementStart = open.last == UInt8(ascii: "[")
                 case UInt8(ascii: "#"):
                     skipToEndOfLine()
                 case UInt8(ascii: "\n"):
                     i += 1; line += 1
-                    if depth <= 0 { return }
+                    if open.isEmpty { return }
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                    i += 1
                 default:
                     i += 1
+                    atElementStart = false
                 }
             }
         }
