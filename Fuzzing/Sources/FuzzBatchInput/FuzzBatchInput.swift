@@ -29,17 +29,26 @@ public func fuzzBatchInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
         guard written == piece.count else { fatalError("short write to the pipe") }
         // One read takes all of it (a piece is far below the pipe's and the reader's buffer).
         guard reader.fill() == .data else { fatalError("fill did not see the bytes written") }
-        while let line = reader.nextLine() { got.append(line) }
+        while let line = nextLine(&reader) { got.append(line) }
     }
     close(fds[1])
     while reader.fill() != .endOfInput {}
-    while let line = reader.nextLine() { got.append(line) }
+    while let line = nextLine(&reader) { got.append(line) }
     guard reader.isFinished else { fatalError("the reader is not finished at the end of input") }
 
     if got != expectedLines(sent) {
         fatalError("BatchInput handed out other lines than a plain split of the same bytes")
     }
     return 0
+}
+
+/// The next line; the input is far below `Line.maximumLength`, so a refusal is a bug.
+private func nextLine(_ reader: inout BatchInput) -> BatchInput.ScriptLine? {
+    do {
+        return try reader.nextLine()
+    } catch {
+        fatalError("BatchInput refused a line shorter than the limit: \(error)")
+    }
 }
 
 /// The lines of `bytes` as the reader's documentation says, split in one go.
