@@ -57,6 +57,8 @@ public final class InteractiveSession {
     private var discardedLines = 0
     /// A typed line went past `Line.maximumLength`: its remaining keys, up to its Enter, are dropped.
     private var discardingLongLine = false
+    /// When a long line's held redraw is due (`LineEditor.redrawsAtOnce`), nil when none is held.
+    private var redrawDue: Instant?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
     public init(
@@ -92,7 +94,7 @@ public final class InteractiveSession {
         loop.watch(signals.readEnd) { [unowned self] in self.handleSignals() }
         loop.watch(terminal.fd) { [unowned self] in self.terminalReadable() }
         loop.nextDeadline = { [unowned self] in
-            [chain.nextDeadline, decoder.pendingDeadline, machine.nextDeadline].compactMap { $0 }.min()
+            [chain.nextDeadline, decoder.pendingDeadline, machine.nextDeadline, redrawDue].compactMap { $0 }.min()
         }
         loop.onWake = { [unowned self] in self.wake() }
 
@@ -184,7 +186,7 @@ public final class InteractiveSession {
     /// before the chain sees it, the line is dropped with a message, and the rest of it (up to
     /// its Enter) never reaches the chain or readline.
     private func deliver(_ outputs: [KeyDecoder.Output], moreComing: Bool = false) {
-        defer { if !ended, input == .shell { editor.drainText(moreComing: moreComing) } }
+        defer { if !ended, input == .shell, !outputs.isEmpty { drainText(moreComing: moreComing) } }
         for (i, output) in outputs.enumerated() {
             guard !ended, input == .shell else {
                 // Locked (or ended) by an earlier key or line: the rest was typed ahead. Never run it.
@@ -223,6 +225,23 @@ public final class InteractiveSession {
         }
     }
 
+    /// Lets readline take the text delivered; draws the line now, unless it is long and input
+    /// is still arriving.
+    ///
+    /// Redrawing costs the line's length, and a paste the terminal did not bracket arrives in
+    /// reads of a few KB: one redraw per read made a 1 MiB paste O(n²) (2 s of CPU). A long
+    /// line's redraw therefore waits until the input has paused for `LineEditor.redrawPause`,
+    /// so a paste is drawn once; a short line (anything typed) is drawn at once.
+    private func drainText(moreComing: Bool) {
+        let long = editor.pendingLineLength >= LineEditor.redrawsAtOnce
+        editor.drainText(moreComing: moreComing || long)
+        guard editor.hasHeldRedisplay else {
+            redrawDue = nil
+            return
+        }
+        redrawDue = long ? clock.now + LineEditor.redrawPause : clock.now
+    }
+
     /// Printable bytes only (UTF-8 included), no control, no escape: what readline inserts.
     private static func isPlainText(_ key: KeyPress) -> Bool {
         !key.isPaste && !key.bytes.isEmpty && key.bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
@@ -237,6 +256,10 @@ public final class InteractiveSession {
     private func wake() {
         guard !ended else { return }
         deliver(decoder.flush(at: clock.now))
+        if let due = redrawDue, clock.now >= due {
+            redrawDue = nil
+            if input == .shell { editor.showHeldRedisplay() }
+        }
         chain.fireDueTimers()
         performRequests()
         if let due = machine.nextDeadline, clock.now >= due { perform(machine.deadlinePassed()) }

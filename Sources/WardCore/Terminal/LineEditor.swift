@@ -131,6 +131,15 @@ public final class LineEditor {
         if !moreComing { showHeldRedisplay() }
     }
 
+    /// Lines shorter than this (bytes) are redrawn as soon as readline has taken what came;
+    /// longer ones once the input pauses (`redrawPause`), since each redraw costs their length.
+    public static let redrawsAtOnce = 16 * 1024
+    /// How long input must pause before a long line's held redraw is shown.
+    public static let redrawPause: Duration = .milliseconds(30)
+
+    /// A redraw was held back and has not been shown yet.
+    public var hasHeldRedisplay: Bool { redisplayWanted }
+
     /// Draws the line if a redisplay was held back.
     public func showHeldRedisplay() {
         guard redisplayWanted else { return }
