@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "WardRecords", targets: ["WardRecords"]),
         // For Benchmarks/Guards, which depends on this package by path.
         .library(name: "IdleTimer", targets: ["IdleTimer"]),
-        // For Fuzz/, the libFuzzer targets, which depend on this package by path.
+        // For Fuzzing/, the libFuzzer targets, which depend on this package by path.
         .library(name: "WardShell", targets: ["WardShell"]),
     ],
     dependencies: [
