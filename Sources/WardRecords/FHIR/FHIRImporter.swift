@@ -86,7 +86,7 @@ public struct FHIRImporter {
 
     /// Reads and checks a bundle without a store, as far as it can be without one: everything
     /// but references to patients imported before, and clashes with stored patients. The entry
-    /// point for fuzzing the reader (Fuzz/); returns what an import would count.
+    /// point for fuzzing the reader (Fuzzing/run FHIRBundle); returns what an import would count.
     public static func check(_ data: Data, file: String) throws -> ImportReport {
         var report = ImportReport()
         try mapping(file: file) {

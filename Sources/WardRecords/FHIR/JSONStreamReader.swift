@@ -9,7 +9,7 @@ import Glibc
 /// member by member (`readObject`, `readArray`) and builds only the value it wants (`value()`),
 /// one entry at a time, or skips it (`skipValue()`) without building anything; memory is then one
 /// chunk and one entry, whatever the file's size. No package on this machine parses JSON as a
-/// stream, hence this one; it is small, strict and fuzzed (Fuzz/).
+/// stream, hence this one; it is small, strict and fuzzed (Fuzzing/run FHIRBundle).
 ///
 /// Strict RFC 8259: one value, no trailing commas, no comments, no control characters or invalid
 /// UTF-8 inside strings, no lone surrogates; a key written twice in one object is refused rather
