@@ -160,4 +160,13 @@ import WardShell
         #expect(result == .failed && output.contains("Type at most 32 different words to look for; a name has fewer."))
         #expect(f.run("find " + String(repeating: "lov ", count: 10_000)).output.contains("M1"))
     }
+
+    @Test func find_countsWordsAsTheIndexSplitsThem_soOneWordOfManyPartsIsRefused() throws {
+        let f = try ShellFixture()
+        // One word to the shell, 120,000 to the index: it took 13 s before it was counted so.
+        let parts = (0..<120_000).map { "x\($0)" }.joined(separator: ".")
+        let (result, output) = f.run("find " + parts)
+        #expect(result == .failed && output.contains("Type at most 32 different words to look for; a name has fewer."))
+        #expect(f.run("find lov.ada").output.contains("M1"))
+    }
 }

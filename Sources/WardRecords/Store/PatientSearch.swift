@@ -22,7 +22,7 @@ import GRDB
 /// One prefix pass gives both the rows and the count. Walking the prefix doclists is most of a
 /// two-word `find` (`mar*` has 55,000 entries among a million patients; four fifths of the time
 /// in a profile), and a separate pass for the rows walked the first stretch of them again.
-struct PatientSearch {
+public struct PatientSearch {
     /// Matches are counted up to this many, then reported as "more than".
     /// Low, because counting is the costly part of a broad search (`mar smi` over a million
     /// patients must walk the doclists until the count is reached) and past a screenful
@@ -45,6 +45,13 @@ struct PatientSearch {
     }
 
     var isEmpty: Bool { words.isEmpty && mrnCandidate == nil }
+
+    /// How many different words a search for `text` looks for, split as the index splits them
+    /// (`ab.cd` is two words): what a limit on a search's words must count, since the index's
+    /// cost grows faster than their number (one 850 KB word of 120,000 parts took 13 s).
+    public static func distinctWordCount(_ text: String) -> Int {
+        Set(tokens(text)).count
+    }
 
     func run(_ db: Database, limit: Int) throws -> SearchResult {
         var found: [Int64: PatientMatch] = [:]

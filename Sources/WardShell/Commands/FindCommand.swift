@@ -14,8 +14,9 @@ struct FindCommand: ShellCommand {
     /// How many rows one answer shows; the rest are counted.
     static let limit = 20
 
-    /// The most distinct words one search takes. A name has a few; the full-text index's cost
-    /// grows faster than the number of words, so a line of thousands would hold Ward for seconds.
+    /// The most distinct words one search takes, counted as the index splits them (`a.b` is
+    /// two). A name has a few; the full-text index's cost grows faster than the number of words,
+    /// so a line of thousands would hold Ward for seconds.
     static let maximumWords = 32
 
     let text: [String]
@@ -25,7 +26,7 @@ struct FindCommand: ShellCommand {
         if text.isEmpty {
             throw Self.usageError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
         }
-        if Set(text).count > Self.maximumWords {
+        if PatientSearch.distinctWordCount(text.joined(separator: " ")) > Self.maximumWords {
             throw Self.usageError(
                 "Type at most \(Self.maximumWords) different words to look for; a name has fewer.")
         }
