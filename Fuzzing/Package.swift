@@ -7,39 +7,23 @@
 // would then clash with it.)
 import PackageDescription
 
+/// Each target: what it fuzzes (`Fuzz<name>`, Sources/Fuzz<name>/) and the Ward library it calls.
+let fuzzTargets: [(name: String, library: String)] = [
+    ("FHIRBundle", "WardRecords"),
+    ("SiteFile", "WardCore"),
+    ("UserPreferences", "WardCore"),
+    ("KeyDecoder", "WardCore"),
+    ("BatchInput", "WardCore"),
+    ("ShellWords", "WardShell"),
+    ("AuditVerifier", "AuditLog"),
+]
+
 let package = Package(
     name: "WardFuzz",
     dependencies: [
         .package(name: "ward", path: "..")
     ],
-    targets: [
-        .executableTarget(
-            name: "FuzzFHIRBundle",
-            dependencies: [.product(name: "WardRecords", package: "ward")]
-        ),
-        .executableTarget(
-            name: "FuzzSiteFile",
-            dependencies: [.product(name: "WardCore", package: "ward")]
-        ),
-        .executableTarget(
-            name: "FuzzUserPreferences",
-            dependencies: [.product(name: "WardCore", package: "ward")]
-        ),
-        .executableTarget(
-            name: "FuzzKeyDecoder",
-            dependencies: [.product(name: "WardCore", package: "ward")]
-        ),
-        .executableTarget(
-            name: "FuzzBatchInput",
-            dependencies: [.product(name: "WardCore", package: "ward")]
-        ),
-        .executableTarget(
-            name: "FuzzShellWords",
-            dependencies: [.product(name: "WardShell", package: "ward")]
-        ),
-        .executableTarget(
-            name: "FuzzAuditVerifier",
-            dependencies: [.product(name: "AuditLog", package: "ward")]
-        ),
-    ]
+    targets: fuzzTargets.map { target in
+        .executableTarget(name: "Fuzz" + target.name, dependencies: [.product(name: target.library, package: "ward")])
+    }
 )
