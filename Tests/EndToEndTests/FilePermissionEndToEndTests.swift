@@ -123,6 +123,9 @@ import Testing
         let h = try BatchHome(patients: 5)
         let bundle = h.directory.appendingPathComponent("bundle.json").path
         try "{}".write(toFile: bundle, atomically: true, encoding: .utf8)
+        // A copy user 65534 can reach wherever the checkout is (a clone under /root is not).
+        let wardCopy = h.directory.appendingPathComponent("ward").path
+        try FileManager.default.copyItem(atPath: TerminalHarness.wardPath, toPath: wardCopy)
         _ = try TerminalHarness.run("/bin/chown", ["-R", "65534:65534", h.directory.path])
         chmod(h.directory.path, 0o755)
         // SQLite's SHARED byte range, write-locked: every reader and writer is busy.
@@ -133,7 +136,7 @@ import Testing
                     + "fcntl.lockf(fd, fcntl.LOCK_EX, 510, 0x40000002); time.sleep(30)",
             ], h)
         usleep(500_000)
-        let ward = try spawnAsNobody([TerminalHarness.wardPath, "import", "--home", h.home, bundle], h)
+        let ward = try spawnAsNobody([wardCopy, "import", "--home", h.home, bundle], h)
         let control = try spawnAsNobody(["/bin/sleep", "30"], h)
         defer {
             for pid in [ward, control, holder] {
