@@ -33,11 +33,19 @@ let package = Package(
         ),
         .target(name: "CScrub"),
 
+        // What a plugin needs and nothing more: events, the plugin protocol and its context,
+        // the clock, settings, errors. No C, no TOML, no crypto (DESIGN.md, Layout).
+        .target(
+            name: "WardPluginAPI",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+
         // The engine: events, chain, loop, terminal, session. Knows nothing about patients.
         .target(
             name: "WardCore",
             dependencies: [
                 "CReadline",
+                "WardPluginAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
