@@ -107,8 +107,11 @@ public final class AuditLog: Interceptor {
             guard let summary = LineSummary(line.text) else { return .pass }
             lastSource = line.source
             record(
-                .command(summary, chart: context.session.currentRecord), context: context, source: line.source,
-                grantsAccess: true)
+                .command(summary, chart: context.session.currentRecord),
+                context: context,
+                source: line.source,
+                grantsAccess: true
+            )
         case .session(let change):
             intercept(change, context: context)
         case .lifecycle(.suspend):

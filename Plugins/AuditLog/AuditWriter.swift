@@ -62,7 +62,11 @@ public final class AuditWriter {
 
     /// Appends one record and returns its sequence number.
     @discardableResult
-    public func append(_ entry: AuditEntry, session: AuditRecord.SessionFields, source: String?) throws(AuditError)
+    public func append(
+        _ entry: AuditEntry,
+        session: AuditRecord.SessionFields,
+        source: String?
+    ) throws(AuditError)
         -> Int64
     {
         try ensureSamePath()

@@ -48,14 +48,21 @@ public final class ExternalPlugin: Interceptor {
         }
         if program.contains("/"), access(program, X_OK) != 0 {
             throw ConfigError.pluginFailed(
-                file: table.file, line: table.line(of: "command"), name: "external",
-                reason: "cannot run \(program): \(String(cString: strerror(errno)).lowercased()).")
+                file: table.file,
+                line: table.line(of: "command"),
+                name: "external",
+                reason: "cannot run \(program): \(String(cString: strerror(errno)).lowercased())."
+            )
         }
         let events = try table.strings("events") ?? ["line"]
         for kind in events where !Self.eventKinds.contains(kind) {
             throw ConfigError.outOfRange(
-                file: table.file, line: table.line(of: "events"), key: "events", value: "\"\(kind)\"",
-                allowed: Self.eventKinds.map { "\"\($0)\"" }.joined(separator: ", "))
+                file: table.file,
+                line: table.line(of: "events"),
+                key: "events",
+                value: "\"\(kind)\"",
+                allowed: Self.eventKinds.map { "\"\($0)\"" }.joined(separator: ", ")
+            )
         }
         self.command = command
         self.events = Set(events)
@@ -68,8 +75,11 @@ public final class ExternalPlugin: Interceptor {
         self.settings = JSONValue(try table.table("settings") ?? [:])
         guard settings.line != nil else {
             throw ConfigError.pluginFailed(
-                file: table.file, line: table.line(of: "settings"), name: "external",
-                reason: "'settings' holds nan or inf, which JSON cannot carry.")
+                file: table.file,
+                line: table.line(of: "settings"),
+                name: "external",
+                reason: "'settings' holds nan or inf, which JSON cannot carry."
+            )
         }
     }
 
@@ -138,7 +148,9 @@ public final class ExternalPlugin: Interceptor {
 
     private func failed(_ failure: PluginProcess.Failure, context: PluginContext) -> Outcome {
         context.logger.warning(
-            "external plugin failed", metadata: ["plugin.label": "\(label)", "plugin.failure": "\(failure)"])
+            "external plugin failed",
+            metadata: ["plugin.label": "\(label)", "plugin.failure": "\(failure)"]
+        )
         if failure == .crashed || process?.isAlive == false {
             process?.stop()
             process = nil
@@ -178,7 +190,10 @@ public final class ExternalPlugin: Interceptor {
             case .signOnFailed(let name):
                 return ["kind": "session", "change": "sign-on-failed", "user": .string(name)]
             case .locked(let reason):
-                return ["kind": "session", "change": "locked", "reason": .string(reason.rawValue), "user": user, "role": role]
+                return [
+                    "kind": "session", "change": "locked", "reason": .string(reason.rawValue), "user": user,
+                    "role": role,
+                ]
             case .unlocked(let name):
                 return ["kind": "session", "change": "unlocked", "user": .string(name)]
             case .signedOff(let reason):
@@ -206,7 +221,9 @@ public final class ExternalPlugin: Interceptor {
             case .interrupt: return ["kind": "lifecycle", "signal": "interrupt"]
             case .suspend: return ["kind": "lifecycle", "signal": "suspend"]
             case .resume(let away):
-                return ["kind": "lifecycle", "signal": "resume", "away_ms": .integer(Int(away.nanoseconds / 1_000_000))]
+                return [
+                    "kind": "lifecycle", "signal": "resume", "away_ms": .integer(Int(away.nanoseconds / 1_000_000)),
+                ]
             case .hangup: return ["kind": "lifecycle", "signal": "hangup"]
             case .terminate: return ["kind": "lifecycle", "signal": "terminate"]
             case .resize: return ["kind": "lifecycle", "signal": "resize"]

@@ -17,7 +17,9 @@ enum JSONValue: Encodable, Equatable, Sendable, ExpressibleByStringLiteral, Expr
 
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int) { self = .integer(value) }
-    init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(uniqueKeysWithValues: elements)) }
+    init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(uniqueKeysWithValues: elements))
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

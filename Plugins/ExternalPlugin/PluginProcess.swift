@@ -66,7 +66,9 @@ final class PluginProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+            &attributes,
+            Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
+        )
 
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
         argv.append(nil)
@@ -94,7 +96,9 @@ final class PluginProcess {
         var offset = 0
         var waited = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n > 0 {
                 offset += n
             } else if n < 0, errno == EINTR {
@@ -120,7 +124,10 @@ final class PluginProcess {
                 guard let reply = PluginReply(json: line) else { return .failure(.garbage) }
                 if reply.id == id { return .success(reply) }
             }
-            if buffer.count > Self.maxLine { buffer.removeAll(); return .failure(.garbage) }
+            if buffer.count > Self.maxLine {
+                buffer.removeAll()
+                return .failure(.garbage)
+            }
             guard isAlive else { return .failure(.crashed) }
             let remaining = deadline - monotonicNow()
             if remaining <= 0 { return .failure(.timeout) }

@@ -14,7 +14,8 @@ extension IdleTimer {
         let overrides = try Overrides(settings, checkedAgainst: environment.sessionPolicy)
         return IdleTimer(
             limitsFor: { session in overrides.limits(over: environment.sessionPolicy(for: session)) },
-            initial: overrides.limits(over: environment.sessionPolicy))
+            initial: overrides.limits(over: environment.sessionPolicy)
+        )
     }
 
     /// Builds the timer from its `[[plugin]]` table over one fixed session policy (tests, tools).
@@ -31,9 +32,13 @@ extension IdleTimer {
 
         init(_ settings: PluginSettings, checkedAgainst policy: SessionPolicy) throws {
             timeout = try settings.duration(
-                SessionKey.idleTimeout.rawValue, in: SessionKey.idleTimeout.durationRange)
+                SessionKey.idleTimeout.rawValue,
+                in: SessionKey.idleTimeout.durationRange
+            )
             warnBefore = try settings.duration(
-                SessionKey.warnBefore.rawValue, in: SessionKey.warnBefore.durationRange)
+                SessionKey.warnBefore.rawValue,
+                in: SessionKey.warnBefore.durationRange
+            )
             let maxKey = SessionKey.maxSession.rawValue
             if case .string("off")? = settings.allValues.first(where: { $0.key == maxKey })?.value {
                 _ = try settings.string(maxKey)
@@ -47,10 +52,12 @@ extension IdleTimer {
             if limits.warnBefore > .zero, limits.warnBefore >= limits.timeout {
                 let key = warnBefore != nil ? SessionKey.warnBefore.rawValue : SessionKey.idleTimeout.rawValue
                 throw ConfigError.conflict(
-                    file: settings.file, line: settings.line(of: key),
+                    file: settings.file,
+                    line: settings.line(of: key),
                     message: "'warn-before' (\(DurationText.format(limits.warnBefore))) must be shorter than"
                         + " 'idle-timeout' (\(DurationText.format(limits.timeout))); shorten it,"
-                        + " or set it to \"0s\" for no warning.")
+                        + " or set it to \"0s\" for no warning."
+                )
             }
         }
 
@@ -61,7 +68,8 @@ extension IdleTimer {
             var limits = Limits(
                 timeout: timeout ?? policy.idleTimeout,
                 warnBefore: warnBefore ?? policy.warnBefore,
-                maxSession: maxSession ?? policy.maxSession)
+                maxSession: maxSession ?? policy.maxSession
+            )
             if repairing, limits.warnBefore >= limits.timeout { limits.warnBefore = limits.timeout / 2 }
             return limits
         }

@@ -182,7 +182,9 @@ public final class IdleTimer: Interceptor {
         let nanoseconds = max(duration.nanoseconds, 0)
         let seconds = (nanoseconds + 999_999_999) / 1_000_000_000
         if seconds < 60 { return "\(seconds) s" }
-        let hours = seconds / 3600, minutes = seconds / 60 % 60, rest = seconds % 60
+        let hours = seconds / 3600
+        let minutes = seconds / 60 % 60
+        let rest = seconds % 60
         var parts: [String] = []
         if hours > 0 { parts.append("\(hours) h") }
         if minutes > 0 { parts.append("\(minutes) min") }

@@ -47,7 +47,13 @@ public struct CommandSyntax: Sendable {
     public var operand: Operand
     public var options: [Option]
 
-    public init(_ name: String, aliases: [String] = [], abstract: String, operand: Operand = .none, options: [Option] = []) {
+    public init(
+        _ name: String,
+        aliases: [String] = [],
+        abstract: String,
+        operand: Operand = .none,
+        options: [Option] = []
+    ) {
         self.name = name
         self.aliases = aliases
         self.abstract = abstract
@@ -132,7 +138,10 @@ public struct CommandSyntax: Sendable {
     }
 
     private func readOption(
-        _ word: String, from words: ArraySlice<String>, at index: inout Int, into parsed: inout ParsedArguments
+        _ word: String,
+        from words: ArraySlice<String>,
+        at index: inout Int,
+        into parsed: inout ParsedArguments
     ) throws(UsageError) {
         let body = word.drop(while: { $0 == "-" })
         let name: Substring

@@ -95,7 +95,8 @@ public final class Shell: CommandRunner {
             }
             if let marker = try store?.demoMarker() {
                 write(
-                    "Demo data: \(marker.patients) synthetic patients (seed \(marker.seed)). None of them is a real person.")
+                    "Demo data: \(marker.patients) synthetic patients (seed \(marker.seed)). None of them is a real person."
+                )
             }
         } catch {
             report("\(error)")
@@ -208,7 +209,8 @@ public final class Shell: CommandRunner {
     /// Every name and alias, built once.
     private static let commandsByName: [String: any ShellCommand.Type] = Dictionary(
         commands.flatMap { type in ([type.syntax.name] + type.syntax.aliases).map { ($0, type) } },
-        uniquingKeysWith: { first, _ in first })
+        uniquingKeysWith: { first, _ in first }
+    )
 
     public func completions(for word: String, before: String) -> [String] {
         let previous = (try? ShellWords.split(before)) ?? []

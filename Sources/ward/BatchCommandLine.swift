@@ -36,9 +36,16 @@ struct BatchCommandLine {
         let shell = Shell(recordsHome: setup.home.path)
         shell.output = output
         let session = BatchSession(
-            input: fd, options: BatchSession.Options(scriptName: name, user: user, password: password, onError: onError),
-            clock: setup.clock, chain: setup.chain, runner: shell, credentials: setup.credentials,
-            policy: setup.machinePolicy(user: user), reporter: output, logger: setup.logger)
+            input: fd,
+            options: BatchSession.Options(scriptName: name, user: user, password: password, onError: onError),
+            clock: setup.clock,
+            chain: setup.chain,
+            runner: shell,
+            credentials: setup.credentials,
+            policy: setup.machinePolicy(user: user),
+            reporter: output,
+            logger: setup.logger
+        )
         let status = try session.run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -65,7 +72,8 @@ struct BatchCommandLine {
             return .file(path: path)
         case (nil, nil):
             printError(
-                "\(mode) needs the password from --password-fd N or --password-file PATH: a script has no terminal to ask on.")
+                "\(mode) needs the password from --password-fd N or --password-file PATH: a script has no terminal to ask on."
+            )
             throw ExitCode(64)
         case (.some, .some):
             printError("give --password-fd or --password-file, not both.")

@@ -43,11 +43,15 @@ extension Ward.Config {
         func run() throws {
             let environment = ConfigEnvironment.current
             let registry = makePluginRegistry()
-            let location = file.map { SiteFileLocation.named($0) }
+            let location =
+                file.map { SiteFileLocation.named($0) }
                 ?? SiteFileLocation.locate(option: global.site, environment: environment)
             let result = PolicyCheck.run(
-                location: location, environment: environment, home: WardHome.resolvePath(option: global.home),
-                registry: registry)
+                location: location,
+                environment: environment,
+                home: WardHome.resolvePath(option: global.home),
+                registry: registry
+            )
             switch result {
             case .failure(let error):
                 for problem in error.all { printError(problem.description) }
@@ -64,7 +68,10 @@ enum PolicyCheck {
     /// Reads the site file and the user file and builds every plugin (nothing starts);
     /// every problem found, or the policy.
     static func run(
-        location: SiteFileLocation, environment: [String: String], home: String, registry: PluginRegistry
+        location: SiteFileLocation,
+        environment: [String: String],
+        home: String,
+        registry: PluginRegistry
     ) -> Result<SitePolicy, ConfigError> {
         var errors: [ConfigError] = []
         var policy: SitePolicy?
@@ -84,7 +91,10 @@ enum PolicyCheck {
                 do { checked = try checked.applying(preferences) } catch { errors += error.all }
             }
             let pluginEnvironment = PluginEnvironment(
-                home: home, policy: checked, logger: Logger(label: "ward.config"))
+                home: home,
+                policy: checked,
+                logger: Logger(label: "ward.config")
+            )
             do {
                 _ = try registry.makeInterceptors(checked.plugins, environment: pluginEnvironment)
             } catch {

@@ -14,7 +14,8 @@ extension Ward {
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
-            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell.")
+            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell."
+        )
 
         @OptionGroup var global: GlobalOptions
 

@@ -7,7 +7,9 @@ struct GlobalOptions: ParsableArguments {
         help: ArgumentHelp(
             "The Ward home: records, credentials, audit log.",
             discussion: "Default: $WARD_HOME, else $XDG_DATA_HOME/ward (~/.local/share/ward).",
-            valueName: "dir"))
+            valueName: "dir"
+        )
+    )
     var home: String?
 
     @Option(
@@ -15,6 +17,8 @@ struct GlobalOptions: ParsableArguments {
         help: ArgumentHelp(
             "The site policy file.",
             discussion: "Default: $WARD_SITE, else /etc/ward/site.toml, else built-in defaults.",
-            valueName: "file"))
+            valueName: "file"
+        )
+    )
     var site: String?
 }

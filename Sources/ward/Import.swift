@@ -15,7 +15,9 @@ extension Ward {
     /// megabytes needs tens of megabytes of memory (Benchmarks/Import).
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "import", abstract: "Import FHIR R4 bundles (Synthea output) into the records.")
+            commandName: "import",
+            abstract: "Import FHIR R4 bundles (Synthea output) into the records."
+        )
 
         @OptionGroup var global: GlobalOptions
 

@@ -23,7 +23,8 @@ extension Ward {
 
                   ward --batch rounds.ward --user night --password-file ~/.pw --format json
                   printf 'find lovelace\\n' | ward --user night --password-fd 3 3<~/.pw
-                """)
+                """
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -38,7 +39,9 @@ extension Ward {
                     Blank lines and lines starting with '#' are skipped. Needs --user and a password \
                     option. Standard input that is not a terminal implies '--batch -'.
                     """,
-                valueName: "file"))
+                valueName: "file"
+            )
+        )
         var batch: String?
 
         @Option(
@@ -46,7 +49,9 @@ extension Ward {
             help: ArgumentHelp(
                 "Batch: read the password from this open descriptor (its first line), once.",
                 discussion: "After an idle lock the batch cannot sign on again and exits 75.",
-                valueName: "n"))
+                valueName: "n"
+            )
+        )
         var passwordFD: Int32?
 
         @Option(
@@ -54,7 +59,9 @@ extension Ward {
             help: ArgumentHelp(
                 "Batch: read the password from this file (its first line); it must be yours, mode 0600.",
                 discussion: "Read again to sign on after an idle lock.",
-                valueName: "path"))
+                valueName: "path"
+            )
+        )
         var passwordFile: String?
 
         @Option(help: ArgumentHelp("Batch: results as text, or one JSON object per command.", valueName: "text|json"))
@@ -64,7 +71,9 @@ extension Ward {
             name: .customLong("on-error"),
             help: ArgumentHelp(
                 "Batch: stop at the first failing command, or run on and exit 1 at the end.",
-                valueName: "stop|continue"))
+                valueName: "stop|continue"
+            )
+        )
         var onError: BatchSession.OnError = .stop
 
         func run() throws {
@@ -73,13 +82,20 @@ extension Ward {
             guard let script = batch ?? (isatty(STDIN_FILENO) == 1 ? nil : "-") else {
                 if passwordFD != nil || passwordFile != nil {
                     throw ValidationError(
-                        "--password-fd and --password-file are for --batch; the shell asks on the terminal.")
+                        "--password-fd and --password-file are for --batch; the shell asks on the terminal."
+                    )
                 }
                 return try ShellCommandLine(global: global, user: user).run()
             }
             try BatchCommandLine(
-                global: global, user: user, script: script, implied: batch == nil, passwordFD: passwordFD,
-                passwordFile: passwordFile, format: format, onError: onError
+                global: global,
+                user: user,
+                script: script,
+                implied: batch == nil,
+                passwordFD: passwordFD,
+                passwordFile: passwordFile,
+                format: format,
+                onError: onError
             ).run()
         }
     }

@@ -26,14 +26,20 @@ struct SessionSetup {
         do {
             policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
             chain = try registry.makeChain(
-                policy: policy, environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
-                clock: clock, session: SessionInfo(id: SessionID.make()), logger: logger)
+                policy: policy,
+                environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
+                clock: clock,
+                session: SessionInfo(id: SessionID.make()),
+                logger: logger
+            )
         } catch {
             for problem in error.all { printError(problem.description) }
             throw ExitCode(error.sysexit)
         }
         credentials = CredentialStore(
-            home: home, lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy)
+            home: home,
+            lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy
+        )
         guard credentials.exists else {
             printError("no users in \(home.path) yet. Add one with 'ward user add NAME', or try 'ward demo'.")
             throw ExitCode(AuthError.noStore(path: credentials.path).sysexit)
@@ -44,7 +50,9 @@ struct SessionSetup {
     func machinePolicy(user: String?) -> SessionMachine.Policy {
         let limits = policy.effectivePolicy(user: user, role: nil)
         return SessionMachine.Policy(
-            passwordTimeout: limits.passwordTimeout, signoutAfter: limits.signoutAfter,
-            throttle: AttemptThrottle.Policy(maxFailedAttempts: limits.maxFailedAttempts))
+            passwordTimeout: limits.passwordTimeout,
+            signoutAfter: limits.signoutAfter,
+            throttle: AttemptThrottle.Policy(maxFailedAttempts: limits.maxFailedAttempts)
+        )
     }
 }

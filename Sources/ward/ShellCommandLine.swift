@@ -13,13 +13,21 @@ struct ShellCommandLine {
     func run() throws {
         guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
             printError(
-                "standard output is not a terminal. The shell needs one; to run commands from a script, use --batch FILE.")
+                "standard output is not a terminal. The shell needs one; to run commands from a script, use --batch FILE."
+            )
             throw ExitCode(64)
         }
         let setup = try SessionSetup(global: global, user: user)
         let session = InteractiveSession(
-            terminal: terminal, clock: setup.clock, chain: setup.chain, runner: Shell(recordsHome: setup.home.path),
-            credentials: setup.credentials, user: user, policy: setup.machinePolicy(user: user), logger: setup.logger)
+            terminal: terminal,
+            clock: setup.clock,
+            chain: setup.chain,
+            runner: Shell(recordsHome: setup.home.path),
+            credentials: setup.credentials,
+            user: user,
+            policy: setup.machinePolicy(user: user),
+            logger: setup.logger
+        )
         let status = try session.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -25,7 +25,9 @@ extension Ward.User {
                 guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
                 let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
                 try store.clearLock(name: name)
-                printText(wasLocked ? "Unlocked \(name)." : "\(name) was not locked; the count of failures starts again.")
+                printText(
+                    wasLocked ? "Unlocked \(name)." : "\(name) was not locked; the count of failures starts again."
+                )
             }
         }
     }

@@ -18,7 +18,9 @@ private final class LineRecorder: Interceptor {
     let directory = TempDirectory()
     var path: String { directory.file("audit.jsonl") }
 
-    private func makeChain(policy: AuditWriter.SyncPolicy = .always) throws -> (
+    private func makeChain(
+        policy: AuditWriter.SyncPolicy = .always
+    ) throws -> (
         InterceptorChain, ManualClock, LineRecorder
     ) {
         let clock = ManualClock()

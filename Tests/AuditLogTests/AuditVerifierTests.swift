@@ -10,7 +10,11 @@ import Testing
         try writeLog(directory.file("audit.jsonl"), count: 10).close()
     }
 
-    private func verify(_ bytes: [UInt8], chain: AuditChain = AuditChain(), head: AuditVerifier.HeadState? = nil)
+    private func verify(
+        _ bytes: [UInt8],
+        chain: AuditChain = AuditChain(),
+        head: AuditVerifier.HeadState? = nil
+    )
         -> AuditReport
     {
         AuditVerifier(chain: chain).verify(bytes: bytes, head: head ?? headState(path, chain: chain))

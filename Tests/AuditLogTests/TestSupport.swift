@@ -35,8 +35,8 @@ func spawnProcess(_ executable: String, _ arguments: [String], environment: [Str
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
+        for arg in argv { free(arg) }
+        for entry in envp { free(entry) }
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -112,7 +112,12 @@ private final class Counter: @unchecked Sendable {
 
 /// Writes `count` command records to `path`.
 @discardableResult
-func writeLog(_ path: String, count: Int, chain: AuditChain = AuditChain(), policy: AuditWriter.SyncPolicy = .never)
+func writeLog(
+    _ path: String,
+    count: Int,
+    chain: AuditChain = AuditChain(),
+    policy: AuditWriter.SyncPolicy = .never
+)
     throws -> AuditWriter
 {
     let writer = try AuditWriter(path: path, chain: chain, policy: policy, clock: steppingClock())

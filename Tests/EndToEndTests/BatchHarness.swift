@@ -20,8 +20,13 @@ final class BatchHome {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try site.write(toFile: self.site, atomically: true, encoding: .utf8)
         _ = try TerminalHarness.run(
-            TerminalHarness.wardPath, ["demo", "--patients", "\(patients)", "--no-shell"], environment: environment)
-        guard TerminalHarness.lastStatus == 0 else { throw TerminalHarness.HarnessError.failed("ward demo: exit \(TerminalHarness.lastStatus)") }
+            TerminalHarness.wardPath,
+            ["demo", "--patients", "\(patients)", "--no-shell"],
+            environment: environment
+        )
+        guard TerminalHarness.lastStatus == 0 else {
+            throw TerminalHarness.HarnessError.failed("ward demo: exit \(TerminalHarness.lastStatus)")
+        }
         try writeSecret("demo\n", to: passwordFile)
     }
 
@@ -44,7 +49,10 @@ final class BatchHome {
     /// `ward audit show --format json`, one object per record.
     func auditRecords() throws -> [[String: Any]] {
         let text = try TerminalHarness.run(
-            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: environment)
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: environment
+        )
         return text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -96,7 +104,12 @@ final class BatchProcess {
             if descriptor3 != nil { close(secretPipe[0]) }
         }
         let pid = try TerminalHarness.spawn(
-            TerminalHarness.wardPath, arguments, environment: environment, actions: &actions, ownProcessGroup: true)
+            TerminalHarness.wardPath,
+            arguments,
+            environment: environment,
+            actions: &actions,
+            ownProcessGroup: true
+        )
         self.pid = pid
         self.input = stdinPipe[1]
     }
@@ -145,7 +158,9 @@ final class BatchProcess {
 
     /// Waits until standard output or error (`inError`) contains `text`.
     func waitFor(
-        _ text: String, inError: Bool = false, timeout: Duration = .seconds(10),
+        _ text: String,
+        inError: Bool = false,
+        timeout: Duration = .seconds(10),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let deadline = ContinuousClock.now + timeout
@@ -155,12 +170,16 @@ final class BatchProcess {
         }
         Issue.record(
             "timed out waiting for \(text.debugDescription); stdout: \(standardOutput) stderr: \(standardError)",
-            sourceLocation: sourceLocation)
+            sourceLocation: sourceLocation
+        )
         throw TerminalHarness.HarnessError.failed("timeout")
     }
 
     /// The exit status, waiting at most `timeout`.
-    func waitForExit(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
+    func waitForExit(
+        timeout: Duration = .seconds(60),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Int32 {
         if let status { return status }
         let deadline = ContinuousClock.now + timeout
         var raw: Int32 = 0

@@ -52,7 +52,8 @@ import Testing
     }
 
     @Test(arguments: [(SIGTERM, Int32(143), "terminate"), (SIGHUP, Int32(129), "hangup")])
-    func aSignal_betweenCommands_endsTheBatch_withTheAuditLogComplete(signal: Int32, status: Int32, how: String) throws {
+    func aSignal_betweenCommands_endsTheBatch_withTheAuditLogComplete(signal: Int32, status: Int32, how: String) throws
+    {
         let h = try BatchHome()
         let p = try h.start(["--user", "demo", "--password-file", h.passwordFile])
         p.send("open W0000011")
@@ -95,7 +96,9 @@ import Testing
         let commands = ["find alvarez", "open W0000011", "show vitals", "charts", "close"]
         let lines = (0..<10_000).map { commands[$0 % commands.count] }
         let script = try h.script(lines)
-        let p = try h.start(["--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--format", "json"])
+        let p = try h.start([
+            "--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--format", "json",
+        ])
         p.closeInput()
         #expect(try p.waitForExit(timeout: .seconds(300)) == 0)
         let output = p.standardOutput.split(separator: "\n")

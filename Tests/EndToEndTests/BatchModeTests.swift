@@ -33,7 +33,8 @@ import Testing
         let h = try BatchHome()
         let p = try h.start(
             ["--user", "demo", "--password-fd", "3", "--format", "json", "--on-error", "continue"],
-            passwordOnDescriptor3: "demo\n")
+            passwordOnDescriptor3: "demo\n"
+        )
         p.send("find alvarez", "open W0000011", "show nothing", "whoami")
         p.closeInput()
         #expect(try p.waitForExit() == 1)
@@ -120,19 +121,23 @@ import Testing
 
     @Test func aSitePluginDeniesABatchLine_andTheDenialIsAudited() throws {
         let workingHours = EveryPluginEndToEndTests.examples.appendingPathComponent("working-hours.py").path
-        let h = try BatchHome(site: """
-            [[plugin]]
-            name = "audit-log"
+        let h = try BatchHome(
+            site: """
+                [[plugin]]
+                name = "audit-log"
 
-            [[plugin]]
-            name = "external"
-            command = ["python3", "\(workingHours)"]
-            events = ["line"]
-            timeout = "5s"
-            settings = { from = "07:00", to = "19:00", now = "sun 03:00" }
-            """)
+                [[plugin]]
+                name = "external"
+                command = ["python3", "\(workingHours)"]
+                events = ["line"]
+                timeout = "5s"
+                settings = { from = "07:00", to = "19:00", now = "sun 03:00" }
+                """
+        )
         let script = try h.script(["find alvarez"])
-        let p = try h.start(["--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--format", "json"])
+        let p = try h.start([
+            "--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--format", "json",
+        ])
         #expect(try p.waitForExit() == 1)
         let record = try #require(try objects(p.standardOutput).first)
         #expect(record["status"] as? String == "denied")

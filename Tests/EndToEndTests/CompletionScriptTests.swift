@@ -11,9 +11,12 @@ import Testing
     func committedScriptIsUpToDate(shell: String, file: String) throws {
         let generated = try TerminalHarness.run(TerminalHarness.wardPath, ["--generate-completion-script", shell])
         let committed = try String(
-            contentsOf: Self.repository.appendingPathComponent("completions/\(file)"), encoding: .utf8)
+            contentsOf: Self.repository.appendingPathComponent("completions/\(file)"),
+            encoding: .utf8
+        )
         #expect(
             generated == committed,
-            "completions/\(file) is out of date: run scripts/generate-completions")
+            "completions/\(file) is out of date: run scripts/generate-completions"
+        )
     }
 }

@@ -7,33 +7,35 @@ import Testing
 
     @Test func aSiteWithEveryPlugin_runs_andAnExternalDenialIsShownAndAudited() throws {
         let workingHours = Self.examples.appendingPathComponent("working-hours.py").path
-        let t = try TerminalHarness(site: """
-            [session]
-            idle-timeout = "5m"
-            warn-before = "30s"
+        let t = try TerminalHarness(
+            site: """
+                [session]
+                idle-timeout = "5m"
+                warn-before = "30s"
 
-            [[plugin]]
-            name = "idle-timer"
+                [[plugin]]
+                name = "idle-timer"
 
-            [[plugin]]
-            name = "audit-log"
-            fsync = "interval"
+                [[plugin]]
+                name = "audit-log"
+                fsync = "interval"
 
-            [[plugin]]
-            name = "suspend-guard"
-            grace = "15s"
+                [[plugin]]
+                name = "suspend-guard"
+                grace = "15s"
 
-            [[plugin]]
-            name = "focus-guard"
-            after = "60s"
+                [[plugin]]
+                name = "focus-guard"
+                after = "60s"
 
-            [[plugin]]
-            name = "external"
-            command = ["python3", "\(workingHours)"]
-            events = ["line"]
-            timeout = "2s"
-            settings = { from = "07:00", to = "19:00", now = "sun 03:00" }
-            """)
+                [[plugin]]
+                name = "external"
+                command = ["python3", "\(workingHours)"]
+                events = ["line"]
+                timeout = "2s"
+                settings = { from = "07:00", to = "19:00", now = "sun 03:00" }
+                """
+        )
         try t.signOn()
         try t.enter("whoami")
         try t.waitFor("alice (clinician)")
@@ -45,17 +47,22 @@ import Testing
 
         let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
         let show = try TerminalHarness.run(
-            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: env
+        )
         #expect(show.contains("\"kind\":\"denied\""))
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "verify"], environment: env)
         #expect(TerminalHarness.lastStatus == 0)
     }
 
     @Test func aSiteFileWithAnError_stopsWardBeforeSignOn_naming_fileAndLine() throws {
-        let t = try TerminalHarness(site: """
-            [session]
-            idle-timeout = "5 minutes"
-            """)
+        let t = try TerminalHarness(
+            site: """
+                [session]
+                idle-timeout = "5 minutes"
+                """
+        )
         #expect(try t.waitForExit() == 78)
         try t.waitFor("site.toml:2:")
         #expect(!(try t.screen()).contains("Username:"))
@@ -64,11 +71,13 @@ import Testing
 
 extension EveryPluginEndToEndTests {
     @Test func aPluginThatCannotStart_stopsWardBeforeSignOn_with78() throws {
-        let t = try TerminalHarness(site: """
-            [[plugin]]
-            name = "audit-log"
-            path = "/nonexistent/ward/audit.jsonl"
-            """)
+        let t = try TerminalHarness(
+            site: """
+                [[plugin]]
+                name = "audit-log"
+                path = "/nonexistent/ward/audit.jsonl"
+                """
+        )
         #expect(try t.waitForExit() == 78)
         try t.waitFor("site.toml:1:")
         #expect(!(try t.screen()).contains("Username:"))

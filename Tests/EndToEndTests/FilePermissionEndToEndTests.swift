@@ -21,7 +21,11 @@ import Testing
     }
 
     /// Runs each subcommand; each must exit 78 with every one of `messages` on standard error.
-    private func expectRefusal(_ h: BatchHome, _ messages: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    private func expectRefusal(
+        _ h: BatchHome,
+        _ messages: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         for (name, arguments) in try everySubcommand(h) {
@@ -30,7 +34,10 @@ import Testing
             #expect(try p.waitForExit() == 78, "\(name): \(p.standardError)", sourceLocation: sourceLocation)
             for message in messages {
                 #expect(
-                    p.standardError.contains(message), "\(name): \(p.standardError)", sourceLocation: sourceLocation)
+                    p.standardError.contains(message),
+                    "\(name): \(p.standardError)",
+                    sourceLocation: sourceLocation
+                )
             }
             #expect(p.standardOutput.isEmpty, "\(name)", sourceLocation: sourceLocation)
         }
@@ -134,7 +141,9 @@ import Testing
                 "/usr/bin/python3", "-c",
                 "import fcntl, os, time; fd = os.open('\(h.home)/records.sqlite', os.O_RDWR); "
                     + "fcntl.lockf(fd, fcntl.LOCK_EX, 510, 0x40000002); time.sleep(30)",
-            ], h)
+            ],
+            h
+        )
         usleep(500_000)
         let ward = try spawnAsNobody([wardCopy, "import", "--home", h.home, bundle], h)
         let control = try spawnAsNobody(["/bin/sleep", "30"], h)
@@ -166,8 +175,11 @@ import Testing
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         return try TerminalHarness.spawn(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command,
-            environment: h.environment, actions: &actions)
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command,
+            environment: h.environment,
+            actions: &actions
+        )
     }
 
     /// PTRACE_ATTACH from a process of user 65534: "result errno".
@@ -179,7 +191,8 @@ import Testing
         let out = try TerminalHarness.run(
             "/usr/bin/setpriv",
             ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/python3", "-c", program],
-            environment: ["PATH": "/usr/bin:/bin"])
+            environment: ["PATH": "/usr/bin:/bin"]
+        )
         return out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -5,14 +5,16 @@ import Testing
 /// The guard plugins in the real binary, with real short timeouts (a second or two).
 @Suite(.serialized) struct GuardPluginEndToEndTests {
     @Test func idleTimer_warnsAboveThePrompt_thenLocks_andTheHalfTypedLineIsGone() throws {
-        let t = try TerminalHarness(site: """
-            [session]
-            idle-timeout = "2s"
-            warn-before = "1s"
+        let t = try TerminalHarness(
+            site: """
+                [session]
+                idle-timeout = "2s"
+                warn-before = "1s"
 
-            [[plugin]]
-            name = "idle-timer"
-            """)
+                [[plugin]]
+                name = "idle-timer"
+                """
+        )
         try t.signOn()
         try t.type("halftyped")
         try t.waitFor("ward: locking in", timeout: .seconds(5))
@@ -26,14 +28,16 @@ import Testing
     }
 
     @Test func idleTimer_aKeyPressPutsTheLockOff() throws {
-        let t = try TerminalHarness(site: """
-            [session]
-            idle-timeout = "2s"
-            warn-before = "0s"
+        let t = try TerminalHarness(
+            site: """
+                [session]
+                idle-timeout = "2s"
+                warn-before = "0s"
 
-            [[plugin]]
-            name = "idle-timer"
-            """)
+                [[plugin]]
+                name = "idle-timer"
+                """
+        )
         try t.signOn()
         for _ in 0..<4 {  // 3 s of typing, never 2 s apart
             Thread.sleep(forTimeInterval: 0.75)
@@ -46,11 +50,13 @@ import Testing
     }
 
     @Test func focusGuard_locksAfterFocusIsLost_andFocusBackInTimePutsItOff() throws {
-        let t = try TerminalHarness(site: """
-            [[plugin]]
-            name = "focus-guard"
-            after = "1s"
-            """)
+        let t = try TerminalHarness(
+            site: """
+                [[plugin]]
+                name = "focus-guard"
+                after = "1s"
+                """
+        )
         try t.signOn()
         try t.type("\u{1B}[O")  // focus out, as the terminal reports it
         Thread.sleep(forTimeInterval: 0.3)
@@ -66,11 +72,14 @@ import Testing
     }
 
     @Test func suspendGuard_awayLongerThanTheGrace_locksOnFg() throws {
-        let t = try TerminalHarness(["--version"], site: """
-            [[plugin]]
-            name = "suspend-guard"
-            grace = "1s"
-            """)
+        let t = try TerminalHarness(
+            ["--version"],
+            site: """
+                [[plugin]]
+                name = "suspend-guard"
+                grace = "1s"
+                """
+        )
         _ = try t.waitForExit()
         let shell = try TerminalHarness.runShellPane(t)
         try shell.startWardAndSignOn()

@@ -176,9 +176,10 @@ import Testing
         try harness.enter("open \(Self.mrn) --reason checking")
         try harness.waitFor("Opened HOSTILE-1")
         // A command that fails after each one marks its end on the screen.
-        for command in ["show summary", "show allergies", "show meds", "show problems", "show vitals", "show labs",
-            "show encounters", "show notes", "show notes --all", "charts"]
-        {
+        for command in [
+            "show summary", "show allergies", "show meds", "show problems", "show vitals", "show labs",
+            "show encounters", "show notes", "show notes --all", "charts",
+        ] {
             let marker = "done-" + command.replacingOccurrences(of: " ", with: "-")
             try harness.enter(command)
             try harness.enter(marker)
@@ -195,9 +196,10 @@ import Testing
         Self.expectShown(bytes, "the pane")
         // Every section printed something of the payload, not only its heading.
         let text = String(decoding: bytes, as: UTF8.self)
-        for field in ["Mal", "Hostile", "1 Main", "City", "555", "TA1", "TC1", "TM1", "Dose", "TE1", "TR1", "TV1", "TL1",
-            "Lab", "Note"]
-        {
+        for field in [
+            "Mal", "Hostile", "1 Main", "City", "555", "TA1", "TC1", "TM1", "Dose", "TE1", "TR1", "TV1", "TL1",
+            "Lab", "Note",
+        ] {
             #expect(text.contains(field + #"\e]0;title\a"#), "\(field) is not shown")
         }
     }
@@ -210,18 +212,18 @@ import Testing
         let plugin = directory.appendingPathComponent("hostile.py").path
         // Refuses every line with a message that carries the payloads (JSON escapes them).
         try """
-            import json, sys
-            while True:
-                raw = sys.stdin.readline()
-                if not raw:
-                    break
-                message = json.loads(raw)
-                if message.get("type") != "event":
-                    continue
-                text = r"no\\u001b]0;title\\u0007 \\u001b[2J safe\\rEVIL \\u009b31m \\u202ertl"
-                sys.stdout.write('{"id": %d, "action": "deny", "message": "%s"}\\n' % (message["id"], text))
-                sys.stdout.flush()
-            """.write(toFile: plugin, atomically: true, encoding: .utf8)
+        import json, sys
+        while True:
+            raw = sys.stdin.readline()
+            if not raw:
+                break
+            message = json.loads(raw)
+            if message.get("type") != "event":
+                continue
+            text = r"no\\u001b]0;title\\u0007 \\u001b[2J safe\\rEVIL \\u009b31m \\u202ertl"
+            sys.stdout.write('{"id": %d, "action": "deny", "message": "%s"}\\n' % (message["id"], text))
+            sys.stdout.flush()
+        """.write(toFile: plugin, atomically: true, encoding: .utf8)
         let harness = try TerminalHarness(
             site: """
                 [[plugin]]
@@ -229,7 +231,8 @@ import Testing
                 command = ["python3", "\(plugin)"]
                 events = ["line"]
                 timeout = "5s"
-                """)
+                """
+        )
         let raw = harness.directory.appendingPathComponent("pane.raw").path
         try harness.tmux(["pipe-pane", "-o", "cat >> " + TerminalHarness.shellQuote(raw)])
         try harness.signOn()
@@ -320,7 +323,11 @@ final class HostileHome {
 
     init() throws {
         harness = try TerminalHarness(
-            [], site: "[[plugin]]\nname = \"audit-log\"\n", columns: 400, rows: 60)
+            [],
+            site: "[[plugin]]\nname = \"audit-log\"\n",
+            columns: 400,
+            rows: 60
+        )
         passwordFile = harness.directory.appendingPathComponent("password").path
         let bundle = harness.directory.appendingPathComponent("hostile.json")
         try HostileRecordTextTests.bundle().write(to: bundle)
@@ -363,7 +370,11 @@ final class HostileHome {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let pid = try TerminalHarness.spawn(
-            TerminalHarness.wardPath, arguments, environment: environment, actions: &actions)
+            TerminalHarness.wardPath,
+            arguments,
+            environment: environment,
+            actions: &actions
+        )
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let out = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data())

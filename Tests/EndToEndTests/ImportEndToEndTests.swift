@@ -14,7 +14,11 @@ import Testing
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let pid = try TerminalHarness.spawn(
-            TerminalHarness.wardPath, arguments, environment: home.environment, actions: &actions)
+            TerminalHarness.wardPath,
+            arguments,
+            environment: home.environment,
+            actions: &actions
+        )
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return ((status >> 8) & 0xFF, (try? String(contentsOf: err, encoding: .utf8)) ?? "")
@@ -55,7 +59,10 @@ import Testing
             stderr.contains(
                 "ward: \(bundle.path): Patient \"intruder\" has the MRN \"W0000011\", which a stored patient with no "
                     + "FHIR id holds; a patient is refreshed only when both its id and its MRN match; nothing of this "
-                    + "bundle was imported"), "\(stderr)")
+                    + "bundle was imported"
+            ),
+            "\(stderr)"
+        )
         #expect(!stderr.contains("constraint"))
         #expect(try chart("W0000011", h) == before)
     }

@@ -16,7 +16,8 @@ enum SlowPlugin {
                     time.sleep(20)
             run(decide)
             """
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ward-slow-\(UUID().uuidString).py").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ward-slow-\(UUID().uuidString).py")
+            .path
         try plugin.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -35,10 +36,17 @@ enum SlowPlugin {
     }
 
     static func batchHome() throws -> (BatchHome, marker: String, cleanUp: () -> Void) {
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("ward-slow-\(UUID().uuidString)").path
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("ward-slow-\(UUID().uuidString)")
+            .path
         let script = try script(marker: marker)
         let home = try BatchHome(site: site(script: script))
-        return (home, marker, { unlink(marker); unlink(script) })
+        return (
+            home, marker,
+            {
+                unlink(marker)
+                unlink(script)
+            }
+        )
     }
 
     static func waitFor(_ marker: String) throws {
@@ -70,8 +78,11 @@ enum SlowPlugin {
         let p = try h.start(["--batch", script, "--user", "demo", "--password-file", h.passwordFile])
         p.closeInput()
         #expect(try p.waitForExit(timeout: .seconds(60)) == 65)
-        #expect(p.standardError.contains(
-            "ward: \(script):2: the line is longer than 1 MiB (1048576 bytes), the most Ward takes; it was not run."))
+        #expect(
+            p.standardError.contains(
+                "ward: \(script):2: the line is longer than 1 MiB (1048576 bytes), the most Ward takes; it was not run."
+            )
+        )
         #expect(p.standardOutput.contains("Alvarez"))
         #expect(!p.standardOutput.contains("demo (clinician)"))
         let records = try h.auditRecords()
@@ -94,9 +105,13 @@ enum SlowPlugin {
     /// In the terminal: SIGTERM while a line waits on a 20 s plugin ends Ward at once, with the
     /// terminal cooked again and the signal in the audit log.
     @Test func aSIGTERM_whileALineWaits_endsTheShellWithinASecond_andRestoresTheTerminal() throws {
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("ward-slow-\(UUID().uuidString)").path
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("ward-slow-\(UUID().uuidString)")
+            .path
         let script = try SlowPlugin.script(marker: marker)
-        defer { unlink(marker); unlink(script) }
+        defer {
+            unlink(marker)
+            unlink(script)
+        }
         let t = try TerminalHarness(site: SlowPlugin.site(script: script))
         try t.signOn()
         try t.enter("find slowpoke")
@@ -108,7 +123,10 @@ enum SlowPlugin {
         #expect(isCooked(try t.terminalModeAfterExit()))
         let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
         let show = try TerminalHarness.run(
-            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: env
+        )
         #expect(show.contains("\"kind\":\"signal\"") && show.contains("\"signal\":\"SIGTERM\""), "\(show)")
         #expect(show.contains("\"how\":\"terminate\""))
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "verify"], environment: env)

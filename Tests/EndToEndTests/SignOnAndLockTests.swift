@@ -156,8 +156,10 @@ struct WipeCoreImageTests {
         let bundle = t.directory.appendingPathComponent("canary.json")
         try Data(Self.bundle(family: String(family), mrn: "C0000001").utf8).write(to: bundle)
         try TerminalHarness.run(
-            TerminalHarness.wardPath, ["import", bundle.path],
-            environment: ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path])
+            TerminalHarness.wardPath,
+            ["import", bundle.path],
+            environment: ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        )
         #expect(TerminalHarness.lastStatus == 0)
         try t.signOn()
         try t.enter("open C0000001")
@@ -222,16 +224,18 @@ struct WipeCoreImageTests {
 /// What a clinician did, as the audit log recorded it: the default chain, in the real binary.
 @Suite(.serialized) struct AuditTrailEndToEndTests {
     @Test func aSessionsAuditTrail_matchesWhatWasDone_andVerifies() throws {
-        let t = try TerminalHarness(site: """
-            [[plugin]]
-            name = "idle-timer"
+        let t = try TerminalHarness(
+            site: """
+                [[plugin]]
+                name = "idle-timer"
 
-            [[plugin]]
-            name = "audit-log"
+                [[plugin]]
+                name = "audit-log"
 
-            [[plugin]]
-            name = "suspend-guard"
-            """)
+                [[plugin]]
+                name = "suspend-guard"
+                """
+        )
         try t.signOn()
         try t.enter("whoami")
         try t.waitFor("alice (clinician)")
@@ -247,7 +251,10 @@ struct WipeCoreImageTests {
         #expect(TerminalHarness.lastStatus == 0)
         #expect(verify.contains("chain intact"))
         let show = try TerminalHarness.run(
-            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: env
+        )
         let events = show.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.range(of: "\"kind\":\"") else { return nil }
             return String(line[range.upperBound...].prefix { $0 != "\"" })
@@ -279,12 +286,18 @@ struct WipeCoreImageTests {
         #expect(try t.waitForExit() == 0)
 
         let show = try TerminalHarness.run(
-            TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: env
+        )
         let records = show.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
         #expect(
-            records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "command", "break-glass", "sign-off"])
+            records.compactMap { $0["kind"] as? String } == [
+                "sign-on", "command", "command", "break-glass", "sign-off",
+            ]
+        )
         let glass = records.first { $0["kind"] as? String == "break-glass" }
         #expect(glass?["mrn"] as? String == "R0000001" && glass?["reason"] as? String == "on call, chest pain")
     }

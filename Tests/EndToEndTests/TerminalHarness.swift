@@ -36,8 +36,11 @@ final class TerminalHarness {
     /// Starts `ward ARGS` in a new pane of `columns`×`rows`, with a home holding the user
     /// `alice` and a site file holding `site` (no plugins unless it names some).
     init(
-        _ arguments: [String] = [], site: String = "plugin = []\n", environment: [String: String] = [:],
-        columns: Int = 100, rows: Int = 30
+        _ arguments: [String] = [],
+        site: String = "plugin = []\n",
+        environment: [String: String] = [:],
+        columns: Int = 100,
+        rows: Int = 30
     ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ward-e2e-\(UUID().uuidString)")
@@ -67,8 +70,11 @@ final class TerminalHarness {
     /// `ward user add alice`, with the password on standard input.
     static func addUser(home: String, site: String) throws {
         try run(
-            wardPath, ["user", "add", user, "--role", "clinician", "--password-stdin"],
-            environment: ["WARD_HOME": home, "WARD_SITE": site, "HOME": home], input: password + "\n")
+            wardPath,
+            ["user", "add", user, "--role", "clinician", "--password-stdin"],
+            environment: ["WARD_HOME": home, "WARD_SITE": site, "HOME": home],
+            input: password + "\n"
+        )
         guard lastStatus == 0 else { throw HarnessError.failed("ward user add: exit \(lastStatus)") }
     }
 
@@ -103,7 +109,11 @@ final class TerminalHarness {
 
     /// Waits until the screen contains `text`, or fails after `timeout`.
     @discardableResult
-    func waitFor(_ text: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation)
+    func waitFor(
+        _ text: String,
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws -> String
     {
         try waitUntil("screen to show \(text.debugDescription)", timeout: timeout, sourceLocation: sourceLocation) {
@@ -113,7 +123,10 @@ final class TerminalHarness {
     }
 
     /// Waits until Ward has exited; returns its exit status.
-    func waitForExit(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) throws
+    func waitForExit(
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws
         -> Int32
     {
         try waitUntil("ward to exit", timeout: timeout, sourceLocation: sourceLocation) {
@@ -147,7 +160,9 @@ final class TerminalHarness {
     }
 
     private func waitUntil<T>(
-        _ what: String, timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String,
+        timeout: Duration,
+        sourceLocation: SourceLocation = #_sourceLocation,
         _ probe: () throws -> T?
     ) throws -> T {
         let clock = ContinuousClock()
@@ -161,7 +176,10 @@ final class TerminalHarness {
         throw HarnessError.timeout(what)
     }
 
-    enum HarnessError: Error { case timeout(String), failed(String) }
+    enum HarnessError: Error {
+        case timeout(String)
+        case failed(String)
+    }
 
     /// Runs a program to its end; returns what it printed. `input` goes to its standard input.
     ///
@@ -170,7 +188,10 @@ final class TerminalHarness {
     /// pipe, for the same reason: the server would keep a pipe's write end open.
     @discardableResult
     static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        input: String? = nil
     ) throws -> String {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("ward-e2e-out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -199,13 +220,16 @@ final class TerminalHarness {
     /// thread has; with `ownProcessGroup`, in a group of its own, so a signal meant for it
     /// reaches nothing else.
     static func spawn(
-        _ executable: String, _ arguments: [String], environment: [String: String]?,
-        actions: inout posix_spawn_file_actions_t, ownProcessGroup: Bool = false
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]?,
+        actions: inout posix_spawn_file_actions_t,
+        ownProcessGroup: Bool = false
     ) throws -> pid_t {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for arg in argv { free(arg) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0)=\($1)") } + [nil]
-        defer { env.forEach { free($0) } }
+        defer { for entry in env { free(entry) } }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -38,8 +38,11 @@ private final class Harness {
         var registry = PluginRegistry()
         registry.register(ExternalPlugin.name) { settings, environment in try ExternalPlugin(settings, environment) }
         chain = try registry.makeChain(
-            policy: policy, environment: PluginEnvironment(home: "/tmp", policy: policy), clock: ManualClock(),
-            session: SessionInfo(id: "test", user: "alice", role: "clinician"))
+            policy: policy,
+            environment: PluginEnvironment(home: "/tmp", policy: policy),
+            clock: ManualClock(),
+            session: SessionInfo(id: "test", user: "alice", role: "clinician")
+        )
     }
     func line(_ text: String) -> InterceptorChain.Outcome { chain.dispatch(.line(Line(text))) }
     deinit { chain.removeAll() }
@@ -52,25 +55,30 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
 
     @Test func breakGlass_deniesRestrictedOpen_thenRewritesConfirmation() throws {
         let h = try Harness(
-            python(examples + "/break-glass-review.py") + "settings = { restricted = [\"100042\"] }\ntimeout = \"5s\"\n")
+            python(examples + "/break-glass-review.py") + "settings = { restricted = [\"100042\"] }\ntimeout = \"5s\"\n"
+        )
         #expect(h.line("open 100001") == .delivered(.line(Line("open 100001"))))
         #expect(
             h.line("open 100042")
                 == .denied(
                     "Patient 100042 is restricted. To open the chart anyway (break the glass), type 'open! 100042'; the access is audited."
-                ))
+                )
+        )
         #expect(h.line("open! 100042") == .delivered(.line(Line("open 100042"))))
     }
 
     @Test func workingHours_deniesRecordCommands_outsideHours() throws {
         let closed = try Harness(
-            python(examples + "/working-hours.py") + "settings = { now = \"sat 10:00\" }\ntimeout = \"5s\"\n")
+            python(examples + "/working-hours.py") + "settings = { now = \"sat 10:00\" }\ntimeout = \"5s\"\n"
+        )
         #expect(
             closed.line("find smith")
-                == .denied("Records are closed outside working hours (07:00-19:00, mon tue wed thu fri)."))
+                == .denied("Records are closed outside working hours (07:00-19:00, mon tue wed thu fri).")
+        )
         #expect(closed.line("whoami") == .delivered(.line(Line("whoami"))))
         let open = try Harness(
-            python(examples + "/working-hours.py") + "settings = { now = \"tue 10:00\" }\ntimeout = \"5s\"\n")
+            python(examples + "/working-hours.py") + "settings = { now = \"tue 10:00\" }\ntimeout = \"5s\"\n"
+        )
         #expect(open.line("find smith") == .delivered(.line(Line("find smith"))))
     }
 
@@ -86,10 +94,12 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                 m = json.loads(raw)
                 if m.get("type") == "event":
                     print(json.dumps({"id": m["id"], "action": "continue"}), flush=True)
-            """)
+            """
+        )
         let h = try Harness(
             "command = [\"python3\", \"\(path)\", \"\(log)\"]\nevents = [\"line\", \"session\", \"lifecycle\"]\n"
-                + "label = \"probe\"\ntimeout = \"5s\"\n[plugin.settings]\nlimit = 3\nwho = [\"a\"]\n")
+                + "label = \"probe\"\ntimeout = \"5s\"\n[plugin.settings]\nlimit = 3\nwho = [\"a\"]\n"
+        )
         _ = h.line("open 123")
         _ = h.chain.dispatch(.session(.locked(.idle)))
         _ = h.chain.dispatch(.lifecycle(.resume(away: .seconds(2))))
@@ -106,7 +116,8 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                 #"{"event":{"kind":"line","role":"clinician","source":"tty","text":"open 123","user":"alice"},"id":1,"type":"event"}"#,
                 #"{"event":{"change":"locked","kind":"session","reason":"idle","role":"clinician","user":"alice"},"id":2,"type":"event"}"#,
                 #"{"event":{"away_ms":2000,"kind":"lifecycle","signal":"resume"},"id":3,"type":"event"}"#,
-            ])
+            ]
+        )
     }
 
     @Test func reply_withoutPendingID_isIgnored() throws {
@@ -118,7 +129,8 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                     print(json.dumps({"id": 999, "action": "deny", "message": "stale"}), flush=True)
                     print(json.dumps({"action": "deny", "message": "no id"}), flush=True)
                     print(json.dumps({"id": m["id"], "action": "rewrite", "text": "show meds"}), flush=True)
-            """)
+            """
+        )
         let h = try Harness(python(path) + "timeout = \"5s\"\n")
         #expect(h.line("show") == .delivered(.line(Line("show meds"))))
     }
@@ -132,10 +144,13 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                     slow = "slow" in m["event"]["text"]
                     if slow: time.sleep(0.5)
                     print(json.dumps({"id": m["id"], "action": "deny" if slow else "continue", "message": "late"}), flush=True)
-            """)
+            """
+        )
         let h = try Harness(python(path) + "timeout = \"200ms\"\nlabel = \"sleepy\"\n")
         usleep(500_000)  // let Python start before timing the first reply
-        #expect(h.line("find slow") == .denied("The 'sleepy' plugin did not answer (timeout); the command was not run."))
+        #expect(
+            h.line("find slow") == .denied("The 'sleepy' plugin did not answer (timeout); the command was not run.")
+        )
         usleep(800_000)  // the late "deny" arrives meanwhile, for an id no longer pending
         #expect(h.line("find b") == .delivered(.line(Line("find b"))))
     }
@@ -152,7 +167,8 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             for raw in iter(sys.stdin.readline, ""):
                 if json.loads(raw).get("type") == "event":
                     print("this is not json", flush=True)
-            """)
+            """
+        )
         let h = try Harness(python(path) + "timeout = \"5s\"\nlabel = \"noisy\"\n")
         #expect(h.line("find a") == .denied("The 'noisy' plugin did not answer (garbage); the command was not run."))
     }
@@ -167,9 +183,11 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                 if m.get("type") == "event":
                     if "crash" in m["event"]["text"]: sys.exit(3)
                     print(json.dumps({"id": m["id"], "action": "continue"}), flush=True)
-            """)
+            """
+        )
         let h = try Harness(
-            "command = [\"python3\", \"\(path)\", \"\(counter)\"]\ntimeout = \"5s\"\nlabel = \"fragile\"\n")
+            "command = [\"python3\", \"\(path)\", \"\(counter)\"]\ntimeout = \"5s\"\nlabel = \"fragile\"\n"
+        )
         #expect(h.line("find a") == .delivered(.line(Line("find a"))))
         #expect(h.line("crash") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
         #expect(h.line("find b") == .delivered(.line(Line("find b"))))  // restarted
@@ -186,28 +204,35 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         let error = configError { try Harness("command = [\"/nonexistent/plugin\"]\n") }
         #expect(
             error?.description
-                == "site.toml:3: plugin 'external' cannot start: cannot run /nonexistent/plugin: no such file or directory.")
+                == "site.toml:3: plugin 'external' cannot start: cannot run /nonexistent/plugin: no such file or directory."
+        )
     }
 
     @Test func settings_errors_nameTheirLines() {
         #expect(
             configError { try Harness("events = [\"line\"]\n") }?.description
-                == "site.toml:1: plugin 'external' has no 'command'; add one.")
+                == "site.toml:1: plugin 'external' has no 'command'; add one."
+        )
         #expect(
             configError { try Harness("command = [\"true\"]\nevents = [\"key\"]\n") }?.description
-                == "site.toml:4: 'events' is \"key\"; allowed: \"line\", \"session\", \"lifecycle\".")
+                == "site.toml:4: 'events' is \"key\"; allowed: \"line\", \"session\", \"lifecycle\"."
+        )
         #expect(
             configError { try Harness("command = [\"true\"]\non-failure = \"maybe\"\n") }?.description
-                == "site.toml:4: 'on-failure' is \"maybe\"; allowed: \"deny\", \"allow\".")
+                == "site.toml:4: 'on-failure' is \"maybe\"; allowed: \"deny\", \"allow\"."
+        )
         #expect(
             configError { try Harness("command = [\"true\"]\ntimeout = \"1m\"\n") }?.description
-                == "site.toml:4: 'timeout' is 1m; allowed: 1ms to 30s.")
+                == "site.toml:4: 'timeout' is 1m; allowed: 1ms to 30s."
+        )
         #expect(
             configError { try Harness("command = [\"true\"]\ntimout = \"1s\"\n") }?.description
-                == "site.toml:4: unknown key 'timout' in plugin 'external'; did you mean 'timeout'?")
+                == "site.toml:4: unknown key 'timout' in plugin 'external'; did you mean 'timeout'?"
+        )
         #expect(
             configError { try Harness("command = [\"true\"]\nsettings = { limit = nan }\n") }?.description
-                == "site.toml:4: plugin 'external' cannot start: 'settings' holds nan or inf, which JSON cannot carry.")
+                == "site.toml:4: plugin 'external' cannot start: 'settings' holds nan or inf, which JSON cannot carry."
+        )
     }
 
     @Test func json_messageIsOneLine_withSortedKeys_andWholeNumbersWhole() {
@@ -217,12 +242,15 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         ]
         #expect(
             message.line
-                == #"{"event":{"n":2.5,"text":"café \"x\"\n\u2028a/b","user":null,"w":4},"id":3,"type":"event"}"#)
+                == #"{"event":{"n":2.5,"text":"café \"x\"\n\u2028a/b","user":null,"w":4},"id":3,"type":"event"}"#
+        )
         #expect(JSONValue.number(.nan).line == nil)
     }
 
     @Test func json_reply_readsFieldByField_andOnlyAnObjectCounts() {
-        let reply = PluginReply(json: Array(#"{"id":7,"action":"deny","message":"caf\u00e9 \"x\"\n","n":[1,2.5,true,null]}"#.utf8))
+        let reply = PluginReply(
+            json: Array(#"{"id":7,"action":"deny","message":"caf\u00e9 \"x\"\n","n":[1,2.5,true,null]}"#.utf8)
+        )
         #expect(reply?.id == 7)
         #expect(reply?.action == "deny")
         #expect(reply?.message == "café \"x\"\n")
@@ -243,7 +271,8 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                 m = json.loads(raw)
                 if m.get("type") == "event":
                     sys.stdout.write('{"id":%d,"action":"continue"}\\n' % m["id"]); sys.stdout.flush()
-            """)
+            """
+        )
         let h = try Harness(python(path) + "timeout = \"5s\"\n")
         _ = h.line("warm up")
         let rounds = 2000

@@ -125,7 +125,12 @@ private final class Witness: Interceptor {
     @Test func anAfterOutOfRange_isRefused_namingItsLine() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"focus-guard\"\nafter = \"48h\"\n")
         let expected = ConfigError.outOfRange(
-            file: "site.toml", line: 3, key: "after", value: "48h", allowed: "0s to 24h")
+            file: "site.toml",
+            line: 3,
+            key: "after",
+            value: "48h",
+            allowed: "0s to 24h"
+        )
         #expect(throws: expected) {
             try FocusGuard.make(settings: settings)
         }

@@ -269,7 +269,8 @@ import WardCore
             name = "idle-timer"
             idle-timeout = "2m"
             max-session = "8h"
-            """)
+            """
+        )
         let policy = SessionPolicy(idleTimeout: .seconds(600), warnBefore: .seconds(60))
         let timer = try IdleTimer.make(settings: settings, session: policy)
         let expected = IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(60), maxSession: .seconds(28_800))
@@ -297,7 +298,8 @@ import WardCore
             name = "idle-timer"
             idle-timeout = "1m"
             warn-before = "1m"
-            """)
+            """
+        )
         #expect {
             try IdleTimer.make(settings: settings, session: .defaults)
         } throws: { error in
@@ -330,7 +332,9 @@ import WardCore
 
             [[plugin]]
             name = "idle-timer"
-            """, file: "site.toml")
+            """,
+            file: "site.toml"
+        )
         var registry = PluginRegistry()
         registry.register(IdleTimer.name, factory: IdleTimer.make)
         let environment = PluginEnvironment(home: "/nonexistent", policy: policy)

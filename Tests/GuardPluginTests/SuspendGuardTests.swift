@@ -116,7 +116,9 @@ import WardCore
         var registry = PluginRegistry()
         registry.register(SuspendGuard.name, factory: SuspendGuard.make)
         let built = try registry.makeInterceptors(
-            policy.plugins, environment: PluginEnvironment(home: "/nonexistent", policy: policy))
+            policy.plugins,
+            environment: PluginEnvironment(home: "/nonexistent", policy: policy)
+        )
         #expect((built.first as? SuspendGuard)?.grace == .seconds(5))
     }
 }

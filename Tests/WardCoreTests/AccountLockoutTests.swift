@@ -128,7 +128,11 @@ struct AccountLockoutTests {
         let scratch = ScratchHome()
         let first = try makeStore(scratch)
         let second = CredentialStore(
-            path: first.path, lockPath: first.lockPath, parameters: .testing, lockout: policy)
+            path: first.path,
+            lockPath: first.lockPath,
+            parameters: .testing,
+            lockout: policy
+        )
         fail(first, times: 1, at: t0)
         fail(second, times: 1, at: t0)
         fail(first, times: 1, at: t0)
@@ -200,13 +204,16 @@ struct AccountLockoutTests {
         let notDuration = configError { try SitePolicy.parse("[session]\n\nlockout = 15\n", file: "site.toml") }
         #expect(notDuration?.all.first?.description.hasPrefix("site.toml:3: 'lockout' is 15, not a duration") == true)
         for value in ["5m", "1h"] {
-            let refused = configError { try UserPreferences.parse("[session]\nlockout = \"\(value)\"\n", file: "u.toml") }
+            let refused = configError {
+                try UserPreferences.parse("[session]\nlockout = \"\(value)\"\n", file: "u.toml")
+            }
             #expect(
                 refused?.all.map(\.description)
                     == [
                         "u.toml:2: 'lockout' is the site's to set: an account's lock holds against whoever runs Ward, "
                             + "so a user file cannot change it. Remove it from this file."
-                    ])
+                    ]
+            )
         }
     }
 }

@@ -1,6 +1,5 @@
 import Glibc
 import Testing
-
 import WardCore
 
 struct BatchInputTests {
@@ -28,7 +27,8 @@ struct BatchInputTests {
         #expect(
             try lines(&input) == [
                 .init(number: 3, text: "find ada"), .init(number: 6, text: "open W1"), .init(number: 7, text: "show"),
-            ])
+            ]
+        )
         #expect(input.isFinished)
     }
 
@@ -125,7 +125,10 @@ struct BatchInputTests {
     @Test func anEndlessLine_isRefused_oneReadPastTheMaximum() throws {
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
         var input = BatchInput(fd: fds[0])
         let chunk = [UInt8](repeating: UInt8(ascii: "y"), count: 65_536)

@@ -76,7 +76,9 @@ struct BatchSessionTests {
 
         /// Runs `script` to its end; the exit status.
         func run(
-            _ script: String, password: PasswordSource? = nil, onError: BatchSession.OnError = .stop
+            _ script: String,
+            password: PasswordSource? = nil,
+            onError: BatchSession.OnError = .stop
         ) throws -> Int32 {
             var fds: [Int32] = [-1, -1]
             precondition(pipe(&fds) == 0)
@@ -87,9 +89,20 @@ struct BatchSessionTests {
             let session = BatchSession(
                 input: fds[0],
                 options: .init(
-                    scriptName: "s.ward", user: "alice", password: password ?? .file(path: passwordFile), onError: onError),
-                clock: ManualClock(), chain: chain, runner: runner, credentials: credentials,
-                policy: SessionMachine.Policy(), reporter: reports, logger: Logger(label: "test"), ownsProcess: false)
+                    scriptName: "s.ward",
+                    user: "alice",
+                    password: password ?? .file(path: passwordFile),
+                    onError: onError
+                ),
+                clock: ManualClock(),
+                chain: chain,
+                runner: runner,
+                credentials: credentials,
+                policy: SessionMachine.Policy(),
+                reporter: reports,
+                logger: Logger(label: "test"),
+                ownsProcess: false
+            )
             return try session.run()
         }
 
@@ -101,10 +114,12 @@ struct BatchSessionTests {
     @Test func everyLine_passesTheChain_withItsBatchSource_thenRuns() throws {
         let f = try Fixture()
         #expect(try f.run("# comment\nfind ada\n\nopen W1\n") == 0)
-        #expect(f.runner.ran == [
-            Line("find ada", source: .batch(file: "s.ward", line: 2)),
-            Line("open W1", source: .batch(file: "s.ward", line: 4)),
-        ])
+        #expect(
+            f.runner.ran == [
+                Line("find ada", source: .batch(file: "s.ward", line: 2)),
+                Line("open W1", source: .batch(file: "s.ward", line: 4)),
+            ]
+        )
         #expect(f.recorder.seen.contains(.line(Line("open W1", source: .batch(file: "s.ward", line: 4)))))
         #expect(f.sessionEvents == [.signedOn(user: "alice", role: "clinician"), .signedOff(.endOfInput)])
     }
@@ -148,7 +163,11 @@ struct BatchSessionTests {
         #expect(try f.run("open W1\nfind ada\n", onError: .continue) == 1)
         #expect(f.runner.ran.map(\.text) == ["find ada"])
         #expect(f.reports.finished.first! == ("s.ward:1", .denied("not now")))
-        #expect(f.sessionEvents.contains(.denied(Line("open W1", source: .batch(file: "s.ward", line: 1)), message: "not now")))
+        #expect(
+            f.sessionEvents.contains(
+                .denied(Line("open W1", source: .batch(file: "s.ward", line: 1)), message: "not now")
+            )
+        )
     }
 
     @Test func afterALock_thePasswordFileIsReadAgain_beforeTheNextLineRuns() throws {
@@ -161,7 +180,8 @@ struct BatchSessionTests {
             f.sessionEvents == [
                 .signedOn(user: "alice", role: "clinician"), .locked(.user), .unlocked(user: "alice"),
                 .signedOff(.endOfInput),
-            ])
+            ]
+        )
     }
 
     @Test func afterALock_aPasswordFileThatNoLongerSignsOn_stopsWith77_beforeTheNextLine() throws {
@@ -171,7 +191,9 @@ struct BatchSessionTests {
         }
         #expect(try f.run("open W1\nlock\nshow\n") == 77)
         #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
-        #expect(f.reports.notices.contains { $0.contains("no longer signs on alice") && $0.contains("before s.ward:3") })
+        #expect(
+            f.reports.notices.contains { $0.contains("no longer signs on alice") && $0.contains("before s.ward:3") }
+        )
     }
 
     @Test func afterALock_aPasswordFromADescriptor_endsWith75_namingTheLine() throws {
@@ -184,7 +206,9 @@ struct BatchSessionTests {
         #expect(try f.run("open W1\nlock\nshow\n", password: .descriptor(fds[0])) == 75)
         #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
         #expect(f.runner.wipes == 1)
-        #expect(f.reports.notices.contains { $0.contains("descriptor \(fds[0])") && $0.contains("stopped after s.ward:2") })
+        #expect(
+            f.reports.notices.contains { $0.contains("descriptor \(fds[0])") && $0.contains("stopped after s.ward:2") }
+        )
         #expect(f.sessionEvents.last == .signedOff(.timeout))
     }
 
@@ -205,7 +229,10 @@ struct BatchSessionTests {
         #expect(f.runner.ran.map(\.text) == ["lock"])
         #expect(
             f.reports.finished.map(\.0) == ["s.ward:1", "s.ward:2", "s.ward:3"]
-                && f.reports.finished.dropFirst().allSatisfy { $0.1 == .denied("not run: the session locked again as it signed on.") })
+                && f.reports.finished.dropFirst().allSatisfy {
+                    $0.1 == .denied("not run: the session locked again as it signed on.")
+                }
+        )
     }
 
     @Test func logout_endsTheBatch_withoutReadingFurther() throws {

@@ -6,19 +6,37 @@ import WardCore
 @Suite struct CommandInterruptionTests {
     @Test func aCommandThatFails_afterSIGTERMCameWhileItRan_isAbandoned() {
         var signal: UnixSignal?
-        let run = CommandInterruption.run({ signal = .sigterm; return .failed }, requested: { signal })
+        let run = CommandInterruption.run(
+            {
+                signal = .sigterm
+                return .failed
+            },
+            requested: { signal }
+        )
         #expect(run.result == .failed && run.abandonedBy == .terminate)
     }
 
     @Test func aCommandThatFails_afterSIGHUP_isAbandonedByTheHangup() {
         var signal: UnixSignal?
-        let run = CommandInterruption.run({ signal = .sighup; return .failed }, requested: { signal })
+        let run = CommandInterruption.run(
+            {
+                signal = .sighup
+                return .failed
+            },
+            requested: { signal }
+        )
         #expect(run.abandonedBy == .hangup)
     }
 
     @Test func aCommandThatFinishedDespiteTheSignal_isNotAbandoned() {
         var signal: UnixSignal?
-        let run = CommandInterruption.run({ signal = .sigterm; return .succeeded }, requested: { signal })
+        let run = CommandInterruption.run(
+            {
+                signal = .sigterm
+                return .succeeded
+            },
+            requested: { signal }
+        )
         #expect(run.result == .succeeded && run.abandonedBy == nil)
     }
 

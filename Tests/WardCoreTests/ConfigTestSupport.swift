@@ -36,7 +36,9 @@ struct ConfigScratch {
 private func removeTree(_ path: String) {
     if let dir = opendir(path) {
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name == "." || name == ".." { continue }
             removeTree(path + "/" + name)
         }

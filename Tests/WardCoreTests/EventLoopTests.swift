@@ -6,7 +6,10 @@ import WardCore
     @Test func wakesForInput_onTheWatchedDescriptor() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let loop = EventLoop(clock: BootClock())
         var got: [UInt8] = []
         loop.watch(fds[0]) {

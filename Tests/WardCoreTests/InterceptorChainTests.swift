@@ -12,9 +12,18 @@ import WardCore
 
     @Test func passesEachEventThroughEveryInterceptor_inOrder() {
         var order: [String] = []
-        let a = RecordingInterceptor("a") { _, _ in order.append("a"); return .pass }
-        let b = RecordingInterceptor("b") { _, _ in order.append("b"); return .pass }
-        let c = RecordingInterceptor("c") { _, _ in order.append("c"); return .pass }
+        let a = RecordingInterceptor("a") { _, _ in
+            order.append("a")
+            return .pass
+        }
+        let b = RecordingInterceptor("b") { _, _ in
+            order.append("b")
+            return .pass
+        }
+        let c = RecordingInterceptor("c") { _, _ in
+            order.append("c")
+            return .pass
+        }
         let outcome = chain(a, b, c).dispatch(.typed("x"))
         #expect(order == ["a", "b", "c"])
         #expect(outcome == .delivered(.typed("x")))
@@ -64,7 +73,10 @@ import WardCore
         let a = RecordingInterceptor("a")
         let b = RecordingInterceptor("b")
         let chain = chain(a, b)
-        b.answer = { _, context in context.schedule(after: .seconds(5)); return .pass }
+        b.answer = { _, context in
+            context.schedule(after: .seconds(5))
+            return .pass
+        }
         _ = chain.dispatch(.typed("y"))
         #expect(chain.nextDeadline == clock.now + .seconds(5))
 
@@ -81,8 +93,14 @@ import WardCore
     }
 
     @Test func nextDeadline_isTheEarliestOfAll() {
-        let a = RecordingInterceptor("a") { _, c in c.schedule(after: .seconds(30)); return .pass }
-        let b = RecordingInterceptor("b") { _, c in c.schedule(after: .seconds(10)); return .pass }
+        let a = RecordingInterceptor("a") { _, c in
+            c.schedule(after: .seconds(30))
+            return .pass
+        }
+        let b = RecordingInterceptor("b") { _, c in
+            c.schedule(after: .seconds(10))
+            return .pass
+        }
         let chain = chain(a, b)
         _ = chain.dispatch(.typed("x"))
         #expect(chain.nextDeadline == clock.now + .seconds(10))
@@ -104,7 +122,10 @@ import WardCore
         final class Tracker: Interceptor {
             let name: String
             let log: (String) -> Void
-            init(_ name: String, log: @escaping (String) -> Void) { self.name = name; self.log = log }
+            init(_ name: String, log: @escaping (String) -> Void) {
+                self.name = name
+                self.log = log
+            }
             func intercept(_ event: Event, context: PluginContext) -> Disposition { .pass }
             func added(context: PluginContext) { log("+\(name)") }
             func removed(context: PluginContext) { log("-\(name)") }
@@ -120,7 +141,10 @@ import WardCore
 
     @Test func interceptorsSeeWhoIsSignedOn() {
         var seenUser: String?
-        let a = RecordingInterceptor("a") { _, c in seenUser = c.session.user; return .pass }
+        let a = RecordingInterceptor("a") { _, c in
+            seenUser = c.session.user
+            return .pass
+        }
         let chain = chain(a)
         chain.session.user = "alice"
         _ = chain.dispatch(.session(.signedOn(user: "alice", role: "clinician")))

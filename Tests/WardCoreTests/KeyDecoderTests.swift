@@ -30,9 +30,11 @@ import WardCore
 
     @Test func turnsFocusReportsIntoFocusEvents_neverKeys() {
         var d = KeyDecoder()
-        #expect(d.decode(Array("\u{1B}[Ox\u{1B}[I".utf8), at: t0) == [
-            .focus(.lost), .key(KeyPress([120])), .focus(.gained),
-        ])
+        #expect(
+            d.decode(Array("\u{1B}[Ox\u{1B}[I".utf8), at: t0) == [
+                .focus(.lost), .key(KeyPress([120])), .focus(.gained),
+            ]
+        )
     }
 
     @Test func deliversABracketedPasteAsOneKey() {

@@ -60,7 +60,11 @@ private func messages(_ text: String) -> [String] {
     @Test func makeChain_buildsDefaultChain_inOrder_whenNoSiteFile() throws {
         let policy = SitePolicy.builtIn
         let chain = try registry().makeChain(
-            policy: policy, environment: environment(policy), clock: ManualClock(), session: SessionInfo(id: "t"))
+            policy: policy,
+            environment: environment(policy),
+            clock: ManualClock(),
+            session: SessionInfo(id: "t")
+        )
         #expect(chain.names == ["idle-timer", "audit-log", "suspend-guard"])
     }
 
@@ -72,7 +76,8 @@ private func messages(_ text: String) -> [String] {
             grace = "5s"
             [[plugin]]
             name = "idle-timer"
-            """)
+            """
+        )
         #expect(built.map(\.name) == ["suspend-guard", "idle-timer"])
         #expect((built[0] as? Probe)?.grace == .seconds(5))
     }
@@ -80,25 +85,29 @@ private func messages(_ text: String) -> [String] {
     @Test func makeInterceptors_reportsUnreadKey_withSuggestion() {
         #expect(
             messages("[[plugin]]\nname = \"suspend-guard\"\ngrase = \"5s\"\n")
-                == ["site.toml:3: unknown key 'grase' in plugin 'suspend-guard'; did you mean 'grace'?"])
+                == ["site.toml:3: unknown key 'grase' in plugin 'suspend-guard'; did you mean 'grace'?"]
+        )
     }
 
     @Test func makeInterceptors_passesFactoryConfigError_withItsLine() {
         #expect(
             messages("[[plugin]]\nname = \"suspend-guard\"\ngrace = \"2m\"\n")
-                == ["site.toml:3: 'grace' is 2m; allowed: 0s to 1m."])
+                == ["site.toml:3: 'grace' is 2m; allowed: 0s to 1m."]
+        )
     }
 
     @Test func makeInterceptors_reportsFactoryFailure_atThePluginsLine() {
         #expect(
             messages("[[plugin]]\nname = \"idle-timer\"\n\n[[plugin]]\nname = \"focus-guard\"\n")
-                == ["site.toml:4: plugin 'focus-guard' cannot start: cannot open /var/log/ward: permission denied."])
+                == ["site.toml:4: plugin 'focus-guard' cannot start: cannot open /var/log/ward: permission denied."]
+        )
     }
 
     @Test func makeInterceptors_reportsPluginWithoutFactory() {
         #expect(
             messages("[[plugin]]\nname = \"external\"\n")
-                == ["site.toml:1: plugin 'external' cannot start: this build of Ward does not include it."])
+                == ["site.toml:1: plugin 'external' cannot start: this build of Ward does not include it."]
+        )
     }
 
     @Test func makeInterceptors_reportsUnknownPlugin_whenSettingsNameOne() {
@@ -124,7 +133,8 @@ private func messages(_ text: String) -> [String] {
                 pth = "/x"
                 [[plugin]]
                 name = "focus-guard"
-                """)
+                """
+            )
         }?.all.map(\.line)
         #expect(lines == [3, 6, 7])
     }

@@ -45,8 +45,10 @@ import WardCore
             #expect(!Sanitizer.needsEscaping(text))
         }
         // Neighbours of the escaped characters share their lead bytes but are printable.
-        #expect(Sanitizer.line("\u{A0}\u{A9}\u{0600}\u{061B}\u{2010}\u{2027}\u{202F}\u{2065}\u{206A}") ==
-            "\u{A0}\u{A9}\u{0600}\u{061B}\u{2010}\u{2027}\u{202F}\u{2065}\u{206A}")
+        #expect(
+            Sanitizer.line("\u{A0}\u{A9}\u{0600}\u{061B}\u{2010}\u{2027}\u{202F}\u{2065}\u{206A}")
+                == "\u{A0}\u{A9}\u{0600}\u{061B}\u{2010}\u{2027}\u{202F}\u{2065}\u{206A}"
+        )
     }
 
     @Test func textMode_keepsLineFeeds_butEscapesCarriageReturnsAndEverythingElse() {
@@ -74,8 +76,10 @@ import WardCore
         let shown = Sanitizer.line(text)
         #expect(shown == text)
         // No copy: the very same storage comes back.
-        #expect(shown.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ==
-            text.utf8.withContiguousStorageIfAvailable { $0.baseAddress })
+        #expect(
+            shown.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+                == text.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+        )
     }
 
     @Test func escapesAControlAtTheVeryEnd_andALeadByteCutShort() {

@@ -7,9 +7,12 @@ import WardCore
     func machine(maxFailures: Int = 3, signoutAfter: Duration = .seconds(900)) -> SessionMachine {
         SessionMachine(
             policy: .init(
-                passwordTimeout: .seconds(60), signoutAfter: signoutAfter,
-                throttle: .init(maxFailedAttempts: maxFailures, firstDelay: .seconds(1), maxDelay: .seconds(30))),
-            clock: clock)
+                passwordTimeout: .seconds(60),
+                signoutAfter: signoutAfter,
+                throttle: .init(maxFailedAttempts: maxFailures, firstDelay: .seconds(1), maxDelay: .seconds(30))
+            ),
+            clock: clock
+        )
     }
 
     func signedOn() -> SessionMachine {
@@ -30,18 +33,22 @@ import WardCore
     @Test func theRightPassword_signsOn_andAnnouncesIt() {
         var m = machine()
         _ = m.start(user: "alice")
-        #expect(m.passwordChecked(role: "clinician") == [
-            .announce(.signedOn(user: "alice", role: "clinician")), .resumeShell,
-        ])
+        #expect(
+            m.passwordChecked(role: "clinician") == [
+                .announce(.signedOn(user: "alice", role: "clinician")), .resumeShell,
+            ]
+        )
         #expect(m.state == .signedOn(user: "alice", role: "clinician"))
     }
 
     @Test func aWrongPassword_waitsLongerEachTime_thenAsksAgain() {
         var m = machine(maxFailures: 5)
         _ = m.start(user: "alice")
-        #expect(m.passwordChecked(role: nil) == [
-            .announce(.signOnFailed(user: "alice")), .say("Wrong user name or password."),
-        ])
+        #expect(
+            m.passwordChecked(role: nil) == [
+                .announce(.signOnFailed(user: "alice")), .say("Wrong user name or password."),
+            ]
+        )
         #expect(m.isWaiting)
         #expect(m.nextDeadline == clock.now + .seconds(1))
         clock.advance(by: .seconds(1))
@@ -74,10 +81,12 @@ import WardCore
 
     @Test func lock_announces_wipes_andAsksTheSameUser() {
         var m = signedOn()
-        #expect(m.lock(.idle) == [
-            .announce(.locked(.idle)), .wipe(user: "alice", reason: .idle),
-            .askPassword(user: "alice", lockedBecause: .idle),
-        ])
+        #expect(
+            m.lock(.idle) == [
+                .announce(.locked(.idle)), .wipe(user: "alice", reason: .idle),
+                .askPassword(user: "alice", lockedBecause: .idle),
+            ]
+        )
         #expect(m.lock(.user).isEmpty)  // already locked
     }
 

@@ -91,7 +91,9 @@ private func messages(_ text: String) -> [String] {
         let site = scratch.write("site.toml", "[session]\nidle-timeout = \"10m\"\n")
         scratch.write("config/ward/config.toml", "[session]\nidle-timeout = \"2m\"\n")
         let policy = try SitePolicy.load(
-            siteOption: nil, environment: ["WARD_SITE": site, "XDG_CONFIG_HOME": scratch.path + "/config"])
+            siteOption: nil,
+            environment: ["WARD_SITE": site, "XDG_CONFIG_HOME": scratch.path + "/config"]
+        )
         #expect(policy.file == site)
         #expect(policy.preferences?.file == scratch.path + "/config/ward/config.toml")
         #expect(policy.effectivePolicy(user: nil, role: nil).idleTimeout == .seconds(120))
@@ -100,7 +102,10 @@ private func messages(_ text: String) -> [String] {
     @Test func userFilePath_fallsBackToHomeConfig() {
         #expect(SitePolicy.userFilePath(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/ward/config.toml")
         #expect(SitePolicy.userFilePath(environment: ["HOME": "/home/a"]) == "/home/a/.config/ward/config.toml")
-        #expect(SitePolicy.userFilePath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/ward/config.toml")
+        #expect(
+            SitePolicy.userFilePath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"])
+                == "/h/.config/ward/config.toml"
+        )
         #expect(SitePolicy.userFilePath(environment: [:]) == nil)
     }
 
@@ -246,14 +251,16 @@ private func messages(_ text: String) -> [String] {
     @Test func parse_reportsUnknownSessionKey_withSuggestion() {
         #expect(
             messages("[session]\nidle-timout = \"5m\"\n")
-                == ["site.toml:2: unknown key 'idle-timout' in [session]; did you mean 'idle-timeout'?"])
+                == ["site.toml:2: unknown key 'idle-timout' in [session]; did you mean 'idle-timeout'?"]
+        )
         #expect(messages("[session]\ncolour = 1\n") == ["site.toml:2: unknown key 'colour' in [session]."])
     }
 
     @Test func parse_reportsUnknownTable() {
         #expect(
             messages("[sesion]\nidle-timeout = \"5m\"\n")
-                == ["site.toml:1: unknown key 'sesion' in the site file; did you mean 'session'?"])
+                == ["site.toml:1: unknown key 'sesion' in the site file; did you mean 'session'?"]
+        )
     }
 
     @Test func parse_reportsUnknownPlugin_atItsName() {
@@ -261,7 +268,8 @@ private func messages(_ text: String) -> [String] {
             messages("[[plugin]]\nname = \"idle-timer\"\n\n[[plugin]]\nname = \"idle-timr\"\n")
                 == [
                     "site.toml:5: unknown plugin 'idle-timr'; known plugins: idle-timer, audit-log, suspend-guard, focus-guard, external."
-                ])
+                ]
+        )
     }
 
     @Test func parse_reportsPluginWithoutName() {
@@ -272,7 +280,8 @@ private func messages(_ text: String) -> [String] {
     @Test func parse_reportsDuplicatePlugin_butAllowsSeveralExternal() throws {
         #expect(
             messages("[[plugin]]\nname = \"idle-timer\"\n[[plugin]]\nname = \"idle-timer\"\n")
-                == ["site.toml:3: plugin 'idle-timer' is already in the chain at line 1; remove one of them."])
+                == ["site.toml:3: plugin 'idle-timer' is already in the chain at line 1; remove one of them."]
+        )
         let policy = try parse("[[plugin]]\nname = \"external\"\n[[plugin]]\nname = \"external\"\n")
         #expect(policy.pluginNames == ["external", "external"])
     }
@@ -282,22 +291,30 @@ private func messages(_ text: String) -> [String] {
             messages("[session]\nidle-timeout = \"5 minutes\"\n")
                 == [
                     "site.toml:2: 'idle-timeout' is \"5 minutes\", not a duration; write it as \"30s\", \"5m\", \"1h30m\" or \"500ms\"."
-                ])
+                ]
+        )
         #expect(
             messages("[session]\nidle-timeout = 300\n")
                 == [
                     "site.toml:2: 'idle-timeout' is 300, not a duration; write it as \"30s\", \"5m\", \"1h30m\" or \"500ms\"."
-                ])
+                ]
+        )
     }
 
     @Test func parse_reportsValuesOutOfRange() {
         #expect(
             messages("[session]\nidle-timeout = \"48h\"\n")
-                == ["site.toml:2: 'idle-timeout' is 48h; allowed: 1s to 24h."])
+                == ["site.toml:2: 'idle-timeout' is 48h; allowed: 1s to 24h."]
+        )
         #expect(
             messages("[session]\nmax-failed-attempts = 0\n")
-                == ["site.toml:2: 'max-failed-attempts' is 0; allowed: 1 to 100."])
-        #expect(messages("[session]\nmax-failed-attempts = \"5\"\n") == ["site.toml:2: 'max-failed-attempts' must be a whole number."])
+                == ["site.toml:2: 'max-failed-attempts' is 0; allowed: 1 to 100."]
+        )
+        #expect(
+            messages("[session]\nmax-failed-attempts = \"5\"\n") == [
+                "site.toml:2: 'max-failed-attempts' must be a whole number."
+            ]
+        )
     }
 
     @Test func parse_reportsWarningNotBeforeIdleTimeout() {
@@ -305,13 +322,15 @@ private func messages(_ text: String) -> [String] {
             messages("[session]\nidle-timeout = \"30s\"\nwarn-before = \"30s\"\n")
                 == [
                     "site.toml:3: 'warn-before' (30s) must be shorter than 'idle-timeout' (30s); shorten it, or set it to \"0s\" for no warning."
-                ])
+                ]
+        )
         #expect(messages("[session]\nidle-timeout = \"10s\"\nwarn-before = \"0s\"\n") == [])
         #expect(
             messages("[session]\nidle-timeout = \"20s\"\n")
                 == [
                     "site.toml:2: 'warn-before' (30s) must be shorter than 'idle-timeout' (20s); shorten it, or set it to \"0s\" for no warning."
-                ])
+                ]
+        )
     }
 
     @Test func parse_reportsEveryError_inLineOrder() {
@@ -333,19 +352,27 @@ private func messages(_ text: String) -> [String] {
         #expect(error?.description.split(separator: "\n").count == 5)
         #expect(
             error?.all.last?.description
-                == "site.toml:9: 'role.nurse' is \"nurse\"; allowed: \"clinician\", \"clerk\", \"auditor\".")
+                == "site.toml:9: 'role.nurse' is \"nurse\"; allowed: \"clinician\", \"clerk\", \"auditor\"."
+        )
     }
 
     @Test func parse_reportsWrongShapes() {
         #expect(messages("session = 5\n") == ["site.toml:1: 'session' must be a table ([session])."])
-        #expect(messages("[plugin]\nname = \"x\"\n") == ["site.toml:1: 'plugin' must be an array of tables ([[plugin]])."])
-        #expect(messages("[user]\nidle-timeout = \"1m\"\n") == ["site.toml:2: 'user.idle-timeout' must be a table ([user.idle-timeout])."])
+        #expect(
+            messages("[plugin]\nname = \"x\"\n") == ["site.toml:1: 'plugin' must be an array of tables ([[plugin]])."]
+        )
+        #expect(
+            messages("[user]\nidle-timeout = \"1m\"\n") == [
+                "site.toml:2: 'user.idle-timeout' must be a table ([user.idle-timeout])."
+            ]
+        )
     }
 
     @Test func parse_refusesDates() {
         #expect(
             messages("[[plugin]]\nname = \"external\"\nsince = 2024-01-01\n")
-                == ["site.toml:3: 'since' must be quoted; Ward takes no TOML dates."])
+                == ["site.toml:3: 'since' must be quoted; Ward takes no TOML dates."]
+        )
     }
 
     // MARK: Per-user and per-role overrides (VistA order)
@@ -363,7 +390,8 @@ private func messages(_ text: String) -> [String] {
 
             [user.alice]
             idle-timeout = "1m"
-            """)
+            """
+        )
         let alice = policy.effectivePolicy(user: "alice", role: "clerk")
         #expect(alice.idleTimeout == .seconds(60))
         #expect(alice.signoutAfter == .seconds(600))
@@ -378,11 +406,13 @@ private func messages(_ text: String) -> [String] {
     @Test func parse_reportsOverrideErrors_withTheirTable() {
         #expect(
             messages("[user.alice]\nidle-timout = \"1m\"\n")
-                == ["site.toml:2: unknown key 'idle-timout' in [user.alice]; did you mean 'idle-timeout'?"])
+                == ["site.toml:2: unknown key 'idle-timout' in [user.alice]; did you mean 'idle-timeout'?"]
+        )
         #expect(
             messages("[user.alice]\nidle-timeout = \"20s\"\n")
                 == [
                     "site.toml:2: 'warn-before' (30s) must be shorter than 'idle-timeout' (20s); shorten it, or set it to \"0s\" for no warning."
-                ])
+                ]
+        )
     }
 }

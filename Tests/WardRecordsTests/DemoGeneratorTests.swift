@@ -10,7 +10,10 @@ private func dump(_ path: String) throws -> [String] {
     defer { try? queue.close() }
     return try queue.read { db in
         var lines: [String] = []
-        for table in ["meta", "patient", "allergy", "problem", "medication", "observation_code", "observation", "encounter", "note"] {
+        for table in [
+            "meta", "patient", "allergy", "problem", "medication", "observation_code", "observation", "encounter",
+            "note",
+        ] {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1") {
                 lines.append(table + " " + row.description)
             }
@@ -21,7 +24,7 @@ private func dump(_ path: String) throws -> [String] {
 
 @Test func demo_sameSeed_sameHome_otherSeed_otherHome() throws {
     let (a, b, c) = (TemporaryHome(), TemporaryHome(), TemporaryHome())
-    defer { [a, b, c].forEach { $0.remove() } }
+    defer { for home in [a, b, c] { home.remove() } }
     try DemoGenerator(seed: 7, patients: 300).write(home: a.path)
     try DemoGenerator(seed: 7, patients: 300).write(home: b.path)
     try DemoGenerator(seed: 8, patients: 300).write(home: c.path)
@@ -33,7 +36,7 @@ private func dump(_ path: String) throws -> [String] {
 
 @Test func demo_patientDoesNotDependOnHowManyFollow() throws {
     let (small, large) = (TemporaryHome(), TemporaryHome())
-    defer { [small, large].forEach { $0.remove() } }
+    defer { for home in [small, large] { home.remove() } }
     try DemoGenerator(seed: 3, patients: 10).write(home: small.path)
     try DemoGenerator(seed: 3, patients: 40).write(home: large.path)
     let one = try SQLiteRecordStore(home: small.path).chart(mrn: DemoGenerator.mrn(index: 9))
@@ -63,7 +66,8 @@ private func dump(_ path: String) throws -> [String] {
             sql: """
                 SELECT count(o.id) FROM patient p
                 LEFT JOIN observation o ON o.id BETWEEN p.id << 20 AND (p.id << 20) + 1048575 GROUP BY p.id
-                """)
+                """
+        )
     }.sorted()
     #expect(counts.count == 12_000)
     #expect(counts[counts.count / 2] < 30)  // most patients: a few entries
@@ -71,7 +75,11 @@ private func dump(_ path: String) throws -> [String] {
     let restricted = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patient WHERE restricted") }
     #expect((10...150).contains(restricted ?? 0))
     let labs = try store.read {
-        try Int.fetchOne($0, sql: "SELECT count(*) FROM observation o JOIN observation_code c ON c.id = o.code_id WHERE c.category = 'laboratory'")
+        try Int.fetchOne(
+            $0,
+            sql:
+                "SELECT count(*) FROM observation o JOIN observation_code c ON c.id = o.code_id WHERE c.category = 'laboratory'"
+        )
     }
     #expect(labs ?? 0 > 0)
 }

@@ -9,13 +9,17 @@ import Testing
     let store = try SQLiteRecordStore(home: home.path)
     var report = ImportReport()
     try FHIRImporter(store: store).importBundle(
-        Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"), file: "a.json", into: &report)
+        Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"),
+        file: "a.json",
+        into: &report
+    )
     #expect(report.bundles == 1 && report.patients == 1 && report.failures.isEmpty)
     #expect(
         report.imported == [
             "Patient": 1, "AllergyIntolerance": 1, "Condition": 1, "MedicationRequest": 1, "Encounter": 1,
             "Observation": 2,
-        ])
+        ]
+    )
     #expect(report.skipped == ["Claim": 2, "ExplanationOfBenefit": 1])
     #expect(try store.chart(mrn: "M1").observations.count == 3)
 }
@@ -35,7 +39,10 @@ import Testing
     var report = ImportReport()
     #expect(
         throws: StoreError.malformedBundle(
-            file: "bad.json", path: "entry[3].resource.subject.reference", problem: "expected a string")
+            file: "bad.json",
+            path: "entry[3].resource.subject.reference",
+            problem: "expected a string"
+        )
     ) {
         try FHIRImporter(store: store).importBundle(data, file: "bad.json", into: &report)
     }
@@ -51,8 +58,10 @@ import Testing
     var report = ImportReport()
     #expect(
         throws: StoreError.malformedBundle(
-            file: "b.json", path: "entry[1].resource.subject.reference",
-            problem: "refers to no Patient in this bundle or imported before")
+            file: "b.json",
+            path: "entry[1].resource.subject.reference",
+            problem: "refers to no Patient in this bundle or imported before"
+        )
     ) {
         try FHIRImporter(store: store).importBundle(data, file: "b.json", into: &report)
     }
@@ -67,10 +76,17 @@ import Testing
     let cases: [(Data, String)] = [
         (Data("{not json".utf8), "(root)"),
         (try JSONSerialization.data(withJSONObject: ["resourceType": "Patient"]), "resourceType"),
-        (Bundles.bundle([Bundles.patient("p1", given: ["A"], family: "B", birthDate: "03/04/1970")]), "entry[0].resource.birthDate"),
+        (
+            Bundles.bundle([Bundles.patient("p1", given: ["A"], family: "B", birthDate: "03/04/1970")]),
+            "entry[0].resource.birthDate"
+        ),
         (Bundles.bundle([Bundles.patient("p1", given: ["A"], family: "B", gender: "f")]), "entry[0].resource.gender"),
         (Bundles.bundle([["fullUrl": "urn:uuid:x"]]), "entry[0].resource"),
-        (Bundles.bundle([Bundles.patient("p1", given: ["A"], family: "B"), Bundles.allergy("p1"), ["resource": ["code": [:]]]]), "entry[2].resource.resourceType"),
+        (
+            Bundles.bundle([
+                Bundles.patient("p1", given: ["A"], family: "B"), Bundles.allergy("p1"), ["resource": ["code": [:]]],
+            ]), "entry[2].resource.resourceType"
+        ),
     ]
     for (data, path) in cases {
         var report = ImportReport()
@@ -113,9 +129,13 @@ import Testing
     defer { home.remove() }
     let inputs = home.path + "/in"
     try FileManager.default.createDirectory(atPath: inputs + "/nested", withIntermediateDirectories: true)
-    try Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1").write(to: URL(fileURLWithPath: inputs + "/a.json"))
+    try Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1").write(
+        to: URL(fileURLWithPath: inputs + "/a.json")
+    )
     try Data("[]".utf8).write(to: URL(fileURLWithPath: inputs + "/b.json"))
-    try Bundles.complete("p2", given: ["Grace"], family: "Hopper", mrn: "M2").write(to: URL(fileURLWithPath: inputs + "/nested/c.json"))
+    try Bundles.complete("p2", given: ["Grace"], family: "Hopper", mrn: "M2").write(
+        to: URL(fileURLWithPath: inputs + "/nested/c.json")
+    )
     try Data("ignored".utf8).write(to: URL(fileURLWithPath: inputs + "/notes.txt"))
     let store = try SQLiteRecordStore(home: home.path)
     var calls: [Int] = []
@@ -129,7 +149,8 @@ import Testing
         report.failures == [
             .unreadable(path: home.path + "/missing.json"),
             .malformedBundle(file: inputs + "/b.json", path: "(root)", problem: "expected a FHIR Bundle object"),
-        ])
+        ]
+    )
     #expect(report.sysexit == 65)
     #expect(try store.find("hopper").matches.map(\.mrn) == ["M2"])
 }
@@ -179,7 +200,10 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     defer { home.remove() }
     let store = try SQLiteRecordStore(home: home.path)
     for mrn in ["M\u{1B}]0;pwned\u{07}", "M 1", "M\u{0}1", "Mé", "M\u{202E}1", "M\u{9B}1", "M\u{7F}"] {
-        let error = refusal(store, Bundles.bundle([Bundles.patient("p1", given: ["Ada"], family: "Lovelace", mrn: mrn)]))
+        let error = refusal(
+            store,
+            Bundles.bundle([Bundles.patient("p1", given: ["Ada"], family: "Lovelace", mrn: mrn)])
+        )
         guard case .malformedBundle(let file, let path, let problem)? = error else {
             Issue.record("expected a malformed bundle for \(mrn.debugDescription), got \(String(describing: error))")
             continue
@@ -202,8 +226,11 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     #expect(
         error
             == .malformedBundle(
-                file: "bundle.json", path: "entry[0].resource.id",
-                problem: "the Patient's id is not printable ASCII without spaces: \"p\u{0}1\""))
+                file: "bundle.json",
+                path: "entry[0].resource.id",
+                problem: "the Patient's id is not printable ASCII without spaces: \"p\u{0}1\""
+            )
+    )
     #expect(try store.lookUp(mrn: "M1") == nil)
 }
 
@@ -253,12 +280,15 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     #expect(
         error
             == .patientClash(
-                file: "evil.json", clash: .mrnHeldByOtherPatient(mrn: "M1", bundleID: "intruder-id", storedID: "victim-id")
-            ))
+                file: "evil.json",
+                clash: .mrnHeldByOtherPatient(mrn: "M1", bundleID: "intruder-id", storedID: "victim-id")
+            )
+    )
     #expect(
         error?.description
             == #"evil.json: Patient "intruder-id" has the MRN "M1", which the stored patient "victim-id" holds; "#
-            + "a patient is refreshed only when both its id and its MRN match; nothing of this bundle was imported")
+            + "a patient is refreshed only when both its id and its MRN match; nothing of this bundle was imported"
+    )
     #expect(error?.sysexit == 65)
     #expect(try snapshot(store, "M1") == before)
     // The MRN compares without case, as the store's unique index does.
@@ -281,7 +311,8 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     ])
     #expect(
         refusal(store, bundle)
-            == .patientClash(file: "bundle.json", clash: .idHeldWithOtherMRN(id: "p1", mrn: "M9", storedMRN: "M1")))
+            == .patientClash(file: "bundle.json", clash: .idHeldWithOtherMRN(id: "p1", mrn: "M9", storedMRN: "M1"))
+    )
     #expect(try snapshot(store, "M1") == before)
     #expect(try store.lookUp(mrn: "M2") == nil)
     #expect(try store.lookUp(mrn: "M9") == nil)
@@ -296,12 +327,17 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
             sql: """
                 INSERT INTO patient (mrn, given, family, birth_date, sex, phone, address)
                 VALUES ('W1', 'Typed', 'In', '1970-01-01', 'female', '', '')
-                """)
+                """
+        )
     }
     let bundle = Bundles.bundle([Bundles.patient("p1", given: ["Eve"], family: "Other", mrn: "W1")])
     #expect(
         refusal(store, bundle)
-            == .patientClash(file: "bundle.json", clash: .mrnHeldByOtherPatient(mrn: "W1", bundleID: "p1", storedID: nil)))
+            == .patientClash(
+                file: "bundle.json",
+                clash: .mrnHeldByOtherPatient(mrn: "W1", bundleID: "p1", storedID: nil)
+            )
+    )
     #expect(try store.chart(mrn: "W1").patient.given == "Typed")
 }
 
@@ -320,7 +356,8 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     ])
     #expect(
         refusal(store, sameMRN)
-            == .patientClash(file: "bundle.json", clash: .sameMRNInBundle(mrn: "m1", firstID: "p1", secondID: "p2")))
+            == .patientClash(file: "bundle.json", clash: .sameMRNInBundle(mrn: "m1", firstID: "p1", secondID: "p2"))
+    )
     #expect(try store.find("lovelace").matches.isEmpty && store.find("hopper").matches.isEmpty)
     // One Patient whose fullUrl is its own `Patient/id` is not two Patients.
     var selfNamed = Bundles.patient("p9", given: ["Ada"], family: "Lovelace", mrn: "M9")
@@ -352,9 +389,11 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     let store = try SQLiteRecordStore(home: home.path)
     try store.importing(
         Bundles.bundle([
-            Bundles.condition("p1"), Bundles.observation("p1", code: "8867-4", display: "Heart rate", value: 72, unit: "/min"),
+            Bundles.condition("p1"),
+            Bundles.observation("p1", code: "8867-4", display: "Heart rate", value: 72, unit: "/min"),
             Bundles.patient("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"),
-        ]))
+        ])
+    )
     let chart = try store.chart(mrn: "M1")
     #expect(chart.problems.count == 1 && chart.observations.count == 1)
 }

@@ -12,11 +12,19 @@ private func sampleChart() -> LoadedChart {
         problems: [Problem(code: "1", display: "Asthma")],
         medications: [Medication(code: "2", display: "albuterol")],
         observations: [
-            Observation(code: "8867-4", display: "Heart rate", category: .vitalSigns, value: 70, unit: "/min", time: time),
+            Observation(
+                code: "8867-4",
+                display: "Heart rate",
+                category: .vitalSigns,
+                value: 70,
+                unit: "/min",
+                time: time
+            ),
             Observation(code: "4548-4", display: "A1c", category: .laboratory, value: 6.1, unit: "%", time: time),
         ],
         encounters: [Encounter(kind: "AMB", display: "Check-up", start: time)],
-        notes: [Note(author: "alice", time: time, text: "Seen.")])
+        notes: [Note(author: "alice", time: time, text: "Seen.")]
+    )
 }
 
 @Test func wipe_leavesNothingLoaded() {

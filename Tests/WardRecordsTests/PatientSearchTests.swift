@@ -17,7 +17,8 @@ private func rankingStore(_ home: TemporaryHome) throws -> SQLiteRecordStore {
         ("B12", ["Ann"], "O'Brien"),
     ]
     try store.importing(
-        Bundles.bundle(people.map { Bundles.patient($0.0.lowercased(), given: $0.1, family: $0.2, mrn: $0.0) }))
+        Bundles.bundle(people.map { Bundles.patient($0.0.lowercased(), given: $0.1, family: $0.2, mrn: $0.0) })
+    )
     return store
 }
 

@@ -18,7 +18,10 @@ import Testing
     let tables = try store.read {
         try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     }
-    for table in ["allergy", "encounter", "medication", "meta", "note", "observation", "observation_code", "patient", "patient_fts", "problem"] {
+    for table in [
+        "allergy", "encounter", "medication", "meta", "note", "observation", "observation_code", "patient",
+        "patient_fts", "problem",
+    ] {
         #expect(tables.contains(table))
     }
 }
@@ -26,7 +29,9 @@ import Testing
 @Test func open_isIdempotent_andKeepsData() throws {
     let home = TemporaryHome()
     defer { home.remove() }
-    try SQLiteRecordStore(home: home.path).importing(Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"))
+    try SQLiteRecordStore(home: home.path).importing(
+        Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1")
+    )
     let store = try SQLiteRecordStore(home: home.path)
     #expect(try store.chart(mrn: "M1").patient.family == "Lovelace")
 }
@@ -52,12 +57,41 @@ import Testing
     #expect(
         chart.patient
             == Patient(
-                mrn: "M1", given: "Ada Augusta", family: "Lovelace", birthDate: "1970-03-04", sex: .female,
-                phone: "555-0100", address: "1 Main St, Boston, MA 02108", restricted: false))
-    #expect(chart.allergies == [Allergy(substance: "Peanut", code: "256349002", criticality: "high", category: "food", status: "active", recorded: Date(timeIntervalSince1970: 981_158_400))])
+                mrn: "M1",
+                given: "Ada Augusta",
+                family: "Lovelace",
+                birthDate: "1970-03-04",
+                sex: .female,
+                phone: "555-0100",
+                address: "1 Main St, Boston, MA 02108",
+                restricted: false
+            )
+    )
+    #expect(
+        chart.allergies == [
+            Allergy(
+                substance: "Peanut",
+                code: "256349002",
+                criticality: "high",
+                category: "food",
+                status: "active",
+                recorded: Date(timeIntervalSince1970: 981_158_400)
+            )
+        ]
+    )
     #expect(chart.problems.map(\.display) == ["Diabetes"])
     #expect(chart.problems.first?.onset == Date(timeIntervalSince1970: 1_262_401_445))
-    #expect(chart.medications == [Medication(code: "860975", display: "metformin", status: "active", dosage: "twice daily", authored: Date(timeIntervalSince1970: 1_262_401_445))])
+    #expect(
+        chart.medications == [
+            Medication(
+                code: "860975",
+                display: "metformin",
+                status: "active",
+                dosage: "twice daily",
+                authored: Date(timeIntervalSince1970: 1_262_401_445)
+            )
+        ]
+    )
     #expect(chart.encounters.map(\.kind) == ["AMB"])
     #expect(chart.encounters.first?.end == Date(timeIntervalSince1970: 1_588_750_200))
     // Heart rate, and the blood-pressure panel as one row per component.
@@ -91,7 +125,12 @@ import Testing
     defer { home.remove() }
     let store = try SQLiteRecordStore(home: home.path)
     try store.importing(Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"))
-    let note = try store.addNote(mrn: "M1", author: "alice", text: "Seen today.", at: Date(timeIntervalSince1970: 1000.7))
+    let note = try store.addNote(
+        mrn: "M1",
+        author: "alice",
+        text: "Seen today.",
+        at: Date(timeIntervalSince1970: 1000.7)
+    )
     #expect(note == Note(author: "alice", time: Date(timeIntervalSince1970: 1000), text: "Seen today."))
     #expect(try store.chart(mrn: "M1").notes == [note])
     #expect(throws: StoreError.noSuchPatient) {
@@ -137,7 +176,8 @@ import Testing
     defer { home.remove() }
     let store = try SQLiteRecordStore(home: home.path)
     try store.importing(
-        Bundles.bundle([Bundles.patient("p9", given: ["Vera"], family: "Important", mrn: "VIP1", restricted: true)]))
+        Bundles.bundle([Bundles.patient("p9", given: ["Vera"], family: "Important", mrn: "VIP1", restricted: true)])
+    )
     let match = try #require(try store.lookUp(mrn: "VIP1"))
     #expect(match.restricted)
     #expect(try store.chart(mrn: "VIP1").patient.restricted)
@@ -161,10 +201,12 @@ import Testing
     let store = try SQLiteRecordStore(home: home.path)
     try store.importing(
         Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"),
-        Bundles.complete("p2", given: ["Grace"], family: "Hopper", mrn: "M2"))
+        Bundles.complete("p2", given: ["Grace"], family: "Hopper", mrn: "M2")
+    )
     // A later bundle adds to p1 after p2 was written: p1's rows must not collide with p2's.
     try store.importing(
-        Bundles.bundle([Bundles.observation("p1", code: "8310-5", display: "Body temperature", value: 37, unit: "Cel")]))
+        Bundles.bundle([Bundles.observation("p1", code: "8310-5", display: "Body temperature", value: 37, unit: "Cel")])
+    )
     #expect(try store.chart(mrn: "M1").observations.count == 4)
     #expect(try store.chart(mrn: "M2").observations.count == 3)
 }

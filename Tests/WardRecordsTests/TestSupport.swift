@@ -19,8 +19,13 @@ struct TemporaryHome {
 /// FHIR resources as Synthea writes them, small enough to read in a test.
 enum Bundles {
     static func patient(
-        _ id: String, given: [String], family: String, mrn: String? = nil, birthDate: String = "1970-03-04",
-        gender: String = "female", restricted: Bool = false
+        _ id: String,
+        given: [String],
+        family: String,
+        mrn: String? = nil,
+        birthDate: String = "1970-03-04",
+        gender: String = "female",
+        restricted: Bool = false
     ) -> [String: Any] {
         var resource: [String: Any] = [
             "resourceType": "Patient", "id": id,
@@ -39,12 +44,20 @@ enum Bundles {
         return ["fullUrl": "urn:uuid:\(id)", "resource": resource]
     }
 
-    static func observation(_ patient: String, code: String, display: String, value: Double, unit: String) -> [String: Any] {
+    static func observation(
+        _ patient: String,
+        code: String,
+        display: String,
+        value: Double,
+        unit: String
+    ) -> [String: Any] {
         [
             "resource": [
                 "resourceType": "Observation", "status": "final",
                 "category": [["coding": [["code": "vital-signs"]]]],
-                "code": ["coding": [["system": "http://loinc.org", "code": code, "display": display]], "text": display],
+                "code": [
+                    "coding": [["system": "http://loinc.org", "code": code, "display": display]], "text": display,
+                ],
                 "subject": ["reference": "urn:uuid:\(patient)"],
                 "effectiveDateTime": "2020-05-06T07:08:09-05:00",
                 "valueQuantity": ["value": value, "unit": unit],
@@ -63,11 +76,14 @@ enum Bundles {
             "resource": [
                 "resourceType": "Observation",
                 "category": [["coding": [["code": "vital-signs"]]]],
-                "code": ["coding": [["system": "http://loinc.org", "code": "85354-9", "display": "Blood pressure panel"]]],
+                "code": [
+                    "coding": [["system": "http://loinc.org", "code": "85354-9", "display": "Blood pressure panel"]]
+                ],
                 "subject": ["reference": "urn:uuid:\(patient)"],
                 "effectiveDateTime": "2020-05-06T07:08:09Z",
                 "component": [
-                    component("8480-6", "Systolic Blood Pressure", 128), component("8462-4", "Diastolic Blood Pressure", 82),
+                    component("8480-6", "Systolic Blood Pressure", 128),
+                    component("8462-4", "Diastolic Blood Pressure", 82),
                 ],
             ]
         ]

@@ -16,8 +16,11 @@ struct BatchOutputTests {
         let f = try ShellFixture()
         let streams = Streams()
         let output = BatchOutput(
-            format: format, width: { Int.max }, standardOutput: { streams.out.append($0) },
-            standardError: { streams.err.append($0) })
+            format: format,
+            width: { Int.max },
+            standardOutput: { streams.out.append($0) },
+            standardError: { streams.err.append($0) }
+        )
         f.shell.output = output
         for (index, text) in lines.enumerated() {
             let line = Line(text, source: .batch(file: "s.ward", line: index + 1))
@@ -41,7 +44,11 @@ struct BatchOutputTests {
         #expect(records[0]["status"] as? String == "ok")
         #expect(records[0]["source"] as? String == "batch:s.ward:1")
         let rows = try #require(records[0]["rows"] as? [[String: String]])
-        #expect(rows == [["mrn": "M3", "name": "Hopper, Grace", "born": "1906-12-09", "sex": "female", "restricted": "(R)"]])
+        #expect(
+            rows == [
+                ["mrn": "M3", "name": "Hopper, Grace", "born": "1906-12-09", "sex": "female", "restricted": "(R)"]
+            ]
+        )
         #expect((records[0]["messages"] as? [String])?.contains { $0.contains("restricted") } == true)
         let vitals = try #require(records[2]["rows"] as? [[String: String]])
         #expect(!vitals.isEmpty && vitals.allSatisfy { Set($0.keys) == ["time", "measurement", "value", "unit"] })
@@ -75,13 +82,18 @@ struct BatchOutputTests {
     @Test func text_failures_goToStandardError_asFileLine() throws {
         let streams = try run(["show"], format: .text)
         #expect(streams.out.isEmpty)
-        #expect(streams.err == ["s.ward:1: no chart is open. Open one with 'open MRN' (find the MRN with 'find NAME')."])
+        #expect(
+            streams.err == ["s.ward:1: no chart is open. Open one with 'open MRN' (find the MRN with 'find NAME')."]
+        )
     }
 
     @Test func aMessageOutsideACommand_goesToStandardError() {
         let streams = Streams()
         let output = BatchOutput(
-            format: .json, standardOutput: { streams.out.append($0) }, standardError: { streams.err.append($0) })
+            format: .json,
+            standardOutput: { streams.out.append($0) },
+            standardError: { streams.err.append($0) }
+        )
         output.message("Demo data: 3 synthetic patients.")
         output.notice("locked (idle)")
         #expect(streams.out.isEmpty)
@@ -91,7 +103,10 @@ struct BatchOutputTests {
     @Test func json_writesDelC1AndBidiControls_asUnicodeEscapes() throws {
         let lines = Streams()
         let output = BatchOutput(
-            format: .json, standardOutput: { lines.out.append($0) }, standardError: { lines.err.append($0) })
+            format: .json,
+            standardOutput: { lines.out.append($0) },
+            standardError: { lines.err.append($0) }
+        )
         let line = Line("find x", source: .batch(file: "s.ward", line: 1))
         output.commandStarted(line)
         output.table(TextTable(headers: ["NAME"], rows: [["a\u{1B}]0;t\u{07}\u{7F}\u{9B}2J\u{202E}b"]]))
@@ -99,7 +114,8 @@ struct BatchOutputTests {
         output.commandFinished(line, status: .succeeded)
         let text = try #require(lines.out.first)
         #expect(
-            !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+            !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E }
+        )
         for escape in [#"\u001b"#, #"\u0007"#, #"\u007f"#, #"\u009b"#, #"\u202e"#, #"\u0085"#] {
             #expect(text.lowercased().contains(escape))
         }
@@ -110,7 +126,10 @@ struct BatchOutputTests {
     @Test func text_showsControls_onStandardOutputAndStandardError() {
         let lines = Streams()
         let output = BatchOutput(
-            format: .text, standardOutput: { lines.out.append($0) }, standardError: { lines.err.append($0) })
+            format: .text,
+            standardOutput: { lines.out.append($0) },
+            standardError: { lines.err.append($0) }
+        )
         let line = Line("x", source: .batch(file: "s.ward", line: 2))
         output.commandStarted(line)
         output.message("said \u{1B}[2J")

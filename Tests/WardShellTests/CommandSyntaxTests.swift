@@ -19,7 +19,9 @@ import WardShell
     }
 
     @Test func everyCommand_andAlias_isFoundByName() {
-        for name in ["help", "find", "open", "show", "note", "close", "charts", "whoami", "lock", "logout", "exit", "quit"] {
+        for name in [
+            "help", "find", "open", "show", "note", "close", "charts", "whoami", "lock", "logout", "exit", "quit",
+        ] {
             #expect(Shell.command(named: name) != nil, "\(name)")
         }
         #expect(Shell.command(named: "frobnicate") == nil)
@@ -27,7 +29,10 @@ import WardShell
 
     @Test func open_takesOneMRN_andAReason_inEitherForm() throws {
         #expect(try arguments("open M1") == ParsedArguments(operands: ["M1"]))
-        #expect(try arguments("open M3 --reason 'on call, chest pain'") == ParsedArguments(operands: ["M3"], values: ["reason": "on call, chest pain"]))
+        #expect(
+            try arguments("open M3 --reason 'on call, chest pain'")
+                == ParsedArguments(operands: ["M3"], values: ["reason": "on call, chest pain"])
+        )
         #expect(try arguments("open --reason=why M3") == ParsedArguments(operands: ["M3"], values: ["reason": "why"]))
         #expect(try arguments("open -- -M3") == ParsedArguments(operands: ["-M3"]))
     }
@@ -41,11 +46,13 @@ import WardShell
             }
             throw UsageError(.invalid("no error for \(line)"), syntax: CommandSyntax("x", abstract: ""))
         }
-        #expect(try error("open").description == """
-            Error: Missing expected argument '<mrn>'
-            Usage: open <mrn> [--reason <reason>]
-              See 'help open' for more information.
-            """)
+        #expect(
+            try error("open").description == """
+                Error: Missing expected argument '<mrn>'
+                Usage: open <mrn> [--reason <reason>]
+                  See 'help open' for more information.
+                """
+        )
         #expect(try error("open M1 --reason").summary == "Missing value for '--reason <reason>'")
         #expect(try error("open M1 M2").summary == "Unexpected argument 'M2'")
         #expect(try error("whoami alice").summary == "Unexpected argument 'alice'")
@@ -66,7 +73,10 @@ import WardShell
     }
 
     @Test func note_takesTheRestOfTheLine_optionsAndAll() throws {
-        #expect(try arguments("note Seen -- --all stable, -x") == ParsedArguments(operands: ["Seen", "--", "--all", "stable,", "-x"]))
+        #expect(
+            try arguments("note Seen -- --all stable, -x")
+                == ParsedArguments(operands: ["Seen", "--", "--all", "stable,", "-x"])
+        )
         #expect(try parse("note --help") == .help)
         #expect(try arguments("note see --help") == ParsedArguments(operands: ["see", "--help"]))
     }
@@ -79,7 +89,11 @@ import WardShell
 
     @Test func helpText_showsOverviewUsageArgumentsAndOptions() throws {
         let help = try #require(Shell.command(named: "open")).syntax.help
-        #expect(help.hasPrefix("OVERVIEW: Open one patient's chart by medical record number.\n\nUSAGE: open <mrn> [--reason <reason>]"))
+        #expect(
+            help.hasPrefix(
+                "OVERVIEW: Open one patient's chart by medical record number.\n\nUSAGE: open <mrn> [--reason <reason>]"
+            )
+        )
         #expect(help.contains("  <mrn>                   The patient's MRN, as listed by 'find'."))
         #expect(help.contains("  --reason <reason>       Why you open a restricted chart"))
         #expect(help.contains("  -h, --help              Show help information."))
@@ -97,11 +111,16 @@ import WardShell
 
     @Test func open_withoutMRN_orWithAnEmptyReason_isAUsageError_andOpensNothing() throws {
         let f = try ShellFixture()
-        #expect(f.run("open") == (.failed, """
-            ward: Error: Missing expected argument '<mrn>'
-            Usage: open <mrn> [--reason <reason>]
-              See 'help open' for more information.
-            """))
+        #expect(
+            f.run("open") == (
+                .failed,
+                """
+                ward: Error: Missing expected argument '<mrn>'
+                Usage: open <mrn> [--reason <reason>]
+                  See 'help open' for more information.
+                """
+            )
+        )
         let (result, output) = f.run("open M3 --reason '  '")
         #expect(result == .failed && output.contains("The reason is empty. Say why you open this chart."))
         #expect(f.shell.charts.isEmpty)
@@ -112,8 +131,11 @@ import WardShell
         f.run("open M1")
         let (result, output) = f.run("show nonsense")
         #expect(result == .failed)
-        #expect(output.hasPrefix(
-            "ward: Error: The value 'nonsense' is invalid for '<section>'. Please provide one of 'summary', 'allergies', "))
+        #expect(
+            output.hasPrefix(
+                "ward: Error: The value 'nonsense' is invalid for '<section>'. Please provide one of 'summary', 'allergies', "
+            )
+        )
     }
 
     @Test func commandHelp_isPrinted_andSucceeds() throws {

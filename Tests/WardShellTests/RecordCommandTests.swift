@@ -127,7 +127,8 @@ import WardShell
         #expect(f.run("open M3 --reason 'on call, chest pain'").result == .succeeded)
         #expect(
             f.shell.lastBreakGlass
-                == BreakGlass(mrn: "M3", user: "alice", reason: "on call, chest pain", time: ShellFixture.fixedNow))
+                == BreakGlass(mrn: "M3", user: "alice", reason: "on call, chest pain", time: ShellFixture.fixedNow)
+        )
         #expect(f.shell.prompt == "ward [M3]> ")
     }
 
@@ -197,7 +198,9 @@ import WardShell
         #expect(result == .succeeded)
         #expect(output.hasPrefix("Note added to M1 at ") && output.hasSuffix(", signed alice."))
         let saved = try f.store.chart(mrn: "M1").notes
-        #expect(saved == [Note(author: "alice", time: ShellFixture.fixedNow, text: "Seen in clinic -- stable, no change.")])
+        #expect(
+            saved == [Note(author: "alice", time: ShellFixture.fixedNow, text: "Seen in clinic -- stable, no change.")]
+        )
         let shown = f.run("show notes").output
         #expect(shown.contains("alice") && shown.contains("Seen in clinic -- stable, no change."))
     }

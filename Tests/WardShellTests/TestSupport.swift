@@ -26,7 +26,11 @@ final class ShellFixture {
         var captured: (String) -> Void = { _ in }
         var widthOf: () -> Int = { 80 }
         shell = Shell(
-            store: store, width: { widthOf() }, now: { ShellFixture.fixedNow }, output: { captured($0) })
+            store: store,
+            width: { widthOf() },
+            now: { ShellFixture.fixedNow },
+            output: { captured($0) }
+        )
         captured = { [unowned self] in self.lines.append($0) }
         widthOf = { [unowned self] in self.width }
         if let role { shell.signedOn(user: user, role: role) }
@@ -64,7 +68,9 @@ final class ShellFixture {
             [
                 "resource": [
                     "resourceType": "Condition", "clinicalStatus": ["coding": [["code": "active"]]],
-                    "code": ["coding": [["system": "http://snomed.info/sct", "code": "44054006", "display": "Diabetes"]]],
+                    "code": [
+                        "coding": [["system": "http://snomed.info/sct", "code": "44054006", "display": "Diabetes"]]
+                    ],
                     "subject": ["reference": "urn:uuid:p1"], "onsetDateTime": "2010-01-02T03:04:05+00:00",
                 ]
             ],
@@ -92,7 +98,12 @@ final class ShellFixture {
     }
 
     static func patient(
-        _ id: String, given: [String], family: String, mrn: String, birthDate: String, gender: String = "female",
+        _ id: String,
+        given: [String],
+        family: String,
+        mrn: String,
+        birthDate: String,
+        gender: String = "female",
         restricted: Bool = false
     ) -> [String: Any] {
         var resource: [String: Any] = [
@@ -113,13 +124,20 @@ final class ShellFixture {
     }
 
     static func observation(
-        _ patient: String, category: String, code: String, display: String, value: Double, unit: String
+        _ patient: String,
+        category: String,
+        code: String,
+        display: String,
+        value: Double,
+        unit: String
     ) -> [String: Any] {
         [
             "resource": [
                 "resourceType": "Observation", "status": "final",
                 "category": [["coding": [["code": category]]]],
-                "code": ["coding": [["system": "http://loinc.org", "code": code, "display": display]], "text": display],
+                "code": [
+                    "coding": [["system": "http://loinc.org", "code": code, "display": display]], "text": display,
+                ],
                 "subject": ["reference": "urn:uuid:\(patient)"],
                 "effectiveDateTime": "2020-05-06T07:08:09Z",
                 "valueQuantity": ["value": value, "unit": unit],

@@ -27,8 +27,10 @@ import WardShell
 
     @Test func paragraphs_keepANewlineAsALineBreak_butShowCarriageReturnsAndEscapes() {
         let table = TextTable(
-            headers: ["TIME", "AUTHOR", "NOTE"], rows: [["t\u{1B}]0;x\u{07}", "bob", "one\ntwo\rEVIL\u{202E}"]],
-            layout: .paragraphs)
+            headers: ["TIME", "AUTHOR", "NOTE"],
+            rows: [["t\u{1B}]0;x\u{07}", "bob", "one\ntwo\rEVIL\u{202E}"]],
+            layout: .paragraphs
+        )
         #expect(table.render(width: 80) == [#"t\e]0;x\a  bob"#, "  one", #"  two\rEVIL\u202E"#])
     }
 }

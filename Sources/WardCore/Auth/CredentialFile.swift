@@ -76,8 +76,14 @@ enum CredentialFile {
             }
             users.append(
                 UserRecord(
-                    name: name, role: role, passwordHash: hash, lastSignOn: lastSignOn, failedAttempts: failures,
-                    consecutiveFailures: consecutive, lockedUntil: lockedUntil)
+                    name: name,
+                    role: role,
+                    passwordHash: hash,
+                    lastSignOn: lastSignOn,
+                    failedAttempts: failures,
+                    consecutiveFailures: consecutive,
+                    lockedUntil: lockedUntil
+                )
             )
         }
         if !sawHeader && !text.isEmpty {

@@ -47,7 +47,9 @@ public struct CredentialStore: Sendable {
     /// The store in `home` (`home.credentialsPath`). The home should have been checked with
     /// `WardHome.open` or `prepare()`.
     public init(
-        home: WardHome, parameters: ScryptParameters = .standard, minimumPasswordLength: Int = 1,
+        home: WardHome,
+        parameters: ScryptParameters = .standard,
+        minimumPasswordLength: Int = 1,
         lockout: LockoutPolicy = LockoutPolicy()
     ) {
         self.init(
@@ -60,7 +62,10 @@ public struct CredentialStore: Sendable {
     }
 
     public init(
-        path: String, lockPath: String, parameters: ScryptParameters, minimumPasswordLength: Int = 1,
+        path: String,
+        lockPath: String,
+        parameters: ScryptParameters,
+        minimumPasswordLength: Int = 1,
         lockout: LockoutPolicy = LockoutPolicy()
     ) {
         self.path = path
@@ -127,7 +132,11 @@ public struct CredentialStore: Sendable {
     ) throws(AuthError) -> SignOnSummary {
         try attempt(name: name, password: password, at: time) { user in
             let summary = SignOnSummary(
-                user: user.name, role: user.role, previous: user.lastSignOn, failedAttempts: user.failedAttempts)
+                user: user.name,
+                role: user.role,
+                previous: user.lastSignOn,
+                failedAttempts: user.failedAttempts
+            )
             user.lastSignOn = SignOnRecord(time: time, tty: tty)
             user.failedAttempts = 0
             return summary
@@ -159,7 +168,8 @@ public struct CredentialStore: Sendable {
         guard exists else { throw .noStore(path: path) }
         let lockout = self.lockout
         // The closure returns the outcome and whether to write; a throw would skip the write.
-        let outcome = try update { (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
+        let outcome = try updateIfChanged {
+            (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
             guard UserRecord.isValidName(name), let i = users.firstIndex(where: { $0.name == name }) else {
                 _ = try PasswordHash.dummy(parameters: parameters).matches(password)
                 return (.failure(.wrongCredentials), true)
@@ -290,11 +300,13 @@ public struct CredentialStore: Sendable {
     /// Runs `change` on a fresh read of the store under the writers' lock, then writes the
     /// result atomically. A store that does not exist yet starts empty.
     func update<Result>(_ change: (inout [UserRecord]) throws(AuthError) -> Result) throws(AuthError) -> Result {
-        try update { (users: inout [UserRecord]) throws(AuthError) in (try change(&users), true) }
+        try updateIfChanged { (users: inout [UserRecord]) throws(AuthError) in (try change(&users), true) }
     }
 
     /// `update`, where `change` also says whether there is anything to write.
-    func update<Result>(_ change: (inout [UserRecord]) throws(AuthError) -> (Result, Bool)) throws(AuthError)
+    func updateIfChanged<Result>(
+        _ change: (inout [UserRecord]) throws(AuthError) -> (Result, Bool)
+    ) throws(AuthError)
         -> Result
     {
         let lock: Int32

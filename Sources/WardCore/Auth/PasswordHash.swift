@@ -37,8 +37,10 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
     /// Fixed salt and digest: making it must not cost a hash of its own.
     public static func dummy(parameters: ScryptParameters) -> PasswordHash {
         PasswordHash(
-            parameters: parameters, salt: [UInt8](repeating: 0x5a, count: saltByteCount),
-            digest: [UInt8](repeating: 0, count: digestByteCount))
+            parameters: parameters,
+            salt: [UInt8](repeating: 0x5a, count: saltByteCount),
+            digest: [UInt8](repeating: 0, count: digestByteCount)
+        )
     }
 
     /// True when `password` is the one this hash was made from. Compares in constant time.

@@ -69,7 +69,10 @@ public struct PluginRegistry {
     /// `ward config check` calls this to find every plugin's problems.
     ///
     /// - Throws: `ConfigError`, `.several` when more than one plugin is wrong.
-    public func makeInterceptors(_ settings: [PluginSettings], environment: PluginEnvironment) throws(ConfigError)
+    public func makeInterceptors(
+        _ settings: [PluginSettings],
+        environment: PluginEnvironment
+    ) throws(ConfigError)
         -> [any Interceptor]
     {
         var interceptors: [any Interceptor] = []
@@ -82,8 +85,12 @@ public struct PluginRegistry {
             guard let factory = entry.factory else {
                 errors.append(
                     .pluginFailed(
-                        file: plugin.file, line: plugin.line, name: plugin.name,
-                        reason: "this build of Ward does not include it."))
+                        file: plugin.file,
+                        line: plugin.line,
+                        name: plugin.name,
+                        reason: "this build of Ward does not include it."
+                    )
+                )
                 continue
             }
             do {
@@ -95,7 +102,8 @@ public struct PluginRegistry {
                 errors += error.all
             } catch {
                 errors.append(
-                    .pluginFailed(file: plugin.file, line: plugin.line, name: plugin.name, reason: sentence("\(error)")))
+                    .pluginFailed(file: plugin.file, line: plugin.line, name: plugin.name, reason: sentence("\(error)"))
+                )
             }
         }
         if let error = ConfigError.combining(SitePolicy.sortedByLine(errors)) { throw error }
@@ -104,7 +112,10 @@ public struct PluginRegistry {
 
     /// The session's chain: the site's plugins built in order and added (each `added` runs).
     public func makeChain(
-        policy: SitePolicy, environment: PluginEnvironment, clock: any WardClock, session: SessionInfo,
+        policy: SitePolicy,
+        environment: PluginEnvironment,
+        clock: any WardClock,
+        session: SessionInfo,
         logger: Logger = Logger(label: "ward.chain")
     ) throws(ConfigError) -> InterceptorChain {
         let interceptors = try makeInterceptors(policy.plugins, environment: environment)
@@ -113,11 +124,19 @@ public struct PluginRegistry {
         for (settings, interceptor) in zip(policy.plugins, interceptors) {
             let failuresBefore = chain.startFailures.count
             chain.append(interceptor)
-            logger.debug("plugin added", metadata: ["plugin.name": "\(interceptor.name)", "chain.count": "\(chain.names.count)"])
+            logger.debug(
+                "plugin added",
+                metadata: ["plugin.name": "\(interceptor.name)", "chain.count": "\(chain.names.count)"]
+            )
             for failure in chain.startFailures[failuresBefore...] {
                 errors.append(
                     .pluginFailed(
-                        file: settings.file, line: settings.line, name: settings.name, reason: sentence(failure.reason)))
+                        file: settings.file,
+                        line: settings.line,
+                        name: settings.name,
+                        reason: sentence(failure.reason)
+                    )
+                )
             }
         }
         if let error = ConfigError.combining(errors) {

@@ -18,7 +18,11 @@ public struct SessionInfo: Equatable, Sendable {
     public var currentRecord: String?
 
     public init(
-        id: String, user: String? = nil, role: String? = nil, isLocked: Bool = false, currentRecord: String? = nil
+        id: String,
+        user: String? = nil,
+        role: String? = nil,
+        isLocked: Bool = false,
+        currentRecord: String? = nil
     ) {
         self.id = id
         self.user = user

@@ -25,7 +25,14 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflict(file: String, line: Int, message: String)
     /// The user file would lengthen a timeout the site file sets (or the built-in default).
     case lengthens(
-        file: String, line: Int, key: String, value: String, siteFile: String, siteLine: Int, siteValue: String)
+        file: String,
+        line: Int,
+        key: String,
+        value: String,
+        siteFile: String,
+        siteLine: Int,
+        siteValue: String
+    )
     /// The user file would remove a plugin the site file enables.
     case dropsPlugin(file: String, line: Int, name: String, siteFile: String, siteLine: Int)
     /// A plugin refused to be built with its settings (its factory threw something else).

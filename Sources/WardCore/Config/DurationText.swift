@@ -49,8 +49,14 @@ public enum DurationText {
         var ms = d.nanoseconds / 1_000_000
         if ms == 0 { return "0s" }
         var out = ""
-        if ms < 0 { out = "-"; ms = -ms }
-        let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, rest = ms % 1000
+        if ms < 0 {
+            out = "-"
+            ms = -ms
+        }
+        let h = ms / 3_600_000
+        let m = ms / 60_000 % 60
+        let s = ms / 1000 % 60
+        let rest = ms % 1000
         if h > 0 { out += "\(h)h" }
         if m > 0 { out += "\(m)m" }
         if s > 0 { out += "\(s)s" }

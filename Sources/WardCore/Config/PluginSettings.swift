@@ -25,7 +25,8 @@ public final class PluginSettings {
             case .float(let d): "\(d)"
             case .array(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
             case .table(let fields):
-                "{ " + fields.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + " }"
+                "{ " + fields.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+                    + " }"
             }
         }
     }
@@ -106,8 +107,12 @@ public final class PluginSettings {
         guard case .integer(let n) = value else { throw wrongType(key, line, "a whole number") }
         if let range, !range.contains(n) {
             throw ConfigError.outOfRange(
-                file: file, line: line, key: key, value: "\(n)",
-                allowed: "\(range.lowerBound) to \(range.upperBound)")
+                file: file,
+                line: line,
+                key: key,
+                value: "\(n)",
+                allowed: "\(range.lowerBound) to \(range.upperBound)"
+            )
         }
         return n
     }
@@ -135,8 +140,12 @@ public final class PluginSettings {
         }
         if let range, !range.contains(d) {
             throw ConfigError.outOfRange(
-                file: file, line: line, key: key, value: DurationText.format(d),
-                allowed: "\(DurationText.format(range.lowerBound)) to \(DurationText.format(range.upperBound))")
+                file: file,
+                line: line,
+                key: key,
+                value: DurationText.format(d),
+                allowed: "\(DurationText.format(range.lowerBound)) to \(DurationText.format(range.upperBound))"
+            )
         }
         return d
     }
@@ -153,8 +162,12 @@ public final class PluginSettings {
         guard let s = try string(key) else { return nil }
         guard allowed.contains(s) else {
             throw ConfigError.outOfRange(
-                file: file, line: line(of: key), key: key, value: "\"\(s)\"",
-                allowed: allowed.map { "\"\($0)\"" }.joined(separator: ", "))
+                file: file,
+                line: line(of: key),
+                key: key,
+                value: "\"\(s)\"",
+                allowed: allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            )
         }
         return s
     }
@@ -189,7 +202,8 @@ extension String {
 
 /// Levenshtein distance, for "did you mean" on short keys.
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous = Array(0...b.count)

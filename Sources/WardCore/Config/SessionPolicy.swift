@@ -21,9 +21,13 @@ public struct SessionPolicy: Equatable, Sendable {
     public var lockout: Duration
 
     public init(
-        idleTimeout: Duration = .seconds(300), warnBefore: Duration = .seconds(30),
-        signoutAfter: Duration = .seconds(900), maxFailedAttempts: Int = 5,
-        passwordTimeout: Duration = .seconds(60), maxSession: Duration? = nil, lockout: Duration = .seconds(900)
+        idleTimeout: Duration = .seconds(300),
+        warnBefore: Duration = .seconds(30),
+        signoutAfter: Duration = .seconds(900),
+        maxFailedAttempts: Int = 5,
+        passwordTimeout: Duration = .seconds(60),
+        maxSession: Duration? = nil,
+        lockout: Duration = .seconds(900)
     ) {
         self.idleTimeout = idleTimeout
         self.warnBefore = warnBefore
@@ -188,8 +192,10 @@ public struct SessionOverride: Equatable, Sendable {
         guard policy.warnBefore > .zero, policy.warnBefore >= policy.idleTimeout else { return nil }
         let line = lines[.warnBefore] ?? lines[.idleTimeout] ?? self.line
         return .conflict(
-            file: file, line: line,
+            file: file,
+            line: line,
             message: "'warn-before' (\(DurationText.format(policy.warnBefore))) must be shorter than 'idle-timeout'"
-                + " (\(DurationText.format(policy.idleTimeout))); shorten it, or set it to \"0s\" for no warning.")
+                + " (\(DurationText.format(policy.idleTimeout))); shorten it, or set it to \"0s\" for no warning."
+        )
     }
 }

@@ -34,7 +34,8 @@ extension SitePolicy {
     ///
     /// - Throws: `ConfigError`, `.several` when more than one thing is wrong; exit 78.
     public static func load(
-        siteOption: String?, environment: [String: String] = ConfigEnvironment.current,
+        siteOption: String?,
+        environment: [String: String] = ConfigEnvironment.current,
         knownPlugins: [String] = PluginRegistry.builtInNames
     ) throws(ConfigError) -> SitePolicy {
         let location = SiteFileLocation.locate(option: siteOption, environment: environment)
@@ -47,7 +48,8 @@ extension SitePolicy {
 
     /// The user file, nil when there is none; not yet checked against a site (`applying(_:)`).
     public static func loadUserFile(
-        environment: [String: String], knownPlugins: [String] = PluginRegistry.builtInNames
+        environment: [String: String],
+        knownPlugins: [String] = PluginRegistry.builtInNames
     ) throws(ConfigError) -> UserPreferences? {
         guard let path = userFilePath(environment: environment),
             let text = try ConfigFile.read(path, mustExist: false)
@@ -56,7 +58,10 @@ extension SitePolicy {
     }
 
     /// The site file alone (`ward config check FILE` reads it this way, then the user file).
-    public static func loadSite(_ location: SiteFileLocation, knownPlugins: [String] = PluginRegistry.builtInNames)
+    public static func loadSite(
+        _ location: SiteFileLocation,
+        knownPlugins: [String] = PluginRegistry.builtInNames
+    )
         throws(ConfigError) -> SitePolicy
     {
         let mustExist = if case .named = location { true } else { false }

@@ -40,11 +40,18 @@ public struct SitePolicy: Sendable {
 
     /// Ward's defaults, as if the site file were empty.
     public static let builtIn = SitePolicy(
-        file: builtInFile, session: SessionOverride(file: builtInFile, line: 0), users: [:], roles: [:],
-        pluginTables: defaultChain.map { PluginTable(name: $0, line: 0, values: [:]) })
+        file: builtInFile,
+        session: SessionOverride(file: builtInFile, line: 0),
+        users: [:],
+        roles: [:],
+        pluginTables: defaultChain.map { PluginTable(name: $0, line: 0, values: [:]) }
+    )
 
     init(
-        file: String, session: SessionOverride, users: [String: SessionOverride], roles: [String: SessionOverride],
+        file: String,
+        session: SessionOverride,
+        users: [String: SessionOverride],
+        roles: [String: SessionOverride],
         pluginTables: [PluginTable]
     ) {
         self.file = file
@@ -103,7 +110,11 @@ extension SitePolicy {
     /// Parses a site file's text. Throws `ConfigError` (`.several` when more than one problem).
     ///
     /// - Parameter knownPlugins: the names a `[[plugin]]` may use; the registry's.
-    public static func parse(_ text: String, file: String, knownPlugins: [String] = PluginRegistry.builtInNames)
+    public static func parse(
+        _ text: String,
+        file: String,
+        knownPlugins: [String] = PluginRegistry.builtInNames
+    )
         throws(ConfigError) -> SitePolicy
     {
         let document = try ConfigDocument(text: text, file: file)
@@ -130,7 +141,8 @@ extension SitePolicy {
             case "user", "role":
                 guard let names = document.tableKeys(at: [key]) else {
                     errors.append(
-                        .wrongType(file: file, line: line, key: key, expected: "tables such as [\(key).NAME]"))
+                        .wrongType(file: file, line: line, key: key, expected: "tables such as [\(key).NAME]")
+                    )
                     continue
                 }
                 for name in names {
@@ -138,18 +150,28 @@ extension SitePolicy {
                     guard let table = document.settings(at: path, errors: &errors) else {
                         errors.append(
                             .wrongType(
-                                file: file, line: document.line(ofKey: name, in: [key]), key: "\(key).\(name)",
-                                expected: "a table ([\(key).\(name)])"))
+                                file: file,
+                                line: document.line(ofKey: name, in: [key]),
+                                key: "\(key).\(name)",
+                                expected: "a table ([\(key).\(name)])"
+                            )
+                        )
                         continue
                     }
                     if key == "role", !knownRoles.contains(name) {
                         errors.append(
                             .outOfRange(
-                                file: file, line: table.line, key: "role.\(name)", value: "\"\(name)\"",
-                                allowed: knownRoles.map { "\"\($0)\"" }.joined(separator: ", ")))
+                                file: file,
+                                line: table.line,
+                                key: "role.\(name)",
+                                value: "\"\(name)\"",
+                                allowed: knownRoles.map { "\"\($0)\"" }.joined(separator: ", ")
+                            )
+                        )
                     }
                     let override = SessionOverride.read(table, errors: &errors)
-                    if let conflict = override.warningConflict(in: override.applied(to: session.applied(to: .defaults))) {
+                    if let conflict = override.warningConflict(in: override.applied(to: session.applied(to: .defaults)))
+                    {
                         errors.append(conflict)
                     }
                     if key == "user" { users[name] = override } else { roles[name] = override }
@@ -157,7 +179,8 @@ extension SitePolicy {
             default:
                 let suggestion = ["session", "plugin", "user", "role"].first { editDistance($0, key) <= 2 }
                 errors.append(
-                    .unknownKey(file: file, line: line, key: key, table: "the site file", suggestion: suggestion))
+                    .unknownKey(file: file, line: line, key: key, table: "the site file", suggestion: suggestion)
+                )
             }
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
@@ -165,15 +188,23 @@ extension SitePolicy {
         return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain)
     }
 
-    private static func parsePlugins(_ document: ConfigDocument, knownPlugins: [String], errors: inout [ConfigError])
+    private static func parsePlugins(
+        _ document: ConfigDocument,
+        knownPlugins: [String],
+        errors: inout [ConfigError]
+    )
         -> [PluginTable]
     {
         let file = document.file
         guard let count = document.arrayCount(at: ["plugin"]) else {
             errors.append(
                 .wrongType(
-                    file: file, line: document.line(ofKey: "plugin", in: []), key: "plugin",
-                    expected: "an array of tables ([[plugin]])"))
+                    file: file,
+                    line: document.line(ofKey: "plugin", in: []),
+                    key: "plugin",
+                    expected: "an array of tables ([[plugin]])"
+                )
+            )
             return []
         }
         var result: [PluginTable] = []
@@ -182,7 +213,9 @@ extension SitePolicy {
             let path = ["plugin", "[\(i)]"]
             let line = document.line(ofTable: path)
             guard let values = document.values(at: path, errors: &errors) else {
-                errors.append(.wrongType(file: file, line: line, key: "plugin", expected: "an array of tables ([[plugin]])"))
+                errors.append(
+                    .wrongType(file: file, line: line, key: "plugin", expected: "an array of tables ([[plugin]])")
+                )
                 continue
             }
             guard let nameValue = values["name"] else {
@@ -200,8 +233,11 @@ extension SitePolicy {
             if name != "external", let first = seen[name] {
                 errors.append(
                     .conflict(
-                        file: file, line: line,
-                        message: "plugin '\(name)' is already in the chain at line \(first); remove one of them."))
+                        file: file,
+                        line: line,
+                        message: "plugin '\(name)' is already in the chain at line \(first); remove one of them."
+                    )
+                )
                 continue
             }
             seen[name] = line
@@ -290,10 +326,19 @@ struct ConfigDocument {
     func settings(at path: [String], errors: inout [ConfigError]) -> PluginSettings? {
         guard let values = values(at: path, errors: &errors) else { return nil }
         return PluginSettings(
-            table: "[" + path.joined(separator: ".") + "]", file: file, line: line(ofTable: path), values: values)
+            table: "[" + path.joined(separator: ".") + "]",
+            file: file,
+            line: line(ofTable: path),
+            values: values
+        )
     }
 
-    private func convert(_ value: TOMLValueConvertible, key: String, line: Int, errors: inout [ConfigError])
+    private func convert(
+        _ value: TOMLValueConvertible,
+        key: String,
+        line: Int,
+        errors: inout [ConfigError]
+    )
         -> PluginSettings.Value?
     {
         switch value.type {

@@ -91,7 +91,9 @@ struct TOMLLineIndex {
             while let c = peek() {
                 switch c {
                 case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
-                case UInt8(ascii: "\n"): i += 1; line += 1
+                case UInt8(ascii: "\n"):
+                    i += 1
+                    line += 1
                 case UInt8(ascii: "#"): skipToEndOfLine()
                 default: return
                 }
@@ -169,7 +171,10 @@ struct TOMLLineIndex {
                 } else {
                     let start = i
                     while let c = peek(), isBareKeyByte(c) { i += 1 }
-                    if i == start { i += 1; continue }
+                    if i == start {
+                        i += 1
+                        continue
+                    }
                     parts.append(String(decoding: bytes[start..<i], as: UTF8.self))
                 }
                 skipSpaces()
@@ -216,13 +221,15 @@ struct TOMLLineIndex {
                     skipString()
                     atElementStart = false
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    open.append(c); i += 1
+                    open.append(c)
+                    i += 1
                     atElementStart = c == UInt8(ascii: "[")
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
                     if c == UInt8(ascii: "}"), atElementStart, malformed == nil {
                         malformed = (line, "an array's element cannot start with '}'")
                     }
-                    _ = open.popLast(); i += 1
+                    _ = open.popLast()
+                    i += 1
                     atElementStart = false
                 case UInt8(ascii: ","):
                     i += 1
@@ -230,7 +237,8 @@ struct TOMLLineIndex {
                 case UInt8(ascii: "#"):
                     skipToEndOfLine()
                 case UInt8(ascii: "\n"):
-                    i += 1; line += 1
+                    i += 1
+                    line += 1
                     if open.isEmpty { return }
                 case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                     i += 1
@@ -260,7 +268,10 @@ struct TOMLLineIndex {
                     continue
                 }
                 if c == quote {
-                    if !multi { i += 1; return }
+                    if !multi {
+                        i += 1
+                        return
+                    }
                     if peek(1) == quote && peek(2) == quote {
                         i += 3
                         // Up to two more quotes may belong to the string (`""""` ends with one inside).

@@ -36,7 +36,11 @@ public struct UserPreferences: Sendable {
     }
 
     /// Parses a user file's text. Throws `ConfigError` (`.several` when more than one problem).
-    public static func parse(_ text: String, file: String, knownPlugins: [String] = PluginRegistry.builtInNames)
+    public static func parse(
+        _ text: String,
+        file: String,
+        knownPlugins: [String] = PluginRegistry.builtInNames
+    )
         throws(ConfigError) -> UserPreferences
     {
         let document = try ConfigDocument(text: text, file: file)
@@ -48,7 +52,8 @@ public struct UserPreferences: Sendable {
         for key in document.keys(in: []) {
             guard let table = document.settings(at: [key], errors: &errors) else {
                 errors.append(
-                    .wrongType(file: file, line: document.line(ofKey: key, in: []), key: key, expected: "a table"))
+                    .wrongType(file: file, line: document.line(ofKey: key, in: []), key: key, expected: "a table")
+                )
                 continue
             }
             switch key {
@@ -59,19 +64,26 @@ public struct UserPreferences: Sendable {
                     // Ward, the guesser included: only the site file may set it.
                     errors.append(
                         .conflict(
-                            file: file, line: session.lines[.lockout] ?? table.line,
+                            file: file,
+                            line: session.lines[.lockout] ?? table.line,
                             message: "'lockout' is the site's to set: an account's lock holds against whoever "
-                                + "runs Ward, so a user file cannot change it. Remove it from this file."))
+                                + "runs Ward, so a user file cannot change it. Remove it from this file."
+                        )
+                    )
                 }
             case "display":
                 do {
                     if let color = try table.choice("color", from: Display.Color.allCases.map(\.rawValue)) {
                         display.color = Display.Color(rawValue: color) ?? .auto
                     }
-                } catch { errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)")) }
+                } catch {
+                    errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)"))
+                }
                 do {
                     if let bell = try table.bool("bell") { display.bell = bell }
-                } catch { errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)")) }
+                } catch {
+                    errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)"))
+                }
                 errors += table.unknownKeyErrors
             case "plugins":
                 do {
@@ -80,17 +92,30 @@ public struct UserPreferences: Sendable {
                             disabled.append((name, table.line(of: "disable")))
                         } else {
                             errors.append(
-                                .unknownPlugin(file: file, line: table.line(of: "disable"), name: name, known: knownPlugins))
+                                .unknownPlugin(
+                                    file: file,
+                                    line: table.line(of: "disable"),
+                                    name: name,
+                                    known: knownPlugins
+                                )
+                            )
                         }
                     }
-                } catch { errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)")) }
+                } catch {
+                    errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)"))
+                }
                 errors += table.unknownKeyErrors
             default:
                 let suggestion = ["session", "display", "plugins"].first { editDistance($0, key) <= 2 }
                 errors.append(
                     .unknownKey(
-                        file: file, line: document.line(ofKey: key, in: []), key: key, table: "the user file",
-                        suggestion: suggestion))
+                        file: file,
+                        line: document.line(ofKey: key, in: []),
+                        key: key,
+                        table: "the user file",
+                        suggestion: suggestion
+                    )
+                )
             }
         }
         if let error = ConfigError.combining(SitePolicy.sortedByLine(errors)) { throw error }
@@ -113,10 +138,15 @@ extension SitePolicy {
             if value > ceiling.value {
                 errors.append(
                     .lengthens(
-                        file: preferences.file, line: preferences.session.lines[key] ?? preferences.session.line,
-                        key: key.rawValue, value: value.description,
-                        siteFile: ceiling.line > 0 ? file : SitePolicy.builtInFile, siteLine: ceiling.line,
-                        siteValue: ceiling.value.description))
+                        file: preferences.file,
+                        line: preferences.session.lines[key] ?? preferences.session.line,
+                        key: key.rawValue,
+                        value: value.description,
+                        siteFile: ceiling.line > 0 ? file : SitePolicy.builtInFile,
+                        siteLine: ceiling.line,
+                        siteValue: ceiling.value.description
+                    )
+                )
             }
         }
         let mine = preferences.session.applied(to: sitePolicy)
@@ -129,8 +159,13 @@ extension SitePolicy {
             if let siteLine = self.line(ofPlugin: name) {
                 errors.append(
                     .dropsPlugin(
-                        file: preferences.file, line: line, name: name,
-                        siteFile: siteLine > 0 ? file : SitePolicy.builtInFile, siteLine: siteLine))
+                        file: preferences.file,
+                        line: line,
+                        name: name,
+                        siteFile: siteLine > 0 ? file : SitePolicy.builtInFile,
+                        siteLine: siteLine
+                    )
+                )
             }
         }
         if let error = ConfigError.combining(errors) { throw error }

@@ -65,8 +65,10 @@ public struct WardHome: Sendable, Equatable {
     /// and the audit log's head file: each must be the owner's alone when it exists.
     public var sensitiveFiles: [String] {
         let records = recordsPath
-        return [records, records + "-journal", records + "-wal", records + "-shm", credentialsPath,
-                credentialsLockPath] + Self.auditFiles(log: auditLogPath)
+        return [
+            records, records + "-journal", records + "-wal", records + "-shm", credentialsPath,
+            credentialsLockPath,
+        ] + Self.auditFiles(log: auditLogPath)
     }
 
     /// An audit log and its head file (`LOG.head`, as the audit-log plugin names it).

@@ -49,8 +49,9 @@ public enum CommandInterruption {
     /// Ward is ending because of `signal`: interrupts every registered handler. Only the first
     /// call acts. Called by the watchdog's thread; tests call it directly.
     public static func request(by signal: UnixSignal) {
-        guard requestedSignal.compareExchange(expected: 0, desired: signal.rawValue, ordering: .acquiringAndReleasing)
-            .exchanged
+        guard
+            requestedSignal.compareExchange(expected: 0, desired: signal.rawValue, ordering: .acquiringAndReleasing)
+                .exchanged
         else { return }
         var one: UInt64 = 1
         _ = write(fd, &one, 8)
@@ -63,7 +64,8 @@ public enum CommandInterruption {
     /// Both sessions run commands through this, so they tell the chain the same thing.
     /// `requested` is `requestedBy` but for tests, which must not end the whole test process.
     public static func run(
-        _ command: () -> CommandResult, requested: () -> UnixSignal? = { CommandInterruption.requestedBy }
+        _ command: () -> CommandResult,
+        requested: () -> UnixSignal? = { CommandInterruption.requestedBy }
     ) -> (result: CommandResult, abandonedBy: Lifecycle?) {
         let before = requested()
         let result = command()

@@ -44,10 +44,15 @@ public enum TerminationWatchdog {
         terminationPipeWriteEnd = fds[1]
         terminationGraceMilliseconds = Int32(grace.nanoseconds / 1_000_000)
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { _ in
-            TerminationWatchdog.watch()
-            return nil
-        }, nil)
+        let created = pthread_create(
+            &thread,
+            nil,
+            { _ in
+                TerminationWatchdog.watch()
+                return nil
+            },
+            nil
+        )
         if created == 0 {
             pthread_detach(thread)
             started = true
@@ -70,7 +75,9 @@ public enum TerminationWatchdog {
         CommandInterruption.request(by: signal)
         // Sleep out the grace; the process normally exits before it ends.
         var request = timespec(
-            tv_sec: Int(terminationGraceMilliseconds / 1000), tv_nsec: Int(terminationGraceMilliseconds % 1000) * 1_000_000)
+            tv_sec: Int(terminationGraceMilliseconds / 1000),
+            tv_nsec: Int(terminationGraceMilliseconds % 1000) * 1_000_000
+        )
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
         Terminal.restoreFromAnyThread()

@@ -76,8 +76,15 @@ public final class BatchSession {
     /// `ownsProcess: false` leaves the process's signal handlers and standard output's buffer
     /// alone, for tests, which share one process (there is one signal pipe per process).
     public init(
-        input fd: Int32, options: Options, clock: any WardClock, chain: InterceptorChain, runner: any CommandRunner,
-        credentials: CredentialStore, policy: SessionMachine.Policy, reporter: any BatchReporter, logger: Logger,
+        input fd: Int32,
+        options: Options,
+        clock: any WardClock,
+        chain: InterceptorChain,
+        runner: any CommandRunner,
+        credentials: CredentialStore,
+        policy: SessionMachine.Policy,
+        reporter: any BatchReporter,
+        logger: Logger,
         ownsProcess: Bool = true
     ) {
         self.ownsProcess = ownsProcess
@@ -244,7 +251,8 @@ public final class BatchSession {
                 record = try credentials.unlock(name: options.user, password: password)
             } catch .wrongCredentials {
                 reporter.notice(
-                    "the password in \(options.password.name) no longer signs on \(options.user); stopped before \(place).")
+                    "the password in \(options.password.name) no longer signs on \(options.user); stopped before \(place)."
+                )
                 return perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.sysexit))
             }
             reporter.notice("signed on again from \(options.password.name) before \(place).")
@@ -300,7 +308,8 @@ public final class BatchSession {
         let place = lastLine?.place ?? "sign-on"
         reporter.notice(
             "the password came from \(options.password.name), which cannot be read again; "
-                + "stopped after \(place). Use --password-file to sign on again after a lock.")
+                + "stopped after \(place). Use --password-file to sign on again after a lock."
+        )
         perform(machine.signOff(.timeout, status: SessionMachine.lockedOutStatus))
     }
 

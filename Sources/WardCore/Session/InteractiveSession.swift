@@ -62,8 +62,14 @@ public final class InteractiveSession {
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
     public init(
-        terminal: Terminal, clock: any WardClock, chain: InterceptorChain, runner: any CommandRunner,
-        credentials: CredentialStore, user: String?, policy: SessionMachine.Policy, logger: Logger
+        terminal: Terminal,
+        clock: any WardClock,
+        chain: InterceptorChain,
+        runner: any CommandRunner,
+        credentials: CredentialStore,
+        user: String?,
+        policy: SessionMachine.Policy,
+        logger: Logger
     ) {
         self.terminal = terminal
         self.clock = clock

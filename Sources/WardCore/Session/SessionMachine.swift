@@ -44,8 +44,11 @@ public struct SessionMachine {
         public var signoutAfter: Duration
         public var throttle: AttemptThrottle.Policy
 
-        public init(passwordTimeout: Duration = .seconds(60), signoutAfter: Duration = .seconds(900),
-                    throttle: AttemptThrottle.Policy = .init()) {
+        public init(
+            passwordTimeout: Duration = .seconds(60),
+            signoutAfter: Duration = .seconds(900),
+            throttle: AttemptThrottle.Policy = .init()
+        ) {
             self.passwordTimeout = passwordTimeout
             self.signoutAfter = signoutAfter
             self.throttle = throttle
@@ -130,7 +133,10 @@ public struct SessionMachine {
         guard case .signedOn(let user, let role) = state else { return [] }
         state = .locked(user: user, role: role, reason: reason, since: clock.now)
         retryAt = nil
-        return [.announce(.locked(reason)), .wipe(user: user, reason: reason), .askPassword(user: user, lockedBecause: reason)]
+        return [
+            .announce(.locked(reason)), .wipe(user: user, reason: reason),
+            .askPassword(user: user, lockedBecause: reason),
+        ]
     }
 
     /// A deadline from `nextDeadline` has come.

@@ -66,7 +66,8 @@ public final class LineEditor {
                 ward_rl_completion_over()
                 guard let editor = boundEditor, let text else { return nil }
                 return editor.completions(for: text, start: Int(start))
-            })
+            }
+        )
         rl_initialize()  // reads ~/.inputrc (or $INPUTRC) as readline always does
         // Readers that would block inside readline on input the queue does not have yet.
         rl_variable_bind("completion-query-items", "0")
@@ -299,7 +300,10 @@ public final class LineEditor {
 
     // MARK: Completion
 
-    private func completions(for text: UnsafePointer<CChar>, start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    private func completions(
+        for text: UnsafePointer<CChar>,
+        start: Int
+    ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         let word = String(cString: text)
         let before = String(decoding: UnsafeRawBufferPointer(start: ward_rl_line_buffer(), count: start), as: UTF8.self)
         matches = completer?(word, before) ?? []

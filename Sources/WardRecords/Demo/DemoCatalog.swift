@@ -85,18 +85,58 @@ enum DemoCatalog {
         Code(code: "9279-1", display: "Respiratory rate", unit: "/min", category: .vitalSigns),
         Code(code: "4548-4", display: "Hemoglobin A1c/Hemoglobin.total in Blood", unit: "%", category: .laboratory),
         Code(code: "2339-0", display: "Glucose [Mass/volume] in Blood", unit: "mg/dL", category: .laboratory),
-        Code(code: "2160-0", display: "Creatinine [Mass/volume] in Serum or Plasma", unit: "mg/dL", category: .laboratory),
-        Code(code: "2951-2", display: "Sodium [Moles/volume] in Serum or Plasma", unit: "mmol/L", category: .laboratory),
-        Code(code: "2823-3", display: "Potassium [Moles/volume] in Serum or Plasma", unit: "mmol/L", category: .laboratory),
-        Code(code: "2093-3", display: "Cholesterol [Mass/volume] in Serum or Plasma", unit: "mg/dL", category: .laboratory),
+        Code(
+            code: "2160-0",
+            display: "Creatinine [Mass/volume] in Serum or Plasma",
+            unit: "mg/dL",
+            category: .laboratory
+        ),
+        Code(
+            code: "2951-2",
+            display: "Sodium [Moles/volume] in Serum or Plasma",
+            unit: "mmol/L",
+            category: .laboratory
+        ),
+        Code(
+            code: "2823-3",
+            display: "Potassium [Moles/volume] in Serum or Plasma",
+            unit: "mmol/L",
+            category: .laboratory
+        ),
+        Code(
+            code: "2093-3",
+            display: "Cholesterol [Mass/volume] in Serum or Plasma",
+            unit: "mg/dL",
+            category: .laboratory
+        ),
         Code(code: "2571-8", display: "Triglycerides", unit: "mg/dL", category: .laboratory),
         Code(code: "18262-6", display: "Low Density Lipoprotein Cholesterol", unit: "mg/dL", category: .laboratory),
         Code(code: "2085-9", display: "High Density Lipoprotein Cholesterol", unit: "mg/dL", category: .laboratory),
-        Code(code: "33914-3", display: "Glomerular filtration rate/1.73 sq M.predicted", unit: "mL/min/{1.73_m2}", category: .laboratory),
+        Code(
+            code: "33914-3",
+            display: "Glomerular filtration rate/1.73 sq M.predicted",
+            unit: "mL/min/{1.73_m2}",
+            category: .laboratory
+        ),
         Code(code: "718-7", display: "Hemoglobin [Mass/volume] in Blood", unit: "g/dL", category: .laboratory),
-        Code(code: "6690-2", display: "Leukocytes [#/volume] in Blood by Automated count", unit: "10*3/uL", category: .laboratory),
-        Code(code: "777-3", display: "Platelets [#/volume] in Blood by Automated count", unit: "10*3/uL", category: .laboratory),
-        Code(code: "6301-6", display: "INR in Platelet poor plasma by Coagulation assay", unit: "{INR}", category: .laboratory),
+        Code(
+            code: "6690-2",
+            display: "Leukocytes [#/volume] in Blood by Automated count",
+            unit: "10*3/uL",
+            category: .laboratory
+        ),
+        Code(
+            code: "777-3",
+            display: "Platelets [#/volume] in Blood by Automated count",
+            unit: "10*3/uL",
+            category: .laboratory
+        ),
+        Code(
+            code: "6301-6",
+            display: "INR in Platelet poor plasma by Coagulation assay",
+            unit: "{INR}",
+            category: .laboratory
+        ),
     ]
 
     /// Ids into `observationCodes` (position + 1), by name, so the generator reads clearly.
@@ -128,50 +168,108 @@ enum DemoCatalog {
 
     static let chronic: [Chronic] = [
         Chronic(
-            code: "59621000", display: "Essential hypertension (disorder)", minimumAge: 25, slope: 0.012, ceiling: 0.6,
-            drugs: [Drug(code: "314076", display: "lisinopril 10 MG Oral Tablet", dosage: "1 tablet by mouth daily")]),
+            code: "59621000",
+            display: "Essential hypertension (disorder)",
+            minimumAge: 25,
+            slope: 0.012,
+            ceiling: 0.6,
+            drugs: [Drug(code: "314076", display: "lisinopril 10 MG Oral Tablet", dosage: "1 tablet by mouth daily")]
+        ),
         Chronic(
-            code: "44054006", display: "Diabetes mellitus type 2 (disorder)", minimumAge: 30, slope: 0.005,
+            code: "44054006",
+            display: "Diabetes mellitus type 2 (disorder)",
+            minimumAge: 30,
+            slope: 0.005,
             ceiling: 0.25,
             drugs: [
                 Drug(
-                    code: "860975", display: "24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet",
-                    dosage: "1 tablet by mouth twice daily with meals")
-            ]),
+                    code: "860975",
+                    display: "24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet",
+                    dosage: "1 tablet by mouth twice daily with meals"
+                )
+            ]
+        ),
         Chronic(
-            code: "55822004", display: "Hyperlipidemia (disorder)", minimumAge: 30, slope: 0.008, ceiling: 0.4,
-            drugs: [Drug(code: "259255", display: "atorvastatin 80 MG Oral Tablet", dosage: "1 tablet by mouth at bedtime")]),
-        Chronic(
-            code: "195967001", display: "Asthma (disorder)", minimumAge: 3, slope: 0.0, ceiling: 0.08,
+            code: "55822004",
+            display: "Hyperlipidemia (disorder)",
+            minimumAge: 30,
+            slope: 0.008,
+            ceiling: 0.4,
             drugs: [
-                Drug(
-                    code: "2123111", display: "Albuterol 0.09 MG/ACTUAT Metered Dose Inhaler",
-                    dosage: "2 puffs every 4 to 6 hours as needed"),
-                Drug(
-                    code: "895994", display: "Fluticasone propionate 0.044 MG/ACTUAT Metered Dose Inhaler",
-                    dosage: "2 puffs twice daily"),
-            ]),
+                Drug(code: "259255", display: "atorvastatin 80 MG Oral Tablet", dosage: "1 tablet by mouth at bedtime")
+            ]
+        ),
         Chronic(
-            code: "13645005", display: "Chronic obstructive lung disease (disorder)", minimumAge: 45, slope: 0.003,
+            code: "195967001",
+            display: "Asthma (disorder)",
+            minimumAge: 3,
+            slope: 0.0,
             ceiling: 0.08,
             drugs: [
                 Drug(
-                    code: "2123111", display: "Albuterol 0.09 MG/ACTUAT Metered Dose Inhaler",
-                    dosage: "2 puffs every 4 to 6 hours as needed")
-            ]),
+                    code: "2123111",
+                    display: "Albuterol 0.09 MG/ACTUAT Metered Dose Inhaler",
+                    dosage: "2 puffs every 4 to 6 hours as needed"
+                ),
+                Drug(
+                    code: "895994",
+                    display: "Fluticasone propionate 0.044 MG/ACTUAT Metered Dose Inhaler",
+                    dosage: "2 puffs twice daily"
+                ),
+            ]
+        ),
         Chronic(
-            code: "433144002", display: "Chronic kidney disease stage 3 (disorder)", minimumAge: 50, slope: 0.004,
-            ceiling: 0.1, drugs: []),
-        Chronic(
-            code: "49436004", display: "Atrial fibrillation (disorder)", minimumAge: 60, slope: 0.006, ceiling: 0.12,
-            drugs: [Drug(code: "855332", display: "warfarin sodium 5 MG Oral Tablet", dosage: "as directed by INR")]),
-        Chronic(
-            code: "370143000", display: "Major depressive disorder (disorder)", minimumAge: 15, slope: 0.0,
+            code: "13645005",
+            display: "Chronic obstructive lung disease (disorder)",
+            minimumAge: 45,
+            slope: 0.003,
             ceiling: 0.08,
-            drugs: [Drug(code: "312938", display: "sertraline 100 MG Oral Tablet", dosage: "1 tablet by mouth daily")]),
+            drugs: [
+                Drug(
+                    code: "2123111",
+                    display: "Albuterol 0.09 MG/ACTUAT Metered Dose Inhaler",
+                    dosage: "2 puffs every 4 to 6 hours as needed"
+                )
+            ]
+        ),
         Chronic(
-            code: "239873007", display: "Osteoarthritis of knee (disorder)", minimumAge: 50, slope: 0.01, ceiling: 0.3,
-            drugs: [Drug(code: "310965", display: "ibuprofen 200 MG Oral Tablet", dosage: "1 to 2 tablets every 6 hours as needed")]),
+            code: "433144002",
+            display: "Chronic kidney disease stage 3 (disorder)",
+            minimumAge: 50,
+            slope: 0.004,
+            ceiling: 0.1,
+            drugs: []
+        ),
+        Chronic(
+            code: "49436004",
+            display: "Atrial fibrillation (disorder)",
+            minimumAge: 60,
+            slope: 0.006,
+            ceiling: 0.12,
+            drugs: [Drug(code: "855332", display: "warfarin sodium 5 MG Oral Tablet", dosage: "as directed by INR")]
+        ),
+        Chronic(
+            code: "370143000",
+            display: "Major depressive disorder (disorder)",
+            minimumAge: 15,
+            slope: 0.0,
+            ceiling: 0.08,
+            drugs: [Drug(code: "312938", display: "sertraline 100 MG Oral Tablet", dosage: "1 tablet by mouth daily")]
+        ),
+        Chronic(
+            code: "239873007",
+            display: "Osteoarthritis of knee (disorder)",
+            minimumAge: 50,
+            slope: 0.01,
+            ceiling: 0.3,
+            drugs: [
+                Drug(
+                    code: "310965",
+                    display: "ibuprofen 200 MG Oral Tablet",
+                    dosage: "1 to 2 tablets every 6 hours as needed"
+                )
+            ]
+        ),
     ]
 
     /// Indexes into `chronic` that drive specific labs and vitals.
@@ -186,11 +284,19 @@ enum DemoCatalog {
         ("195662009", "Acute viral pharyngitis (disorder)", nil),
         (
             "43878008", "Streptococcal sore throat (disorder)",
-            Drug(code: "308182", display: "Amoxicillin 250 MG Oral Capsule", dosage: "1 capsule by mouth 3 times daily for 10 days")
+            Drug(
+                code: "308182",
+                display: "Amoxicillin 250 MG Oral Capsule",
+                dosage: "1 capsule by mouth 3 times daily for 10 days"
+            )
         ),
         (
             "44465007", "Sprain of ankle (disorder)",
-            Drug(code: "310965", display: "ibuprofen 200 MG Oral Tablet", dosage: "1 to 2 tablets every 6 hours as needed")
+            Drug(
+                code: "310965",
+                display: "ibuprofen 200 MG Oral Tablet",
+                dosage: "1 to 2 tablets every 6 hours as needed"
+            )
         ),
         ("65966004", "Fracture of forearm (disorder)", nil),
         ("36971009", "Sinusitis (disorder)", nil),

@@ -75,10 +75,15 @@ public struct DemoGenerator: Sendable {
                     PRAGMA synchronous = OFF;
                     PRAGMA cache_size = -65536;
                     PRAGMA locking_mode = EXCLUSIVE;
-                    """)
+                    """
+            )
         }
         do {
-            let queue = try SQLiteRecordStore.open(path, configuration: configuration, upTo: RecordsSchema.tablesMigration)
+            let queue = try SQLiteRecordStore.open(
+                path,
+                configuration: configuration,
+                upTo: RecordsSchema.tablesMigration
+            )
             try queue.inDatabase { db in
                 try db.inTransaction {
                     try writeCatalog(db)
@@ -118,10 +123,12 @@ public struct DemoGenerator: Sendable {
         for (offset, code) in DemoCatalog.observationCodes.enumerated() {
             try db.execute(
                 sql: "INSERT INTO observation_code (id, code, display, unit, category) VALUES (?, ?, ?, ?, ?)",
-                arguments: [offset + 1, code.code, code.display, code.unit, code.category.rawValue])
+                arguments: [offset + 1, code.code, code.display, code.unit, code.category.rawValue]
+            )
         }
         try db.execute(
             sql: "INSERT INTO meta (key, value) VALUES ('demo.seed', ?), ('demo.patients', ?)",
-            arguments: [String(seed), String(patients)])
+            arguments: [String(seed), String(patients)]
+        )
     }
 }

@@ -62,7 +62,9 @@ struct DemoHistory {
         let span = Int64(max(1, min(age, 12))) * Self.year
         var conditions: [Int] = []
         for (number, condition) in DemoCatalog.chronic.enumerated() where age >= condition.minimumAge {
-            let p = condition.slope == 0 ? condition.ceiling
+            let p =
+                condition.slope == 0
+                ? condition.ceiling
                 : min(condition.ceiling, condition.slope * Double(age - condition.minimumAge + 10))
             guard rng.chance(p) else { continue }
             conditions.append(number)
@@ -93,28 +95,36 @@ struct DemoHistory {
         // How often this patient comes: most rarely, a few (the chronically ill) very often.
         let tier = rng.unit()
         var visits =
-            tier < 0.70 ? rng.int(in: 0...2)
-            : tier < 0.94 ? rng.int(in: 3...6)
-            : tier < 0.99 ? rng.int(in: 7...15) : rng.int(in: 25...60)
+            tier < 0.70
+            ? rng.int(in: 0...2)
+            : tier < 0.94
+                ? rng.int(in: 3...6)
+                : tier < 0.99 ? rng.int(in: 7...15) : rng.int(in: 25...60)
         visits += conditions.count
         var times = (0..<visits).map { _ in now - 1 - Int64(rng.below(Int(span))) }
         times.sort()
 
         let adultHeight = female ? rng.normal(mean: 163, sd: 6) : rng.normal(mean: 176, sd: 7)
         var body = Body(
-            female: female, adultHeight: adultHeight,
+            female: female,
+            adultHeight: adultHeight,
             bmi: rng.normal(mean: has(DemoCatalog.Condition.diabetes) ? 31 : 26.5, sd: 4),
             systolic: rng.normal(mean: 116 + 0.4 * Double(max(0, age - 30)), sd: 8)
                 + (has(DemoCatalog.Condition.hypertension) ? 16 : 0),
             diastolic: rng.normal(mean: 75, sd: 6) + (has(DemoCatalog.Condition.hypertension) ? 8 : 0),
-            heartRate: rng.normal(mean: 73, sd: 8) + (has(DemoCatalog.Condition.fibrillation) ? 12 : 0))
+            heartRate: rng.normal(mean: 73, sd: 8) + (has(DemoCatalog.Condition.fibrillation) ? 12 : 0)
+        )
         for time in times {
             try visit(w, at: time, birth: birth, conditions: conditions, body: &body)
         }
     }
 
     private mutating func visit(
-        _ w: DemoWriter, at time: Int64, birth: Int64, conditions: [Int], body: inout Body
+        _ w: DemoWriter,
+        at time: Int64,
+        birth: Int64,
+        conditions: [Int],
+        body: inout Body
     ) throws {
         let ageThen = Double(time - birth) / Double(Self.year)
         let chronic = conditions.isEmpty ? nil : DemoCatalog.chronic[conditions[rng.below(conditions.count)]]
@@ -142,7 +152,14 @@ struct DemoHistory {
         if acute {
             let illness = rng.pick(DemoCatalog.acute)
             reason = illness.display
-            try problem(w, illness.code, illness.display, "resolved", time, time + Int64(rng.int(in: 7...21)) * Self.day)
+            try problem(
+                w,
+                illness.code,
+                illness.display,
+                "resolved",
+                time,
+                time + Int64(rng.int(in: 7...21)) * Self.day
+            )
             if let drug = illness.drug { try medication(w, drug, "completed", time) }
         }
         w.encounter.bind(id)
@@ -168,7 +185,12 @@ struct DemoHistory {
             try observation(w, DemoCatalog.Obs.bmi, tenth(bmi), time)
         }
         if kind != "AMB" || rng.chance(0.35) {
-            try observation(w, DemoCatalog.Obs.temperature, tenth(rng.normal(mean: kind == "EMER" ? 37.6 : 36.9, sd: 0.4)), time)
+            try observation(
+                w,
+                DemoCatalog.Obs.temperature,
+                tenth(rng.normal(mean: kind == "EMER" ? 37.6 : 36.9, sd: 0.4)),
+                time
+            )
         }
         if rng.chance(0.15) {
             try observation(w, DemoCatalog.Obs.respiration, rng.normal(mean: 16, sd: 2).rounded(), time)
@@ -196,13 +218,23 @@ struct DemoHistory {
             try observation(w, DemoCatalog.Obs.inr, tenth(rng.normal(mean: 2.5, sd: 0.5)), labTime)
         }
         if rng.chance(kind == "IMP" ? 1 : kind == "EMER" ? 0.6 : 0.1) {
-            try observation(w, DemoCatalog.Obs.glucose, rng.normal(mean: diabetic ? 150 : 95, sd: 14).rounded(), labTime)
+            try observation(
+                w,
+                DemoCatalog.Obs.glucose,
+                rng.normal(mean: diabetic ? 150 : 95, sd: 14).rounded(),
+                labTime
+            )
             try observation(w, DemoCatalog.Obs.creatinine, hundredth(rng.normal(mean: 0.95, sd: 0.15)), labTime)
             try observation(w, DemoCatalog.Obs.sodium, rng.normal(mean: 140, sd: 2).rounded(), labTime)
             try observation(w, DemoCatalog.Obs.potassium, tenth(rng.normal(mean: 4.2, sd: 0.3)), labTime)
         }
         if rng.chance(kind == "IMP" ? 1 : kind == "EMER" ? 0.5 : 0.08) {
-            try observation(w, DemoCatalog.Obs.hemoglobin, tenth(rng.normal(mean: body.female ? 13.5 : 15, sd: 1.1)), labTime)
+            try observation(
+                w,
+                DemoCatalog.Obs.hemoglobin,
+                tenth(rng.normal(mean: body.female ? 13.5 : 15, sd: 1.1)),
+                labTime
+            )
             try observation(w, DemoCatalog.Obs.leukocytes, tenth(rng.normal(mean: 7, sd: 1.8)), labTime)
             try observation(w, DemoCatalog.Obs.platelets, rng.normal(mean: 250, sd: 50).rounded(), labTime)
         }
@@ -218,7 +250,12 @@ struct DemoHistory {
     }
 
     private func problem(
-        _ w: DemoWriter, _ code: String, _ display: String, _ status: String, _ onset: Int64, _ abated: Int64?
+        _ w: DemoWriter,
+        _ code: String,
+        _ display: String,
+        _ status: String,
+        _ onset: Int64,
+        _ abated: Int64?
     ) throws {
         w.problem.bind(id)
         w.problem.bind(code)

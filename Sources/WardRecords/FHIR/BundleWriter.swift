@@ -95,7 +95,9 @@ struct BundleWriter {
         let mrn = imported.patient.mrn
         // `mrn` is unique without case (COLLATE NOCASE): at most one row.
         let byMRN = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, fhir_id FROM patient WHERE mrn = ?"), arguments: [mrn])
+            db.cachedStatement(sql: "SELECT id, fhir_id FROM patient WHERE mrn = ?"),
+            arguments: [mrn]
+        )
         if let byMRN {
             let storedID: String? = byMRN[1]
             guard storedID == imported.fhirID else {
@@ -104,8 +106,9 @@ struct BundleWriter {
             return byMRN[0]
         }
         if let storedMRN = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT mrn FROM patient WHERE fhir_id = ? LIMIT 1"), arguments: [imported.fhirID])
-        {
+            db.cachedStatement(sql: "SELECT mrn FROM patient WHERE fhir_id = ? LIMIT 1"),
+            arguments: [imported.fhirID]
+        ) {
             throw PatientClash.idHeldWithOtherMRN(id: imported.fhirID, mrn: mrn, storedMRN: storedMRN)
         }
         return nil
@@ -125,7 +128,9 @@ struct BundleWriter {
                     INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted)
                     VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT),
                         CAST(? AS TEXT), ?)
-                    """, arguments: values)
+                    """,
+                arguments: values
+            )
             return db.lastInsertedRowID
         }
         try db.execute(
@@ -134,14 +139,17 @@ struct BundleWriter {
                     birth_date = CAST(? AS TEXT), sex = ?, phone = CAST(? AS TEXT), address = CAST(? AS TEXT),
                     restricted = ?
                 WHERE id = ?
-                """, arguments: values + [id])
+                """,
+            arguments: values + [id]
+        )
         for table in ["allergy", "problem", "medication", "encounter"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
         }
         let observations = RecordsSchema.observationIDs(patient: id)
         try db.execute(
             sql: "DELETE FROM observation WHERE id BETWEEN ? AND ?",
-            arguments: [observations.lowerBound, observations.upperBound])
+            arguments: [observations.lowerBound, observations.upperBound]
+        )
         return id
     }
 
@@ -154,7 +162,9 @@ struct BundleWriter {
             if let id = storedIDs[fhirID] { return id }
             guard
                 let id = try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT id FROM patient WHERE fhir_id = ?"), arguments: [fhirID])
+                    db.cachedStatement(sql: "SELECT id FROM patient WHERE fhir_id = ?"),
+                    arguments: [fhirID]
+                )
             else { throw FHIRProblem(path: path, problem: "refers to no Patient in this bundle or imported before") }
             if storedIDs.count >= Self.codeCacheLimit { storedIDs.removeAll(keepingCapacity: true) }
             storedIDs[fhirID] = id
@@ -172,7 +182,8 @@ struct BundleWriter {
         } else {
             let last = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT max(id) FROM observation WHERE id BETWEEN ? AND ?"),
-                arguments: [range.lowerBound, range.upperBound])
+                arguments: [range.lowerBound, range.upperBound]
+            )
             observationID = last.map { $0 + 1 } ?? range.lowerBound
         }
         guard range.contains(observationID) else {
@@ -206,15 +217,19 @@ struct BundleWriter {
                 INSERT INTO observation_code (code, display, unit, category)
                 VALUES (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
                 ON CONFLICT (code, display, unit, category) DO NOTHING
-                """, arguments: arguments)
+                """,
+            arguments: arguments
+        )
         return try Int64.fetchOne(
             db.cachedStatement(
                 sql: """
                     SELECT id FROM observation_code
                     WHERE code = CAST(? AS TEXT) AND display = CAST(? AS TEXT) AND unit = CAST(? AS TEXT)
                         AND category = ?
-                    """),
-            arguments: arguments)!
+                    """
+            ),
+            arguments: arguments
+        )!
     }
 
     private func seconds(_ date: Date?) -> Int64? {

@@ -67,7 +67,10 @@ struct FHIRBundle {
                 // The store compares MRNs without case (`COLLATE NOCASE`), and so does this check.
                 if let other = mrns.updateValue(patients.count, forKey: patient.mrn.lowercased()) {
                     throw PatientClash.sameMRNInBundle(
-                        mrn: patient.mrn, firstID: patients[other].fhirID, secondID: fhirID)
+                        mrn: patient.mrn,
+                        firstID: patients[other].fhirID,
+                        secondID: fhirID
+                    )
                 }
                 for key in Set([fullURL, id.map { "Patient/\($0)" }].compactMap({ $0 })) {
                     if patientKeys.updateValue(patients.count, forKey: key) != nil {
@@ -86,7 +89,8 @@ struct FHIRBundle {
     /// The second pass: every entry converted, in the order of the file, to `body`. Returns the
     /// resources read and skipped, by type.
     func readResources(
-        _ reader: JSONStreamReader, _ body: (Resource) throws -> Void
+        _ reader: JSONStreamReader,
+        _ body: (Resource) throws -> Void
     ) throws -> (read: [String: Int], skipped: [String: Int]) {
         var read: [String: Int] = [:]
         var skipped: [String: Int] = [:]
@@ -107,7 +111,9 @@ struct FHIRBundle {
     /// Walks the bundle object: checks `resourceType` and hands each entry of `entry` to `body`,
     /// as a cursor at `entry[n]`; every other member is checked and skipped.
     private static func walk(
-        _ reader: JSONStreamReader, firstPass: Bool = false, _ body: (JSONCursor) throws -> Void
+        _ reader: JSONStreamReader,
+        firstPass: Bool = false,
+        _ body: (JSONCursor) throws -> Void
     ) throws {
         guard try reader.peekSignificant() == UInt8(ascii: "{") else {
             throw FHIRProblem(path: "(root)", problem: "expected a FHIR Bundle object")
@@ -194,7 +200,11 @@ struct FHIRBundle {
         switch type {
         case "Patient":
             let fhirID = try Self.fhirID(
-                entry, resource, id: try resource.string("id"), fullURL: try entry.string("fullUrl"))
+                entry,
+                resource,
+                id: try resource.string("id"),
+                fullURL: try entry.string("fullUrl")
+            )
             guard let index = patientIDs[fhirID] else {
                 throw FHIRProblem(path: resource.path("id"), problem: "the file changed while it was read")
             }
@@ -204,19 +214,26 @@ struct FHIRBundle {
             return .allergy(
                 try subject("patient"),
                 Allergy(
-                    substance: code.display, code: code.code,
+                    substance: code.display,
+                    code: code.code,
                     criticality: try resource.string("criticality") ?? "",
                     category: try resource.array("category").first?.string() ?? "",
                     status: try Self.status(resource, "clinicalStatus"),
-                    recorded: try Self.time(resource, "recordedDate").map(instant)))
+                    recorded: try Self.time(resource, "recordedDate").map(instant)
+                )
+            )
         case "Condition":
             let code = try Self.concept(try resource.require("code"))
             return .problem(
                 try subject("subject"),
                 Problem(
-                    code: code.code, display: code.display, status: try Self.status(resource, "clinicalStatus"),
+                    code: code.code,
+                    display: code.display,
+                    status: try Self.status(resource, "clinicalStatus"),
                     onset: try Self.time(resource, "onsetDateTime").map(instant),
-                    abated: try Self.time(resource, "abatementDateTime").map(instant)))
+                    abated: try Self.time(resource, "abatementDateTime").map(instant)
+                )
+            )
         case "MedicationRequest":
             let code: (code: String, display: String)
             if let concept = try resource.field("medicationCodeableConcept") {
@@ -231,9 +248,13 @@ struct FHIRBundle {
             return .medication(
                 try subject("subject"),
                 Medication(
-                    code: code.code, display: code.display, status: try resource.string("status") ?? "",
+                    code: code.code,
+                    display: code.display,
+                    status: try resource.string("status") ?? "",
                     dosage: try resource.array("dosageInstruction").first?.string("text") ?? "",
-                    authored: try Self.time(resource, "authoredOn").map(instant)))
+                    authored: try Self.time(resource, "authoredOn").map(instant)
+                )
+            )
         case "Observation":
             let rows = try Self.observations(resource)
             if rows.isEmpty { return .skipped("Observation (no value)") }
@@ -249,8 +270,12 @@ struct FHIRBundle {
                 try subject("subject"),
                 Encounter(
                     kind: try resource.field("class")?.string("code") ?? "",
-                    display: kind?.display ?? "", reason: reason?.display ?? "", start: instant(start),
-                    end: try Self.time(period, "end").map(instant)))
+                    display: kind?.display ?? "",
+                    reason: reason?.display ?? "",
+                    start: instant(start),
+                    end: try Self.time(period, "end").map(instant)
+                )
+            )
         default:
             return .skipped(type)
         }
@@ -259,7 +284,10 @@ struct FHIRBundle {
     /// A Patient's FHIR id: its `id`, else the entry's `fullUrl`; printable ASCII without spaces,
     /// because it is compared in queries and quoted in errors.
     private static func fhirID(
-        _ entry: JSONCursor, _ resource: JSONCursor, id: String?, fullURL: String?
+        _ entry: JSONCursor,
+        _ resource: JSONCursor,
+        id: String?,
+        fullURL: String?
     ) throws -> String {
         guard let fhirID = id ?? fullURL, !fhirID.isEmpty else {
             throw FHIRProblem(path: resource.path("id"), problem: "required but missing")
@@ -267,7 +295,8 @@ struct FHIRBundle {
         guard fhirID.isPrintableASCIIWord else {
             throw FHIRProblem(
                 path: id != nil ? resource.path("id") : entry.path("fullUrl"),
-                problem: "the Patient's id is not printable ASCII without spaces: \(fhirID.quotedForMessage)")
+                problem: "the Patient's id is not printable ASCII without spaces: \(fhirID.quotedForMessage)"
+            )
         }
         return fhirID
     }
@@ -285,7 +314,8 @@ struct FHIRBundle {
                     throw FHIRProblem(
                         path: identifier.path("value"),
                         problem: "the MR identifier of Patient \(fhirID.quotedForMessage) is not printable ASCII "
-                            + "without spaces (bytes 0x21-0x7E): \(value.quotedForMessage)")
+                            + "without spaces (bytes 0x21-0x7E): \(value.quotedForMessage)"
+                    )
                 }
                 mrn = value
                 break
@@ -322,14 +352,23 @@ struct FHIRBundle {
         if let first = try resource.array("address").first {
             let street = try first.array("line").map { try $0.string() }.joined(separator: " ")
             let city = try first.string("city") ?? ""
-            let region = [try first.string("state"), try first.string("postalCode")].compactMap { $0 }.joined(separator: " ")
+            let region = [try first.string("state"), try first.string("postalCode")].compactMap { $0 }.joined(
+                separator: " "
+            )
             address = [street, city, region].filter { !$0.isEmpty }.joined(separator: ", ")
         }
         // FHIR's confidentiality labels: R (restricted) and V (very restricted) need a reason to open.
         let labels = try resource.field("meta")?.array("security").compactMap { try $0.string("code") } ?? []
         return Patient(
-            mrn: mrn, given: given, family: family, birthDate: birthDate, sex: sex, phone: phone, address: address,
-            restricted: labels.contains("R") || labels.contains("V"))
+            mrn: mrn,
+            given: given,
+            family: family,
+            birthDate: birthDate,
+            sex: sex,
+            phone: phone,
+            address: address,
+            restricted: labels.contains("R") || labels.contains("V")
+        )
     }
 
     /// One row per value: the observation's own, or one per component (Synthea writes blood
@@ -343,12 +382,21 @@ struct FHIRBundle {
         var rows: [Observation] = []
         func add(_ holder: JSONCursor) throws {
             guard let value = try Self.value(holder) else { return }
-            guard let time else { throw FHIRProblem(path: resource.path("effectiveDateTime"), problem: "required but missing") }
+            guard let time else {
+                throw FHIRProblem(path: resource.path("effectiveDateTime"), problem: "required but missing")
+            }
             let code = try Self.concept(try holder.require("code"))
             rows.append(
                 Observation(
-                    code: code.code, display: code.display, category: category, value: value.number, text: value.text,
-                    unit: value.unit, time: instant(time)))
+                    code: code.code,
+                    display: code.display,
+                    category: category,
+                    value: value.number,
+                    text: value.text,
+                    unit: value.unit,
+                    time: instant(time)
+                )
+            )
         }
         try add(resource)
         for component in try resource.array("component") { try add(component) }
@@ -360,7 +408,9 @@ struct FHIRBundle {
             let number = try quantity.require("value").number()
             return (number, nil, try quantity.string("unit") ?? quantity.string("code") ?? "")
         }
-        if let concept = try holder.field("valueCodeableConcept") { return (nil, try Self.concept(concept).display, "") }
+        if let concept = try holder.field("valueCodeableConcept") {
+            return (nil, try Self.concept(concept).display, "")
+        }
         if let text = try holder.string("valueString") { return (nil, text, "") }
         if let number = try holder.field("valueInteger") { return (try number.number(), nil, "") }
         if let flag = try holder.field("valueBoolean") {

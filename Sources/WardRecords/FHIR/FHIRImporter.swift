@@ -52,7 +52,8 @@ public struct FHIRImporter {
     /// Imports every bundle under `paths`, going on past failures; `progress(done, total, report)`
     /// is called after each file.
     public func importBundles(
-        at paths: [String], progress: (Int, Int, ImportReport) -> Void = { _, _, _ in }
+        at paths: [String],
+        progress: (Int, Int, ImportReport) -> Void = { _, _, _ in }
     ) -> ImportReport {
         var report = ImportReport()
         let (files, failures) = Self.files(in: paths)
@@ -97,7 +98,9 @@ public struct FHIRImporter {
     }
 
     private func importBundle(
-        file: String, into report: inout ImportReport, reader: () throws -> JSONStreamReader
+        file: String,
+        into report: inout ImportReport,
+        reader: () throws -> JSONStreamReader
     ) throws {
         let bundle = try Self.mapping(file: file) { try FHIRBundle(reading: try reader()) }
         // Inside the transaction's closure, errors are mapped before GRDB rethrows them: the
@@ -124,7 +127,9 @@ public struct FHIRImporter {
             // After the writer's own checks, a sign of a bug or of a concurrent writer rather than
             // of the bundle; still reported as the bundle's data error, never as raw SQL.
             throw StoreError.bundleConflict(
-                file: file, constraint: error.message ?? "SQLite error \(error.extendedResultCode.rawValue)")
+                file: file,
+                constraint: error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
+            )
         }
     }
 }

@@ -24,7 +24,8 @@ public enum PatientClash: Error, Equatable, Sendable, CustomStringConvertible {
             return "the Patients \(first.quotedForMessage) and \(second.quotedForMessage) in this bundle have the "
                 + "same MRN \(mrn.quotedForMessage)"
         case .mrnHeldByOtherPatient(let mrn, let bundleID, let storedID):
-            let stored = storedID.map { "the stored patient \($0.quotedForMessage)" } ?? "a stored patient with no FHIR id"
+            let stored =
+                storedID.map { "the stored patient \($0.quotedForMessage)" } ?? "a stored patient with no FHIR id"
             return "Patient \(bundleID.quotedForMessage) has the MRN \(mrn.quotedForMessage), which \(stored) "
                 + "holds; \(rule)"
         case .idHeldWithOtherMRN(let id, let mrn, let storedMRN):

@@ -15,8 +15,12 @@ public struct Allergy: Sendable, Equatable {
     public var recorded: Date?
 
     public init(
-        substance: String, code: String = "", criticality: String = "", category: String = "",
-        status: String = "active", recorded: Date? = nil
+        substance: String,
+        code: String = "",
+        criticality: String = "",
+        category: String = "",
+        status: String = "active",
+        recorded: Date? = nil
     ) {
         self.substance = substance
         self.code = code

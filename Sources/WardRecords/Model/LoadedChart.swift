@@ -28,8 +28,13 @@ public final class LoadedChart: Wipeable {
     public private(set) var isWiped = false
 
     public init(
-        patient: Patient, allergies: [Allergy] = [], problems: [Problem] = [], medications: [Medication] = [],
-        observations: [Observation] = [], encounters: [Encounter] = [], notes: [Note] = []
+        patient: Patient,
+        allergies: [Allergy] = [],
+        problems: [Problem] = [],
+        medications: [Medication] = [],
+        observations: [Observation] = [],
+        encounters: [Encounter] = [],
+        notes: [Note] = []
     ) {
         self.patient = patient
         self.allergies = allergies

@@ -22,8 +22,13 @@ public struct Observation: Sendable, Equatable {
     public var time: Date
 
     public init(
-        code: String, display: String, category: Category, value: Double? = nil, text: String? = nil,
-        unit: String = "", time: Date
+        code: String,
+        display: String,
+        category: Category,
+        value: Double? = nil,
+        text: String? = nil,
+        unit: String = "",
+        time: Date
     ) {
         self.code = code
         self.display = display

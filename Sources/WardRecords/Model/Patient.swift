@@ -19,8 +19,14 @@ public struct Patient: Sendable, Equatable {
     public var restricted: Bool
 
     public init(
-        mrn: String, given: String, family: String, birthDate: String, sex: Sex,
-        phone: String = "", address: String = "", restricted: Bool = false
+        mrn: String,
+        given: String,
+        family: String,
+        birthDate: String,
+        sex: Sex,
+        phone: String = "",
+        address: String = "",
+        restricted: Bool = false
     ) {
         self.mrn = mrn
         self.given = given

@@ -10,7 +10,13 @@ public struct PatientMatch: Sendable, Equatable {
     public var score: Int
 
     public init(
-        mrn: String, given: String, family: String, birthDate: String, sex: Sex, restricted: Bool, score: Int
+        mrn: String,
+        given: String,
+        family: String,
+        birthDate: String,
+        sex: Sex,
+        restricted: Bool,
+        score: Int
     ) {
         self.mrn = mrn
         self.given = given

@@ -16,12 +16,20 @@ struct ChartLoader {
                 SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex,
                     CAST(phone AS BLOB), CAST(address AS BLOB), restricted
                 FROM patient WHERE mrn = ?
-                """)
+                """
+        )
         guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { throw StoreError.noSuchPatient }
         let id: Int64 = row[0]
         let patient = Patient(
-            mrn: row[1], given: row.text(2), family: row.text(3), birthDate: row.text(4),
-            sex: Sex(rawValue: row[5]) ?? .unknown, phone: row.text(6), address: row.text(7), restricted: row[8])
+            mrn: row[1],
+            given: row.text(2),
+            family: row.text(3),
+            birthDate: row.text(4),
+            sex: Sex(rawValue: row[5]) ?? .unknown,
+            phone: row.text(6),
+            address: row.text(7),
+            restricted: row[8]
+        )
         guard contents == .full else { return LoadedChart(patient: patient) }
         return LoadedChart(
             patient: patient,
@@ -30,45 +38,72 @@ struct ChartLoader {
                 id
             ) {
                 Allergy(
-                    substance: $0.text(0), code: $0.text(1), criticality: $0.text(2), category: $0.text(3),
-                    status: $0.text(4), recorded: date($0[5]))
+                    substance: $0.text(0),
+                    code: $0.text(1),
+                    criticality: $0.text(2),
+                    category: $0.text(3),
+                    status: $0.text(4),
+                    recorded: date($0[5])
+                )
             },
             problems: try rows(
-                "SELECT code, display, status, onset, abated FROM problem WHERE patient_id = ? ORDER BY onset, id", id
+                "SELECT code, display, status, onset, abated FROM problem WHERE patient_id = ? ORDER BY onset, id",
+                id
             ) {
                 Problem(
-                    code: $0.text(0), display: $0.text(1), status: $0.text(2), onset: date($0[3]),
-                    abated: date($0[4]))
+                    code: $0.text(0),
+                    display: $0.text(1),
+                    status: $0.text(2),
+                    onset: date($0[3]),
+                    abated: date($0[4])
+                )
             },
             medications: try rows(
                 "SELECT code, display, status, dosage, authored FROM medication WHERE patient_id = ? ORDER BY authored, id",
                 id
             ) {
                 Medication(
-                    code: $0.text(0), display: $0.text(1), status: $0.text(2), dosage: $0.text(3),
-                    authored: date($0[4]))
+                    code: $0.text(0),
+                    display: $0.text(1),
+                    status: $0.text(2),
+                    dosage: $0.text(3),
+                    authored: date($0[4])
+                )
             },
             observations: try rows(
                 """
                 SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time
                 FROM observation o JOIN observation_code c ON c.id = o.code_id
                 WHERE o.id BETWEEN ? AND ? ORDER BY o.time, o.id
-                """, RecordsSchema.observationIDs(patient: id)
+                """,
+                RecordsSchema.observationIDs(patient: id)
             ) {
                 Observation(
-                    code: $0.text(0), display: $0.text(1), category: Observation.Category(rawValue: $0[2]) ?? .other,
-                    value: $0[3], text: $0.optionalText(4), unit: $0.text(5), time: date($0[6]) ?? .distantPast)
+                    code: $0.text(0),
+                    display: $0.text(1),
+                    category: Observation.Category(rawValue: $0[2]) ?? .other,
+                    value: $0[3],
+                    text: $0.optionalText(4),
+                    unit: $0.text(5),
+                    time: date($0[6]) ?? .distantPast
+                )
             },
             encounters: try rows(
-                #"SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = ? ORDER BY start, id"#, id
+                #"SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = ? ORDER BY start, id"#,
+                id
             ) {
                 Encounter(
-                    kind: $0.text(0), display: $0.text(1), reason: $0.text(2), start: date($0[3]) ?? .distantPast,
-                    end: date($0[4]))
+                    kind: $0.text(0),
+                    display: $0.text(1),
+                    reason: $0.text(2),
+                    start: date($0[3]) ?? .distantPast,
+                    end: date($0[4])
+                )
             },
             notes: try rows("SELECT author, time, text FROM note WHERE patient_id = ? ORDER BY time, id", id) {
                 Note(author: $0.text(0), time: date($0[1]) ?? .distantPast, text: $0.text(2))
-            })
+            }
+        )
     }
 
     private func rows<T>(_ sql: String, _ id: Int64, _ make: (Row) -> T) throws -> [T] {

@@ -81,7 +81,10 @@ public struct PatientSearch {
         let ranked = found.values.sorted(by: Self.ranksBefore)
         let capped = total > Self.countCap
         return SearchResult(
-            matches: Array(ranked.prefix(limit)), total: min(total, Self.countCap), totalIsCapped: capped)
+            matches: Array(ranked.prefix(limit)),
+            total: min(total, Self.countCap),
+            totalIsCapped: capped
+        )
     }
 
     /// The find row for one MRN (case-insensitive), or nil.
@@ -96,7 +99,8 @@ public struct PatientSearch {
             sql: """
                 SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
                 FROM patient WHERE mrn = ?
-                """)
+                """
+        )
         guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { return nil }
         var match = Self.match(row)
         match.score = mrnScore
@@ -106,7 +110,8 @@ public struct PatientSearch {
     /// The patients matching an FTS5 query, in storage (rowid) order, at most `limit`.
     private func rowids(_ db: Database, query: String, limit: Int) throws -> [Int64] {
         let statement = try db.cachedStatement(
-            sql: "SELECT rowid FROM patient_fts WHERE patient_fts MATCH ? LIMIT ?")
+            sql: "SELECT rowid FROM patient_fts WHERE patient_fts MATCH ? LIMIT ?"
+        )
         return try Int64.fetchAll(statement, arguments: [query, limit])
     }
 
@@ -116,7 +121,8 @@ public struct PatientSearch {
             sql: """
                 SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
                 FROM patient WHERE id = ?
-                """)
+                """
+        )
         return try Row.fetchOne(statement, arguments: [id])
     }
 
@@ -128,8 +134,14 @@ public struct PatientSearch {
 
     private static func match(_ row: Row) -> PatientMatch {
         PatientMatch(
-            mrn: row[1], given: row.text(2), family: row.text(3), birthDate: row.text(4),
-            sex: Sex(rawValue: row[5]) ?? .unknown, restricted: row[6], score: 0)
+            mrn: row[1],
+            given: row.text(2),
+            family: row.text(3),
+            birthDate: row.text(4),
+            sex: Sex(rawValue: row[5]) ?? .unknown,
+            restricted: row[6],
+            score: 0
+        )
     }
 
     /// The FTS5 query: every word must match (implicit AND), each quoted so no word is read as

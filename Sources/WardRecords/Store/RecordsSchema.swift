@@ -107,7 +107,8 @@ enum RecordsSchema {
                         time INTEGER NOT NULL,
                         text TEXT NOT NULL
                     );
-                    """)
+                    """
+            )
         }
         migrator.registerMigration(indexesMigration) { db in
             // External-content FTS5: the names are stored once, in `patient`; the index holds
@@ -140,7 +141,8 @@ enum RecordsSchema {
                         INSERT INTO patient_fts(rowid, given, family) VALUES (new.id, new.given, new.family);
                     END;
                     INSERT INTO patient_fts(patient_fts) VALUES ('rebuild');
-                    """)
+                    """
+            )
         }
         return migrator
     }

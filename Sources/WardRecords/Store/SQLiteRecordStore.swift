@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import GRDB
+import Glibc
 import Synchronization
 import WardCore
 
@@ -53,7 +53,9 @@ public final class SQLiteRecordStore: RecordStore {
     /// would create it 0644 less the umask, and its journals copy the database file's mode.
     /// `target` stops the migrations after that one (the demo generator loads bare tables).
     static func open(
-        _ path: String, configuration: Configuration = defaultConfiguration, upTo target: String? = nil
+        _ path: String,
+        configuration: Configuration = defaultConfiguration,
+        upTo target: String? = nil
     ) throws -> DatabaseQueue {
         try checkFiles(path)
         let queue: DatabaseQueue
@@ -190,17 +192,22 @@ public final class SQLiteRecordStore: RecordStore {
             }
             try db.execute(
                 sql: "INSERT INTO note (patient_id, author, time, text) VALUES (?, ?, ?, ?)",
-                arguments: [id, author, seconds, text])
+                arguments: [id, author, seconds, text]
+            )
             return Note(author: author, time: Date(timeIntervalSince1970: TimeInterval(seconds)), text: text)
         }
     }
 
     public func demoMarker() throws -> DemoMarker? {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')")
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')"
+            )
             var values: [String: String] = [:]
             for row in rows { values[row[0]] = row[1] }
-            guard let seed = values["demo.seed"].flatMap(UInt64.init), let count = values["demo.patients"].flatMap(Int.init)
+            guard let seed = values["demo.seed"].flatMap(UInt64.init),
+                let count = values["demo.patients"].flatMap(Int.init)
             else { return nil }
             return DemoMarker(seed: seed, patients: count)
         }

@@ -20,7 +20,9 @@ struct ChartsCommand: ShellCommand {
                 chart.patient.birthDate,
             ]
         }
-        shell.write(TextTable(headers: ["", "MRN", "NAME", "BORN"], rows: rows, keys: ["current", "mrn", "name", "born"]))
+        shell.write(
+            TextTable(headers: ["", "MRN", "NAME", "BORN"], rows: rows, keys: ["current", "mrn", "name", "born"])
+        )
         return .succeeded
     }
 }

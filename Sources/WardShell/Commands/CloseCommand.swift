@@ -7,8 +7,10 @@ import WardRecords
 /// for the next lock.
 struct CloseCommand: ShellCommand {
     static let syntax = CommandSyntax(
-        "close", abstract: "Close the current chart, or the one named, wiping it from memory.",
-        operand: .word(name: "mrn", help: "The MRN of a loaded chart; the current one if left out.", required: false))
+        "close",
+        abstract: "Close the current chart, or the one named, wiping it from memory.",
+        operand: .word(name: "mrn", help: "The MRN of a loaded chart; the current one if left out.", required: false)
+    )
 
     let mrn: String?
 

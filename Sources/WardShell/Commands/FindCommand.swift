@@ -8,8 +8,10 @@ import WardRecords
 /// learns before `open` that a reason will be asked for.
 struct FindCommand: ShellCommand {
     static let syntax = CommandSyntax(
-        "find", abstract: "Find patients by name (prefixes, any order) or by MRN.",
-        operand: .words(name: "text", help: "Name prefixes (for example 'lov ada') or an MRN."))
+        "find",
+        abstract: "Find patients by name (prefixes, any order) or by MRN.",
+        operand: .words(name: "text", help: "Name prefixes (for example 'lov ada') or an MRN.")
+    )
 
     /// How many rows one answer shows; the rest are counted.
     static let limit = 20
@@ -28,7 +30,8 @@ struct FindCommand: ShellCommand {
         }
         if PatientSearch.distinctWordCount(text.joined(separator: " ")) > Self.maximumWords {
             throw Self.usageError(
-                "Type at most \(Self.maximumWords) different words to look for; a name has fewer.")
+                "Type at most \(Self.maximumWords) different words to look for; a name has fewer."
+            )
         }
     }
 
@@ -45,7 +48,12 @@ struct FindCommand: ShellCommand {
             ]
         }
         shell.write(
-            TextTable(headers: ["MRN", "NAME", "BORN", "SEX", ""], rows: rows, keys: ["mrn", "name", "born", "sex", "restricted"]))
+            TextTable(
+                headers: ["MRN", "NAME", "BORN", "SEX", ""],
+                rows: rows,
+                keys: ["mrn", "name", "born", "sex", "restricted"]
+            )
+        )
         let more = result.total - result.matches.count
         if result.totalIsCapped {
             shell.write("More than \(result.total) patients match; add letters or words to narrow the search.")

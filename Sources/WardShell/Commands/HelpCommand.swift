@@ -3,8 +3,10 @@ import WardCore
 /// `help [COMMAND]`: the list of commands, or one command's usage.
 struct HelpCommand: ShellCommand {
     static let syntax = CommandSyntax(
-        "help", abstract: "List the commands, or show how to use one.",
-        operand: .word(name: "command", help: "The command to explain.", required: false))
+        "help",
+        abstract: "List the commands, or show how to use one.",
+        operand: .word(name: "command", help: "The command to explain.", required: false)
+    )
 
     let command: String?
 

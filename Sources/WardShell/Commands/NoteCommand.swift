@@ -7,8 +7,10 @@ import WardRecords
 /// before the open chart shows it, so what is on screen is what was kept.
 struct NoteCommand: ShellCommand {
     static let syntax = CommandSyntax(
-        "note", abstract: "Add a signed, timed note to the current chart.",
-        operand: .text(name: "text", help: "The note's text; quotes are not needed."))
+        "note",
+        abstract: "Add a signed, timed note to the current chart.",
+        operand: .text(name: "text", help: "The note's text; quotes are not needed.")
+    )
 
     static let allowedRoles: Set<String>? = Shell.clinicalRoles
 
@@ -26,7 +28,11 @@ struct NoteCommand: ShellCommand {
         let chart = try shell.currentChart()
         let store = try shell.records()
         let note = try store.addNote(
-            mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
+            mrn: chart.mrn,
+            author: shell.user ?? "",
+            text: text,
+            at: shell.now()
+        )
         chart.append(note)
         shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).", .line)
         return .succeeded

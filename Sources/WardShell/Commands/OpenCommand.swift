@@ -11,13 +11,17 @@ import WardRecords
 /// for them.
 struct OpenCommand: ShellCommand {
     static let syntax = CommandSyntax(
-        "open", abstract: "Open one patient's chart by medical record number.",
+        "open",
+        abstract: "Open one patient's chart by medical record number.",
         operand: .word(name: "mrn", help: "The patient's MRN, as listed by 'find'.", required: true),
         options: [
             .init(
-                "reason", value: "reason",
-                help: "Why you open a restricted chart (break the glass); asked for when missing. Recorded.")
-        ])
+                "reason",
+                value: "reason",
+                help: "Why you open a restricted chart (break the glass); asked for when missing. Recorded."
+            )
+        ]
+    )
 
     let mrn: String
     let reason: String?
@@ -51,13 +55,19 @@ struct OpenCommand: ShellCommand {
             guard !reason.isEmpty else {
                 throw ShellError(
                     "\(match.mrn) was not opened: a restricted chart opens only with a reason, which is recorded. "
-                        + "Give it on the line: open \(match.mrn) --reason \"…\"")
+                        + "Give it on the line: open \(match.mrn) --reason \"…\""
+                )
             }
             return try breakGlass(match.mrn, reason: reason, store, shell)
         }
     }
 
-    private func breakGlass(_ mrn: String, reason: String, _ store: any RecordStore, _ shell: Shell) throws -> CommandResult {
+    private func breakGlass(
+        _ mrn: String,
+        reason: String,
+        _ store: any RecordStore,
+        _ shell: Shell
+    ) throws -> CommandResult {
         shell.noteBreakGlass(BreakGlass(mrn: mrn, user: shell.user ?? "", reason: reason, time: shell.now()))
         return try open(mrn, store, shell)
     }

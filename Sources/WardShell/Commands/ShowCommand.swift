@@ -10,11 +10,15 @@ import WardRecords
 /// Ward pages nothing through another program, so a screenful is the sensible default.
 struct ShowCommand: ShellCommand {
     static let syntax = CommandSyntax(
-        "show", abstract: "Show a section of the current chart (summary by default).",
+        "show",
+        abstract: "Show a section of the current chart (summary by default).",
         operand: .word(
-            name: "section", help: "summary, allergies, meds, problems, vitals, labs, notes or encounters.",
-            required: false),
-        options: [.init("all", help: "Show every row, not only the newest.")])
+            name: "section",
+            help: "summary, allergies, meds, problems, vitals, labs, notes or encounters.",
+            required: false
+        ),
+        options: [.init("all", help: "Show every row, not only the newest.")]
+    )
 
     /// Rows shown without `--all`.
     static let recent = 20
@@ -30,13 +34,16 @@ struct ShowCommand: ShellCommand {
         }
         guard let section = ChartSection(rawValue: word) else {
             throw UsageError(
-                .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)), syntax: Self.syntax)
+                .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)),
+                syntax: Self.syntax
+            )
         }
         self.section = section
     }
 
     var restriction: CommandRestriction? {
-        section == .summary ? nil : CommandRestriction(action: "show \(section.rawValue)", allowedRoles: section.allowedRoles)
+        section == .summary
+            ? nil : CommandRestriction(action: "show \(section.rawValue)", allowedRoles: section.allowedRoles)
     }
 
     func run(in shell: Shell) throws -> CommandResult {
@@ -48,25 +55,31 @@ struct ShowCommand: ShellCommand {
                 ["SUBSTANCE", "CATEGORY", "CRITICALITY", "STATUS", "RECORDED"],
                 chart.allergies.reversed().map {
                     [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)]
-                }, shell)
+                },
+                shell
+            )
         case .meds:
             table(
                 ["MEDICATION", "DOSAGE", "STATUS", "AUTHORED"],
                 chart.medications.reversed().map { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] },
-                shell)
+                shell
+            )
         case .problems:
             table(
                 ["PROBLEM", "STATUS", "ONSET", "ABATED"],
                 chart.problems.reversed().map {
                     [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)]
-                }, shell)
+                },
+                shell
+            )
         case .vitals: observations(chart.vitals, shell)
         case .labs: observations(chart.labs, shell)
         case .encounters:
             table(
                 ["START", "CLASS", "VISIT", "REASON"],
                 chart.encounters.reversed().map { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] },
-                shell)
+                shell
+            )
         case .notes: notes(chart.notes, shell)
         }
         return .succeeded
@@ -93,7 +106,9 @@ struct ShowCommand: ShellCommand {
     private func observations(_ list: [Observation], _ shell: Shell) {
         table(
             ["TIME", "MEASUREMENT", "VALUE", "UNIT"],
-            list.reversed().map { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }, shell)
+            list.reversed().map { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] },
+            shell
+        )
     }
 
     /// Newest first, cut at `recent` unless `--all`, with a line saying what was left out.
@@ -105,7 +120,9 @@ struct ShowCommand: ShellCommand {
         let shown = all ? rows : Array(rows.prefix(Self.recent))
         shell.write(TextTable(headers: headers, rows: shown))
         if shown.count < rows.count {
-            shell.write("\(rows.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one.")
+            shell.write(
+                "\(rows.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."
+            )
         }
     }
 
@@ -120,7 +137,10 @@ struct ShowCommand: ShellCommand {
         shell.write(
             TextTable(
                 headers: ["TIME", "AUTHOR", "TEXT"],
-                rows: shown.map { [ChartFormat.time($0.time), $0.author, $0.text] }, layout: .paragraphs))
+                rows: shown.map { [ChartFormat.time($0.time), $0.author, $0.text] },
+                layout: .paragraphs
+            )
+        )
         if shown.count < notes.count {
             shell.write("\(notes.count - shown.count) older not shown; 'show notes --all' lists every one.")
         }

@@ -117,8 +117,14 @@ public final class BatchOutput: ShellOutput, BatchReporter {
         if let error { standardError("\(line.source.place): \(error)") }
         guard format == .json else { return }
         let record = CommandRecord(
-            line: Self.number(line), source: line.source.description, command: line.text, status: status.name,
-            rows: rows, messages: messages, error: error)
+            line: Self.number(line),
+            source: line.source.description,
+            command: line.text,
+            status: status.name,
+            rows: rows,
+            messages: messages,
+            error: error
+        )
         // Strings and numbers only: encoding cannot fail.
         guard let data = try? encoder.encode(record) else { return }
         standardOutput(Sanitizer.json(String(decoding: data, as: UTF8.self)))

@@ -30,7 +30,10 @@ public final class TextOutput: ShellOutput {
     private let width: () -> Int
     private let print: (String) -> Void
 
-    public init(width: @escaping () -> Int = TerminalWidth.current, print: @escaping (String) -> Void = { Swift.print($0) }) {
+    public init(
+        width: @escaping () -> Int = TerminalWidth.current,
+        print: @escaping (String) -> Void = { Swift.print($0) }
+    ) {
         self.width = width
         self.print = print
     }

@@ -72,7 +72,11 @@ public struct TextTable: Sendable {
                 var word = Substring(word)
                 var wordLength = word.count
                 while wordLength > width {
-                    if !line.isEmpty { lines.append(line); line = ""; length = 0 }
+                    if !line.isEmpty {
+                        lines.append(line)
+                        line = ""
+                        length = 0
+                    }
                     lines.append(String(word.prefix(width)))
                     word = word.dropFirst(width)
                     wordLength -= width
