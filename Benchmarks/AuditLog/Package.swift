@@ -12,7 +12,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "AuditLogBenchmark",
-            dependencies: [.product(name: "AuditLog", package: "ward")]
+            dependencies: [
+                .product(name: "AuditLog", package: "ward"),
+                .product(name: "WardCore", package: "ward"),
+            ]
         )
     ]
 )

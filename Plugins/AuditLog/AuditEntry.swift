@@ -3,7 +3,8 @@
 ///
 /// Each case of `Kind` is one event that matters; the details are the few fields that event
 /// needs, in a fixed order. Nothing here ever holds a key press, a password or clinical text:
-/// a line is reduced to a `LineSummary` first.
+/// a line is reduced to a `LineSummary` first, and what a command did to a record comes from
+/// the shell's access event (`RecordAccess`), which names the MRN and never a note's text.
 public struct AuditEntry: Equatable, Sendable {
     /// The record kinds, as the `kind` field writes them.
     public enum Kind: String, Equatable, Sendable, CaseIterable {
@@ -15,14 +16,19 @@ public struct AuditEntry: Equatable, Sendable {
         case lock
         /// The user unlocked the session with their password.
         case unlock
-        /// A command line passed the audit log on its way to the shell.
+        /// A command line passed the audit log on its way to the shell; `command` is its name only.
         case command
+        /// What a command did to one record, after it ran: `action` (list, open, read, write,
+        /// close), `mrn` exactly as stored, `section` for a read, and `outcome` (ok, denied,
+        /// failed).
+        case access
         /// A command line was refused, with the message the user saw.
         case denied
         /// A command that was running when SIGTERM or SIGHUP came, and was cut short: it did not
         /// finish (nothing it would have written was written). `signal` names the signal.
         case abandoned
-        /// Break-the-glass: emergency access to a chart, with the user's stated reason.
+        /// Break-the-glass: emergency access to a chart, with the user's stated reason and the
+        /// outcome; the `access` record of the open follows.
         case breakGlass = "break-glass"
         /// Ctrl-Z: the process is about to stop.
         case suspend
@@ -60,25 +66,38 @@ public struct AuditEntry: Equatable, Sendable {
 
     public static func unlock() -> AuditEntry { AuditEntry(.unlock) }
 
-    /// A line as the shell is about to run it; `chart` is the MRN of the chart open at the time.
-    public static func command(_ line: LineSummary, chart: String?) -> AuditEntry {
-        AuditEntry(.command, line.fields(chart: chart))
+    /// A line as the shell is about to run it: its command's name.
+    public static func command(_ line: LineSummary) -> AuditEntry {
+        AuditEntry(.command, line.fields)
     }
 
-    /// A line refused by an interceptor or the shell; `reason` is the message the user saw.
-    public static func denied(_ line: LineSummary, chart: String?, reason: String) -> AuditEntry {
-        AuditEntry(.denied, line.fields(chart: chart) + [("reason", .string(reason))])
+    /// A line refused by an interceptor before the shell saw it; `reason` is the message the
+    /// user saw.
+    public static func denied(_ line: LineSummary, reason: String) -> AuditEntry {
+        AuditEntry(.denied, line.fields + [("reason", .string(reason))])
     }
 
     /// A command cut short by `signal` (`SIGTERM`, `SIGHUP`) as Ward ended; its `command` record
     /// came before this one.
-    public static func abandoned(_ line: LineSummary, chart: String?, signal: String) -> AuditEntry {
-        AuditEntry(.abandoned, line.fields(chart: chart) + [("signal", .string(signal))])
+    public static func abandoned(_ line: LineSummary, signal: String) -> AuditEntry {
+        AuditEntry(.abandoned, line.fields + [("signal", .string(signal))])
     }
 
-    /// Emergency access to `mrn`, with the reason the user typed (a justification, never a note).
-    public static func breakGlass(mrn: String, reason: String) -> AuditEntry {
-        AuditEntry(.breakGlass, [("mrn", .string(mrn)), ("reason", .string(reason))])
+    /// What a command did to one record, as the shell told it. A break-the-glass is its own
+    /// kind, with the reason the user typed (a justification, never a note); every other
+    /// action is an `access` record, with the section for a read.
+    public static func access(_ access: RecordAccess) -> AuditEntry {
+        let mrn: (key: String, value: CanonicalJSON.Value) = ("mrn", .string(access.record))
+        let outcome: (key: String, value: CanonicalJSON.Value) = ("outcome", .string(access.outcome.rawValue))
+        switch access.action {
+        case .brokeGlass:
+            return AuditEntry(.breakGlass, [mrn, ("reason", .string(access.detail ?? "")), outcome])
+        case .read:
+            let section = access.detail.map { [(key: "section", value: CanonicalJSON.Value.string($0))] } ?? []
+            return AuditEntry(.access, [("action", .string(access.action.rawValue)), mrn] + section + [outcome])
+        case .listed, .opened, .wrote, .closed:
+            return AuditEntry(.access, [("action", .string(access.action.rawValue)), mrn, outcome])
+        }
     }
 
     public static func suspend() -> AuditEntry { AuditEntry(.suspend) }

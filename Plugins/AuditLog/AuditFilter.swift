@@ -2,7 +2,9 @@
 public struct AuditFilter: Sendable {
     /// The `user` field, exactly.
     public var user: String?
-    /// The MRN a record names (`mrn`) or the chart open at the time (`chart`), exactly.
+    /// The MRN a record names (`mrn`: what a command did to it, from the shell's access events),
+    /// exactly, of any length; or, in logs written before access records, the chart open at the
+    /// time (`chart`).
     public var mrn: String?
     /// From this time on, inclusive, in milliseconds since the epoch.
     public var since: Int64?

@@ -1,12 +1,14 @@
 import WardCore
 
 /// Records every event that matters as one hash-chained JSON line: sign-on and its failures,
-/// locks with their cause, unlocks, each command line with the MRN it touched, denials,
-/// break-the-glass, suspend and resume, signals, sign-off.
+/// locks with their cause, unlocks, each command line by its name, what each command did to
+/// each record (`access`, from the shell's `RecordAccess` events: the MRN, the action, the
+/// outcome), denials, break-the-glass, suspend and resume, signals, sign-off.
 ///
 /// A plugin rather than session code because sites choose where the log goes, how hard it is
 /// synced and whether it is keyed; WardCore holds no policy. It sees a line before the shell
-/// runs it, so the record exists before the chart is opened.
+/// runs it, so a command that crashes Ward is still on record; it never parses the line's
+/// arguments: the shell, which knows what it did, says so after it did it.
 ///
 /// Fails closed, as sudo does with its I/O log: when the record for a line (or for anything that
 /// grants access: a sign-on, an unlock, a resume) cannot be written, the line is denied with the
@@ -14,7 +16,8 @@ import WardCore
 /// above the prompt.
 ///
 /// - Important: Never a key press, never a password, never note text: a line is reduced to a
-///   `LineSummary` (command name, MRN, and arguments only from an allow-list) before it is written.
+///   `LineSummary` (its command's name) before it is written, and an access names the MRN, the
+///   section read or the break-glass reason, never a note or another patient field.
 public final class AuditLog: Interceptor {
     /// The name a site file uses.
     public static let name = "audit-log"
@@ -106,12 +109,7 @@ public final class AuditLog: Interceptor {
         case .line(let line):
             guard let summary = LineSummary(line.text) else { return .pass }
             lastSource = line.source
-            record(
-                .command(summary, chart: context.session.currentRecord),
-                context: context,
-                source: line.source,
-                grantsAccess: true
-            )
+            record(.command(summary), context: context, source: line.source, grantsAccess: true)
         case .session(let change):
             intercept(change, context: context)
         case .lifecycle(.suspend):
@@ -145,17 +143,19 @@ public final class AuditLog: Interceptor {
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
         case .denied(let line, let message):
             if let summary = LineSummary(line.text) {
-                let entry = AuditEntry.denied(summary, chart: context.session.currentRecord, reason: message)
+                let entry = AuditEntry.denied(summary, reason: message)
                 record(entry, context: context, source: line.source, grantsAccess: false)
             }
         case .abandoned(let line, let signal):
             if let summary = LineSummary(line.text) {
                 let name = signal == .hangup ? "SIGHUP" : "SIGTERM"
-                let entry = AuditEntry.abandoned(summary, chart: context.session.currentRecord, signal: name)
+                let entry = AuditEntry.abandoned(summary, signal: name)
                 record(entry, context: context, source: line.source, grantsAccess: false)
             }
-        case .brokeGlass(let mrn, let reason):
-            record(.breakGlass(mrn: mrn, reason: reason), context: context, grantsAccess: true)
+        case .accessed(let access):
+            // The command has run: an access that showed or changed a record and cannot be
+            // recorded locks the session; a refused or failed one is reported.
+            record(.access(access), context: context, grantsAccess: access.outcome == .ok)
         case .promptReady:
             break  // not an event that matters to an auditor
         }

@@ -2,8 +2,8 @@
 ///
 /// ```
 /// {"seq":7,"ts":"2026-11-22T09:41:07.123Z","host":"ward1","pid":4242,"session":"3f9c…",
-///  "user":"demo","role":"clinician","source":"tty","kind":"command","command":"open",
-///  "mrn":"MRN-1042","prev":"<hash of seq 6>","hash":"<this record's hash>"}
+///  "user":"demo","role":"clinician","source":"tty","kind":"access","action":"open",
+///  "mrn":"MRN-1042","outcome":"ok","prev":"<hash of seq 6>","hash":"<this record's hash>"}
 /// ```
 /// (one line in the file). The envelope comes first in a fixed order, then `kind` and the
 /// entry's details, then `prev`, and `hash` always last: the record's *body* is the line up to

@@ -4,7 +4,8 @@ import WardCore
 ///
 /// ```
 /// SEQ  TIME (UTC)               USER  ROLE       SESSION   SOURCE  EVENT    DETAIL
-/// 7    2026-11-22T09:41:07.123Z demo  clinician  3f9c2a1b  tty     command  open mrn=MRN-1042
+/// 6    2026-11-22T09:41:07.120Z demo  clinician  3f9c2a1b  tty     command  open
+/// 7    2026-11-22T09:41:07.123Z demo  clinician  3f9c2a1b  tty     access   action=open mrn=MRN-1042 outcome=ok
 /// ```
 ///
 /// - Important: Every cell is cleaned of control characters: a log is evidence, and printing it
@@ -52,7 +53,7 @@ public enum AuditTable {
         ]
     }
 
-    /// `open mrn=MRN-1042`, `cause=idle`, `away=1m30s`.
+    /// `open`, `action=read mrn=MRN-1042 section=labs outcome=denied`, `cause=idle`, `away=1m30s`.
     static func detail(_ r: AuditRecord) -> String {
         var parts: [String] = []
         for (key, value) in r.object.fields where !envelope.contains(key) {

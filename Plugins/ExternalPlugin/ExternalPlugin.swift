@@ -210,11 +210,18 @@ public final class ExternalPlugin: Interceptor {
                 ]
             case .promptReady:
                 return nil  // once per command: not worth a round trip to a plugin
-            case .brokeGlass(let mrn, let reason):
-                return [
-                    "kind": "session", "change": "broke-glass", "mrn": .string(mrn), "reason": .string(reason),
-                    "user": user, "role": role,
+            case .accessed(let access):
+                var fields: [String: JSONValue] = [
+                    "kind": "session", "change": "accessed", "action": .string(access.action.rawValue),
+                    "mrn": .string(access.record), "outcome": .string(access.outcome.rawValue), "user": user,
+                    "role": role,
                 ]
+                switch access.action {
+                case .read: fields["section"] = access.detail.map(JSONValue.string)
+                case .brokeGlass: fields["reason"] = access.detail.map(JSONValue.string)
+                case .listed, .opened, .wrote, .closed: break
+                }
+                return .object(fields)
             }
         case .lifecycle(let signal) where events.contains("lifecycle"):
             switch signal {

@@ -114,8 +114,6 @@ public final class Shell: CommandRunner {
         store?.wipe()
     }
 
-    public var currentRecord: String? { currentMRN }
-
     public var prompt: String {
         guard let currentMRN else { return "ward> " }
         return "ward [\(currentMRN)]> "
@@ -144,6 +142,7 @@ public final class Shell: CommandRunner {
         }
         if let roles = type.allowedRoles, let refusal = refusal(action: name, roles: roles) {
             report(refusal)
+            noteRefusedAccess(type.currentChartAccess, detail: nil)
             return .failed
         }
         var command: any ShellCommand
@@ -163,6 +162,7 @@ public final class Shell: CommandRunner {
             let refusal = refusal(action: restriction.action, roles: restriction.allowedRoles)
         {
             report(refusal)
+            noteRefusedAccess(type.currentChartAccess, detail: command.accessDetail)
             return .failed
         }
         return reportingFailures { try command.run(in: self) }
@@ -290,12 +290,51 @@ public final class Shell: CommandRunner {
         currentMRN = chart.mrn
     }
 
+    /// Keeps the reason a restricted chart was opened with, and tells the chain.
     func noteBreakGlass(_ record: BreakGlass) {
         lastBreakGlass = record
-        pendingEvents.append(.brokeGlass(mrn: record.mrn, reason: record.reason))
+        noteAccess(.brokeGlass, record.mrn, detail: record.reason, .ok)
     }
 
-    /// Break-the-glass events for the chain (the audit log), taken after each command.
+    /// Tells the chain, after this command, what it did to one record: each command calls this
+    /// once for each record it touched, with how it ended. `record` is the MRN as the store
+    /// spells it (as typed only when no such record exists).
+    func noteAccess(
+        _ action: RecordAccess.Action,
+        _ record: String,
+        detail: String? = nil,
+        _ outcome: RecordAccess.Outcome
+    ) {
+        pendingEvents.append(.accessed(RecordAccess(action, record: record, detail: detail, outcome: outcome)))
+    }
+
+    /// Runs `body`, which does `action` to `record`, and notes the access: `ok` when it returns,
+    /// `failed` when it throws (the error goes on to be reported).
+    func accessing<T>(
+        _ action: RecordAccess.Action,
+        _ record: String,
+        detail: String? = nil,
+        _ body: () throws -> T
+    ) throws -> T {
+        do {
+            let result = try body()
+            noteAccess(action, record, detail: detail, .ok)
+            return result
+        } catch {
+            noteAccess(action, record, detail: detail, .failed)
+            throw error
+        }
+    }
+
+    /// A role refusal of a command that acts on the current chart is that access, denied. With
+    /// no chart open there is no record to name, and the line's own record says enough.
+    private func noteRefusedAccess(_ action: RecordAccess.Action?, detail: String?) {
+        guard let action, let currentMRN else { return }
+        noteAccess(action, currentMRN, detail: detail, .denied)
+    }
+
+    /// What the last command did to records, for the chain (the audit log), taken after each
+    /// command and each answer.
     public func takeSessionEvents() -> [SessionEvent] {
         defer { pendingEvents.removeAll() }
         return pendingEvents

@@ -10,6 +10,10 @@ import WardCore
 /// Roles are checked by `Shell.run`, never by the command: before parsing, against
 /// `allowedRoles`; after parsing, against `restriction` (for a command such as `show` whose
 /// arguments decide what it reveals). A refused command changes nothing.
+///
+/// Each command tells the chain what it did to each record it touched, after it did it
+/// (`Shell.noteAccess`), with the outcome; a refusal of a command that acts on the current chart
+/// is noted by `Shell.run` as that access `denied` (`currentChartAccess`, `accessDetail`).
 public protocol ShellCommand: Sendable {
     /// Name, aliases, one-line abstract, operand and options.
     static var syntax: CommandSyntax { get }
@@ -17,11 +21,18 @@ public protocol ShellCommand: Sendable {
     /// The roles (`clinician`, `clerk`, `auditor`) that may run this command; nil for everyone.
     static var allowedRoles: Set<String>? { get }
 
+    /// What the command does to the current chart (`show` reads it, `note` writes it), so that a
+    /// refusal is recorded as that access denied; nil for a command that does not act on it.
+    static var currentChartAccess: RecordAccess.Action? { get }
+
     /// The command as the line asked for it; throws for a value the command cannot take.
     init(_ arguments: ParsedArguments) throws(UsageError)
 
     /// A narrower rule that depends on the parsed arguments (`show notes`), or nil.
     var restriction: CommandRestriction? { get }
+
+    /// What the access record names beside the action (the section `show` reads), or nil.
+    var accessDetail: String? { get }
 
     /// Runs against the shell's state; throws `ShellError` for a failure the user should read.
     mutating func run(in shell: Shell) throws -> CommandResult
@@ -30,7 +41,11 @@ public protocol ShellCommand: Sendable {
 extension ShellCommand {
     public static var allowedRoles: Set<String>? { nil }
 
+    public static var currentChartAccess: RecordAccess.Action? { nil }
+
     public var restriction: CommandRestriction? { nil }
+
+    public var accessDetail: String? { nil }
 
     /// A usage error for this command: the rule broken, said as what to do.
     static func usageError(_ message: String) -> UsageError { UsageError(.invalid(message), syntax: syntax) }

@@ -24,7 +24,7 @@ extension Ward.Audit {
 
         @Option(
             help: ArgumentHelp(
-                "Only records that name this MRN, or happened while its chart was open.",
+                "Only records of what was done to this MRN (listed, opened, read, written, closed, break-glass).",
                 valueName: "mrn"
             )
         )

@@ -42,9 +42,13 @@ private final class LineRecorder: Interceptor {
         _ = chain.dispatch(.session(.signedOn(user: "demo", role: "clinician")))
         _ = chain.dispatch(.key(KeyPress(Array("x".utf8))))
         #expect(chain.dispatch(.line(Line("open MRN-1042"))) == .delivered(.line(Line("open MRN-1042"))))
-        chain.session.currentRecord = "MRN-1042"  // the shell opened it
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.opened, record: "MRN-1042", outcome: .ok))))
         _ = chain.dispatch(.line(Line("note Patient reports chest pain")))
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.wrote, record: "MRN-1042", outcome: .ok))))
         _ = chain.dispatch(.line(Line("show meds", source: .batch(file: "rounds.ward", line: 3))))
+        _ = chain.dispatch(
+            .session(.accessed(RecordAccess(.read, record: "MRN-1042", detail: "meds", outcome: .ok)))
+        )
         _ = chain.dispatch(.session(.locked(.idle)))
         _ = chain.dispatch(.lifecycle(.suspend))
         _ = chain.dispatch(.lifecycle(.resume(away: .milliseconds(90_500))))
@@ -56,19 +60,26 @@ private final class LineRecorder: Interceptor {
         let rs = records()
         #expect(
             rs.map { $0.kind ?? "" } == [
-                "sign-on", "command", "command", "command", "lock", "suspend", "resume", "unlock", "signal",
-                "sign-off",
+                "sign-on", "command", "access", "command", "access", "command", "access", "lock", "suspend", "resume",
+                "unlock", "signal", "sign-off",
             ]
         )
-        #expect(rs.map(\.seq) == Array(1...10))
-        #expect(rs[1].object.string("command") == "open" && rs[1].object.string("mrn") == "MRN-1042")
-        #expect(rs[2].object.string("command") == "note" && rs[2].object.string("chart") == "MRN-1042")
-        #expect(rs[3].object.string("args") == "meds" && rs[3].object.string("source") == "batch:rounds.ward:3")
+        #expect(rs.map(\.seq) == Array(1...13))
+        // The line's record is its command's name only; what it did comes from the access record.
+        #expect(rs[1].object.fields.map(\.key).filter { !envelope.contains($0) } == ["command"])
+        #expect(rs[1].object.string("command") == "open")
+        #expect(fields(rs[2]) == ["action": "open", "mrn": "MRN-1042", "outcome": "ok"])
+        #expect(rs[3].object.string("command") == "note" && rs[3].object.string("mrn") == nil)
+        #expect(fields(rs[4]) == ["action": "write", "mrn": "MRN-1042", "outcome": "ok"])
+        #expect(rs[5].object.string("command") == "show" && rs[5].object.string("args") == nil)
+        #expect(fields(rs[6]) == ["action": "read", "mrn": "MRN-1042", "section": "meds", "outcome": "ok"])
+        #expect(rs[5].object.string("source") == "batch:rounds.ward:3")
+        #expect(rs[6].object.string("source") == "batch:rounds.ward:3", "an access comes from its line's source")
         #expect(rs[1].object.string("source") == "tty")
-        #expect(rs[4].object.string("cause") == "idle")
-        #expect(rs[6].object.integer("away_ms") == 90_500)
-        #expect(rs[8].object.string("signal") == "SIGHUP")
-        #expect(rs[9].object.string("how") == "hangup")
+        #expect(rs[7].object.string("cause") == "idle")
+        #expect(rs[9].object.integer("away_ms") == 90_500)
+        #expect(rs[11].object.string("signal") == "SIGHUP")
+        #expect(rs[12].object.string("how") == "hangup")
         for r in rs {
             #expect(r.user == "demo")
             #expect(r.object.string("role") == "clinician")
@@ -79,6 +90,74 @@ private final class LineRecorder: Interceptor {
         #expect(!readText(path).contains("chest pain"))
         #expect(recorder.lines.count == 3)
         #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)
+    }
+
+    /// The envelope's keys, which every record has.
+    private let envelope: Set<String> = [
+        "seq", "ts", "host", "pid", "session", "user", "role", "source", "kind", "prev", "hash",
+    ]
+
+    /// A record's own string fields, without the envelope.
+    private func fields(_ record: AuditRecord) -> [String: String] {
+        var out: [String: String] = [:]
+        for (key, value) in record.object.fields where !envelope.contains(key) {
+            if case .string(let text) = value { out[key] = text }
+        }
+        return out
+    }
+
+    @Test func anMRNOfAnyLengthAndForm_isRecordedExactly() throws {
+        let (chain, _, _) = try makeChain()
+        let uuid = "8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35"
+        let long = String(repeating: "Z", count: 200) + "/ü\"\u{1B}]0;x\u{07}"
+        _ = chain.dispatch(.line(Line("open \(uuid)")))
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.opened, record: uuid, outcome: .ok))))
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.closed, record: long, outcome: .failed))))
+        chain.removeAll()
+        let rs = records()
+        #expect(rs.map { $0.kind ?? "" } == ["command", "access", "access"])
+        #expect(rs[0].object.string("mrn") == nil, "the line is never parsed for an MRN")
+        #expect(rs[1].object.string("mrn") == uuid)
+        #expect(rs[2].object.string("mrn") == long && rs[2].object.string("outcome") == "failed")
+        #expect(AuditFilter(mrn: uuid).matches(rs[1]) && !AuditFilter(mrn: uuid).matches(rs[0]))
+        #expect(AuditFilter(mrn: long).matches(rs[2]) && !AuditFilter(mrn: long).matches(rs[1]))
+        let table = AuditTable.render(rs)
+        #expect(table.contains("action=open mrn=\(uuid) outcome=ok"))
+        #expect(!table.contains("\u{1B}") && table.contains("\\e]0;x\\a"))
+        #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)
+    }
+
+    @Test func aDeniedRead_isRecordedWithItsSection_andADeniedOrFailedOpenSo() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.dispatch(.line(Line("show labs")))
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.read, record: "W1", detail: "labs", outcome: .denied))))
+        _ = chain.dispatch(.line(Line("open W9")))
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.opened, record: "W9", outcome: .failed))))
+        chain.removeAll()
+        let rs = records()
+        #expect(fields(rs[1]) == ["action": "read", "mrn": "W1", "section": "labs", "outcome": "denied"])
+        #expect(fields(rs[3]) == ["action": "open", "mrn": "W9", "outcome": "failed"])
+    }
+
+    @Test func breakingTheGlass_isItsOwnKind_withTheReasonAndTheOutcome() throws {
+        let (chain, _, _) = try makeChain()
+        let access = RecordAccess(.brokeGlass, record: "R1", detail: "on call, chest pain", outcome: .ok)
+        _ = chain.dispatch(.session(.accessed(access)))
+        let r = try #require(records().first)
+        #expect(r.kind == "break-glass")
+        #expect(fields(r) == ["mrn": "R1", "reason": "on call, chest pain", "outcome": "ok"])
+    }
+
+    @Test func unwritableLog_afterAnAccessThatShowedARecord_locks_butAfterARefusalIsANotice() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.dispatch(.line(Line("charts")))
+        #expect(chmod(path, 0o400) == 0)
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.read, record: "W1", detail: "labs", outcome: .denied))))
+        let refused = chain.takeRequests()
+        #expect(refused.count == 1)
+        if case .notice = refused.first {} else { Issue.record("expected a notice, got \(refused)") }
+        _ = chain.dispatch(.session(.accessed(RecordAccess(.opened, record: "W1", outcome: .ok))))
+        #expect(chain.takeRequests() == [.lock(.failure)])
     }
 
     @Test func failedSignOn_recordsTheNameGiven() throws {
@@ -267,7 +346,6 @@ private final class LineRecorder: Interceptor {
         let path = directory.file("audit.jsonl")
         let chain = InterceptorChain(clock: ManualClock(), session: SessionInfo(id: "s-1"))
         chain.append(AuditLog(path: path, clock: steppingClock()))
-        chain.session.currentRecord = "MRN-7"
         let line = Line("note Patient reports chest pain", source: .batch(file: "rounds.ward", line: 4))
         _ = chain.dispatch(.line(line))
         _ = chain.dispatch(.session(.abandoned(line, because: .terminate)))
@@ -276,7 +354,8 @@ private final class LineRecorder: Interceptor {
         chain.removeAll()
         let rs = lines(of: readBytes(path)).enumerated().compactMap { AuditRecord(line: $0 + 1, bytes: $1[...]) }
         #expect(rs.map { $0.kind ?? "" } == ["command", "abandoned", "signal", "sign-off"])
-        #expect(rs[1].object.string("command") == "note" && rs[1].object.string("chart") == "MRN-7")
+        #expect(rs[1].object.string("command") == "note")
+        #expect(rs[1].object.string("mrn") == nil && rs[1].object.string("chart") == nil, "never parsed from the line")
         #expect(rs[1].object.string("signal") == "SIGTERM")
         #expect(rs[1].object.string("source") == "batch:rounds.ward:4")
         #expect(!readText(path).contains("chest pain"))

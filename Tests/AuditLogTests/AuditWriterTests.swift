@@ -9,7 +9,7 @@ import WardCore
     var path: String { directory.file("audit.jsonl") }
 
     private func append(_ writer: AuditWriter) throws(AuditError) {
-        try writer.append(.command(LineSummary(command: "charts"), chart: nil), session: testSession, source: "tty")
+        try writer.append(.command(LineSummary(command: "charts")), session: testSession, source: "tty")
     }
 
     @Test func createsTheLogAndItsHead_0600() throws {

@@ -1,6 +1,7 @@
 import AuditLog
 import Glibc
 import Testing
+import WardCore
 
 /// The path of this test binary, to start it again as a child writer.
 private let testBinary: String = {
@@ -76,7 +77,7 @@ func runChild(mode: String, log: String, uid: uid_t? = nil) -> Int32 {
             let session = AuditRecord.SessionFields(id: id, user: "user-\(id)", role: "clinician")
             for i in 0..<count {
                 try writer.append(
-                    .command(LineSummary(command: "open", mrn: "MRN-\(i)"), chart: nil),
+                    .access(RecordAccess(.opened, record: "MRN-\(i)", outcome: .ok)),
                     session: session,
                     source: "batch:\(id).ward:\(i + 1)"
                 )

@@ -110,7 +110,7 @@ private final class Counter: @unchecked Sendable {
     }
 }
 
-/// Writes `count` command records to `path`.
+/// Writes `count` access records (`open MRN-1000`, `MRN-1001`, …) to `path`.
 @discardableResult
 func writeLog(
     _ path: String,
@@ -122,8 +122,8 @@ func writeLog(
 {
     let writer = try AuditWriter(path: path, chain: chain, policy: policy, clock: steppingClock())
     for i in 0..<count {
-        let summary = LineSummary(command: "open", mrn: "MRN-\(1000 + i)")
-        try writer.append(.command(summary, chart: nil), session: testSession, source: "tty")
+        let access = RecordAccess(.opened, record: "MRN-\(1000 + i)", outcome: .ok)
+        try writer.append(.access(access), session: testSession, source: "tty")
     }
     return writer
 }

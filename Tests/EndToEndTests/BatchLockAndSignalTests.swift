@@ -34,7 +34,13 @@ import Testing
         #expect(p.standardError.contains("<stdin>:2: no chart is open"))
         #expect(p.standardOutput.contains("Name         Alvarez, Brandon"))
         let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
-        #expect(kinds == ["sign-on", "command", "lock", "unlock", "command", "command", "command", "sign-off"])
+        // The `show` during the lock ran with no chart open: it touched no record.
+        #expect(
+            kinds == [
+                "sign-on", "command", "access", "lock", "unlock", "command", "command", "access", "command", "access",
+                "sign-off",
+            ]
+        )
         #expect(try h.auditRecords().first { $0["kind"] as? String == "lock" }?["cause"] as? String == "idle")
         #expect(try h.verifyAudit() == 0)
     }
@@ -47,7 +53,7 @@ import Testing
         p.send("show")  // too late: nobody reads it
         #expect(p.standardError.contains("descriptor 3, which cannot be read again; stopped after <stdin>:1"))
         let records = try h.auditRecords()
-        #expect(records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "lock", "sign-off"])
+        #expect(records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "access", "lock", "sign-off"])
         #expect(records.last?["how"] as? String == "timeout")
     }
 
@@ -62,7 +68,9 @@ import Testing
         #expect(try p.waitForExit() == status)
         p.send("show")
         let records = try h.auditRecords()
-        #expect(records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "signal", "sign-off"])
+        #expect(
+            records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "access", "signal", "sign-off"]
+        )
         #expect(records.last?["how"] as? String == how)
         #expect(p.standardError.contains("stopped after <stdin>:1"))
         #expect(try h.verifyAudit() == 0)

@@ -295,10 +295,15 @@ struct WipeCoreImageTests {
         }
         #expect(
             records.compactMap { $0["kind"] as? String } == [
-                "sign-on", "command", "command", "break-glass", "sign-off",
+                "sign-on", "command", "access", "command", "break-glass", "access", "sign-off",
             ]
         )
         let glass = records.first { $0["kind"] as? String == "break-glass" }
         #expect(glass?["mrn"] as? String == "R0000001" && glass?["reason"] as? String == "on call, chest pain")
+        #expect(glass?["outcome"] as? String == "ok")
+        let opens = records.filter { $0["kind"] as? String == "access" }
+        #expect(opens.map { $0["action"] as? String } == ["open", "open"])
+        #expect(opens.map { $0["mrn"] as? String } == ["R0000001", "R0000001"])
+        #expect(opens.map { $0["outcome"] as? String } == ["denied", "ok"], "the empty answer opened nothing")
     }
 }

@@ -98,7 +98,7 @@ public final class InterceptorChain {
             session.isLocked = true
         case .unlocked:
             session.isLocked = false
-        case .signOnFailed, .signedOff, .denied, .abandoned, .brokeGlass, .promptReady:
+        case .signOnFailed, .signedOff, .denied, .abandoned, .accessed, .promptReady:
             break
         }
         _ = dispatch(.session(event))

@@ -11,23 +11,16 @@ public struct SessionInfo: Equatable, Sendable {
     public var role: String?
     /// True while the session is locked.
     public var isLocked: Bool
-    /// What the shell's next command refers to (the open chart's MRN), as the shell itself
-    /// reports it after each command; nil when nothing is open. The audit log names it in the
-    /// record of a `show` or a `note`, so the record says what the shell showed, not what a line
-    /// asked to open.
-    public var currentRecord: String?
 
     public init(
         id: String,
         user: String? = nil,
         role: String? = nil,
-        isLocked: Bool = false,
-        currentRecord: String? = nil
+        isLocked: Bool = false
     ) {
         self.id = id
         self.user = user
         self.role = role
         self.isLocked = isLocked
-        self.currentRecord = currentRecord
     }
 }

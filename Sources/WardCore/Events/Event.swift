@@ -54,8 +54,9 @@ public enum SessionEvent: Equatable, Sendable {
     /// watchdog interrupted it (`CommandInterruption`) and it failed without finishing. Sent
     /// after the line's own record, before the signal's.
     case abandoned(Line, because: Lifecycle)
-    /// Break the glass: a restricted chart opened in an emergency, with the user's stated reason.
-    case brokeGlass(mrn: String, reason: String)
+    /// What a command did to one record (opened, read, wrote, closed, broke the glass) and how it
+    /// ended, told by the command runner after the command ran (`CommandRunner.takeSessionEvents`).
+    case accessed(RecordAccess)
     /// The prompt is back: a command has finished and Ward waits for the user. A running command
     /// is not idleness, so the idle timer counts from here.
     case promptReady

@@ -176,7 +176,6 @@ public final class BatchSession {
             if let signal = run.abandonedBy { announce(.abandoned(passed, because: signal)) }
             // Nobody is there to answer a question: the command fails, saying how to do without.
             if case .ask = result { result = runner.answer(nil) }
-            chain.session.currentRecord = runner.currentRecord
             for event in runner.takeSessionEvents() { announce(event) }
             status = result == .failed ? .failed : .succeeded
         case .delivered, .consumed:
@@ -296,7 +295,6 @@ public final class BatchSession {
     /// Lines not yet run stay queued: they run after the next sign-on.
     private func wipe(_ reason: LockReason) {
         runner.wipe()
-        chain.session.currentRecord = nil
         output?.wipe()
         reporter.notice("locked (\(reason)) after \(lastLine?.place ?? "sign-on"); what was loaded is wiped.")
         logger.info("batch locked", metadata: ["lock.reason": "\(reason)"])

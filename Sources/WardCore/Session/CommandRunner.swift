@@ -5,10 +5,6 @@ public protocol CommandRunner: AnyObject {
     /// The prompt for the next line (it names the open chart, if any).
     var prompt: String { get }
 
-    /// What the next command refers to (the open chart's MRN); nil when nothing is open. The
-    /// session copies it into `SessionInfo.currentRecord` after every command and every wipe.
-    var currentRecord: String? { get }
-
     /// Runs one line and says what the session should do next.
     func run(_ line: Line) -> CommandResult
 
@@ -29,13 +25,13 @@ public protocol CommandRunner: AnyObject {
     /// The session locks: forget every chart and cache, release the store's memory.
     func wipe()
 
-    /// What the last command did that the chain must hear of (break the glass), oldest first.
+    /// What the last command (or answer) did that the chain must hear of, oldest first: one
+    /// `.accessed` for each record it touched, so the audit log records what was done rather
+    /// than what a line asked for.
     func takeSessionEvents() -> [SessionEvent]
 }
 
 extension CommandRunner {
-    public var currentRecord: String? { nil }
-
     public func answer(_ text: String?) -> CommandResult { .failed }
 
     public func takeSessionEvents() -> [SessionEvent] { [] }

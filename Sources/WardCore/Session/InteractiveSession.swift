@@ -305,7 +305,6 @@ public final class InteractiveSession {
     /// After a command (or an answer): the chain hears what it did, then the next prompt, the
     /// command's question, the lock or the end.
     private func finished(_ result: CommandResult) {
-        chain.session.currentRecord = runner.currentRecord
         for event in runner.takeSessionEvents() { announce(event) }
         performRequests()
         guard input == .shell else { return }  // a plugin locked or ended the session
@@ -389,7 +388,6 @@ public final class InteractiveSession {
         discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
         runner.wipe()
         question = nil
-        chain.session.currentRecord = nil
         editor.remove()
         editor.wipe()
         decoder.wipe()

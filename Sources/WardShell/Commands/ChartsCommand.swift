@@ -2,6 +2,9 @@ import WardCore
 import WardRecords
 
 /// `charts`: what this session holds in memory, so the user can close what they no longer need.
+///
+/// It reads no record: only charts this session opened (each already on record as `opened`),
+/// from memory, so it notes no access.
 struct ChartsCommand: ShellCommand {
     static let syntax = CommandSyntax("charts", abstract: "List the charts open in this session.")
 

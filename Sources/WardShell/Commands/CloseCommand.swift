@@ -4,7 +4,7 @@ import WardRecords
 /// `close [MRN]`: wipes one loaded chart (the current one by default) and forgets it.
 ///
 /// Closing is a wipe, not just a hide: a chart the user is done with should not wait in memory
-/// for the next lock.
+/// for the next lock. The chart is `closed`; naming one that is not open is a `failed` close.
 struct CloseCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "close",
@@ -20,6 +20,7 @@ struct CloseCommand: ShellCommand {
         let chart: LoadedChart
         if let mrn {
             guard let loaded = shell.loadedChart(mrn: mrn) else {
+                shell.noteAccess(.closed, mrn, .failed)
                 throw ShellError("no chart '\(mrn)' is open. 'charts' lists the open ones.")
             }
             chart = loaded
@@ -28,6 +29,7 @@ struct CloseCommand: ShellCommand {
         }
         let closed = chart.mrn
         shell.remove(chart)
+        shell.noteAccess(.closed, closed, .ok)
         if let current = shell.currentMRN {
             shell.write("Closed \(closed). The current chart is \(current).")
         } else {

@@ -5,7 +5,9 @@ import WardRecords
 ///
 /// Shows only what choosing a chart needs (MRN, name, birth date, sex), so every role may run
 /// it: a clerk's work starts here too. Restricted patients are marked, not hidden: the user
-/// learns before `open` that a reason will be asked for.
+/// learns before `open` that a reason will be asked for. Each patient shown is `listed`: the
+/// row is patient data, so an auditor asking who saw a patient finds searches too; what was
+/// searched for is never recorded (a name is patient data).
 struct FindCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "find",
@@ -41,6 +43,7 @@ struct FindCommand: ShellCommand {
             shell.write("No patient matches. Try fewer letters, or fewer words.")
             return .succeeded
         }
+        for match in result.matches { shell.noteAccess(.listed, match.mrn, .ok) }
         let rows = result.matches.map { match in
             [
                 match.mrn, ChartFormat.name(given: match.given, family: match.family), match.birthDate,

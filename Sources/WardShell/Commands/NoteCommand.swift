@@ -4,7 +4,8 @@ import WardRecords
 /// `note TEXT...`: appends a note to the current chart, signed with the user's name and timed.
 ///
 /// Clinicians only: a clerk or an auditor never writes into a chart. The store saves the note
-/// before the open chart shows it, so what is on screen is what was kept.
+/// before the open chart shows it, so what is on screen is what was kept. The chart is `wrote`
+/// (`ok`, or `failed` when the store refused the note), never with the note's text.
 struct NoteCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "note",
@@ -13,6 +14,8 @@ struct NoteCommand: ShellCommand {
     )
 
     static let allowedRoles: Set<String>? = Shell.clinicalRoles
+
+    static let currentChartAccess: RecordAccess.Action? = .wrote
 
     /// The words after `note`, joined by one space each: quotes gone, as a shell would read them.
     let text: String
@@ -26,13 +29,9 @@ struct NoteCommand: ShellCommand {
 
     func run(in shell: Shell) throws -> CommandResult {
         let chart = try shell.currentChart()
-        let store = try shell.records()
-        let note = try store.addNote(
-            mrn: chart.mrn,
-            author: shell.user ?? "",
-            text: text,
-            at: shell.now()
-        )
+        let note = try shell.accessing(.wrote, chart.mrn) {
+            try shell.records().addNote(mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
+        }
         chart.append(note)
         shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).", .line)
         return .succeeded

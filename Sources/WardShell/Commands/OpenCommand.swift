@@ -9,6 +9,9 @@ import WardRecords
 /// trail; the check runs on the `find` row, before anything clinical is read. Every role may open
 /// a chart; clerks and auditors get the demographics only, and the clinical rows are never loaded
 /// for them.
+///
+/// The chart is `opened` (`ok`; `failed` for no such MRN or an error; `denied` for a restricted
+/// chart without a reason); a break-the-glass open is noted first, with its reason.
 struct OpenCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "open",
@@ -41,10 +44,21 @@ struct OpenCommand: ShellCommand {
         if let chart = shell.loadedChart(mrn: mrn) {
             shell.select(chart)
             shell.write("\(chart.mrn) is already open; it is the current chart again.")
+            shell.noteAccess(.opened, chart.mrn, .ok)
             return .succeeded
         }
-        let store = try shell.records()
-        guard let match = try store.lookUp(mrn: mrn) else {
+        // Until the store has answered, the record is named as typed: it may not exist.
+        let store: any RecordStore
+        let found: PatientMatch?
+        do {
+            store = try shell.records()
+            found = try store.lookUp(mrn: mrn)
+        } catch {
+            shell.noteAccess(.opened, mrn, .failed)
+            throw error
+        }
+        guard let match = found else {
+            shell.noteAccess(.opened, mrn, .failed)
             throw ShellError("no patient has the MRN '\(mrn)'. Use 'find' to look it up.")
         }
         guard match.restricted else { return try open(match.mrn, store, shell) }
@@ -53,6 +67,7 @@ struct OpenCommand: ShellCommand {
             [unowned shell] answer in
             let reason = answer?.trimmingCharacters(in: .whitespaces) ?? ""
             guard !reason.isEmpty else {
+                shell.noteAccess(.opened, match.mrn, .denied)
                 throw ShellError(
                     "\(match.mrn) was not opened: a restricted chart opens only with a reason, which is recorded. "
                         + "Give it on the line: open \(match.mrn) --reason \"…\""
@@ -73,7 +88,7 @@ struct OpenCommand: ShellCommand {
     }
 
     private func open(_ mrn: String, _ store: any RecordStore, _ shell: Shell) throws -> CommandResult {
-        let chart = try store.chart(mrn: mrn, contents: shell.chartContents)
+        let chart = try shell.accessing(.opened, mrn) { try store.chart(mrn: mrn, contents: shell.chartContents) }
         shell.add(chart)
         let patient = chart.patient
         var line = "Opened \(patient.mrn): \(ChartFormat.name(given: patient.given, family: patient.family))"

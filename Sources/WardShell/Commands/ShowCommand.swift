@@ -8,6 +8,9 @@ import WardRecords
 /// shell for a clerk or an auditor before anything is printed — their charts hold none of it
 /// anyway. Long sections show the newest rows first and stop at `recent` rows unless `--all`:
 /// Ward pages nothing through another program, so a screenful is the sensible default.
+///
+/// A section shown is the chart `read`, with the section, whether or not it has rows; a
+/// refused section is that read `denied` (noted by `Shell.run`).
 struct ShowCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "show",
@@ -19,6 +22,8 @@ struct ShowCommand: ShellCommand {
         ),
         options: [.init("all", help: "Show every row, not only the newest.")]
     )
+
+    static let currentChartAccess: RecordAccess.Action? = .read
 
     /// Rows shown without `--all`.
     static let recent = 20
@@ -40,6 +45,8 @@ struct ShowCommand: ShellCommand {
         }
         self.section = section
     }
+
+    var accessDetail: String? { section.rawValue }
 
     var restriction: CommandRestriction? {
         section == .summary
@@ -82,6 +89,7 @@ struct ShowCommand: ShellCommand {
             )
         case .notes: notes(chart.notes, shell)
         }
+        shell.noteAccess(.read, chart.mrn, detail: section.rawValue, .ok)
         return .succeeded
     }
 

@@ -1,9 +1,10 @@
-// Appends command records to a fresh log with each fsync policy, keyed and not, and prints
+// Appends access records (`open MRN-1042`) to a fresh log with each fsync policy, keyed and not, and prints
 // records per second. Each append is the real path: flock, tail read, head check, write,
 // sync per policy, head update.
 import AuditLog
 import Crypto
 import Glibc
+import WardCore
 
 func argument(_ name: String) -> String? {
     guard let i = CommandLine.arguments.firstIndex(of: name), i + 1 < CommandLine.arguments.count else { return nil }
@@ -23,7 +24,7 @@ guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != n
 }
 let directory = String(cString: template)
 let session = AuditRecord.SessionFields(id: "bench", user: "demo", role: "clinician")
-let entry = AuditEntry.command(LineSummary(command: "open", mrn: "MRN-1042"), chart: nil)
+let entry = AuditEntry.access(RecordAccess(.opened, record: "MRN-1042", outcome: .ok))
 
 print("fsync     key    records   seconds   records/s")
 for policy in AuditWriter.SyncPolicy.allCases {
