@@ -188,7 +188,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "war
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" site' -l 'site' -d 'The site policy file.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" user' -l 'user' -d 'Only records of this user.' -rfka ''
-complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" mrn' -l 'mrn' -d 'Only records that name this MRN, or happened while its chart was open.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" mrn' -l 'mrn' -d 'Only records of what was done to this MRN (listed, opened, read, written, closed, break-glass).' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" since' -l 'since' -d 'Only records from this time on (UTC), or this long ago (\'2h\').' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" until' -l 'until' -d 'Only records before this time (UTC), or this long ago.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" format' -l 'format' -d 'Output: a table (text) or the records\' own JSON lines (json).' -rfka 'text json'

@@ -1,3 +1,5 @@
+import WardCore
+
 /// What one audit record says happened, before the writer gives it a number and a place in
 /// the chain.
 ///
