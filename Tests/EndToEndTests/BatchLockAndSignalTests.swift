@@ -131,9 +131,12 @@ import Testing
             #expect(try p.waitForExit(timeout: .seconds(120)) == 0)
         }
         let records = try h.auditRecords()
-        #expect(records.count == 8 * (100 + 2))
+        // Each process: sign-on, 100 lines, an access for each (`find alvarez` lists one
+        // patient, `open` opens one), sign-off.
+        #expect(records.count == 8 * (2 + 100 + 100))
+        #expect(records.filter { $0["kind"] as? String == "access" }.count == 8 * 100)
         #expect(Set(records.compactMap { $0["session"] as? String }).count == 8)
-        #expect(records.compactMap { $0["seq"] as? Int } == Array(1...(8 * 102)))
+        #expect(records.compactMap { $0["seq"] as? Int } == Array(1...(8 * 202)))
         #expect(try h.verifyAudit() == 0)
     }
 }
