@@ -120,6 +120,39 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         )
     }
 
+    /// What a command did to a record reaches a session-subscribed plugin as `accessed`: the
+    /// action, the MRN as stored, the outcome, and the section read or the break-glass reason.
+    @Test func anAccess_reachesThePlugin_withItsActionMRNAndOutcome() throws {
+        let policy = try SitePolicy.parse(
+            "[[plugin]]\nname = \"external\"\ncommand = [\"true\"]\nevents = [\"session\"]\n",
+            file: "site.toml"
+        )
+        let plugin = try ExternalPlugin(policy.plugins[0], PluginEnvironment(home: "/tmp", policy: policy))
+        let session = SessionInfo(id: "t", user: "bob", role: "clerk")
+        let uuid = "8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35"
+        let read = RecordAccess(.read, record: uuid, detail: "labs", outcome: .denied)
+        #expect(
+            plugin.payload(for: .session(.accessed(read)), session: session) == [
+                "kind": "session", "change": "accessed", "action": "read", "mrn": .string(uuid), "section": "labs",
+                "outcome": "denied", "user": "bob", "role": "clerk",
+            ]
+        )
+        let glass = RecordAccess(.brokeGlass, record: "R1", detail: "on call", outcome: .ok)
+        #expect(
+            plugin.payload(for: .session(.accessed(glass)), session: session) == [
+                "kind": "session", "change": "accessed", "action": "break-glass", "mrn": "R1", "reason": "on call",
+                "outcome": "ok", "user": "bob", "role": "clerk",
+            ]
+        )
+        let open = RecordAccess(.opened, record: "W9", outcome: .failed)
+        #expect(
+            plugin.payload(for: .session(.accessed(open)), session: session) == [
+                "kind": "session", "change": "accessed", "action": "open", "mrn": "W9", "outcome": "failed",
+                "user": "bob", "role": "clerk",
+            ]
+        )
+    }
+
     @Test func reply_withoutPendingID_isIgnored() throws {
         let path = script(
             """
