@@ -1,4 +1,3 @@
-import CReadline
 import Foundation
 import WardCore
 
@@ -50,7 +49,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
         format: Format,
         width: @escaping () -> Int = BatchOutput.width,
         standardOutput: @escaping (String) -> Void = { print($0) },
-        standardError: @escaping (String) -> Void = { fputs($0 + "\n", ward_stderr()) }
+        standardError: @escaping (String) -> Void = { StandardError.writeVerbatim($0 + "\n") }
     ) {
         self.format = format
         self.width = width
