@@ -32,6 +32,9 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         .target(name: "CScrub"),
+        // ppoll, timerfd, eventfd, getrandom, pipe2, prctl, the window size: what Glibc's module
+        // leaves out or Swift cannot call. Readline's surface stays in CReadline.
+        .target(name: "CWardSystem"),
 
         // What a plugin needs and nothing more: events, the plugin protocol and its context,
         // the clock, settings, errors. No C, no TOML, no crypto (DESIGN.md, Layout).
@@ -45,6 +48,7 @@ let package = Package(
             name: "WardCore",
             dependencies: [
                 "CReadline",
+                "CWardSystem",
                 "WardPluginAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -60,8 +64,8 @@ let package = Package(
         .executableTarget(
             name: "ward",
             dependencies: [
-                "CReadline",
                 "CScrub",
+                "CWardSystem",
                 "WardCore",
                 "WardShell",
                 "WardRecords",
@@ -105,9 +109,12 @@ let package = Package(
 
         // -- more targets above this line --
 
+        // The FHIR bundle builders the records and shell tests share.
+        .target(name: "FHIRTestSupport", path: "Tests/FHIRTestSupport"),
+
         .testTarget(name: "WardCoreTests", dependencies: ["WardCore"]),
-        .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords"]),
-        .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore"]),
+        .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords", "FHIRTestSupport"]),
+        .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore", "FHIRTestSupport"]),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),
         .testTarget(name: "GuardPluginTests", dependencies: ["IdleTimer", "SuspendGuard", "FocusGuard", "WardCore"]),

@@ -4,7 +4,7 @@ import WardCore
 /// Why the audit log could not be written or a key could not be used.
 ///
 /// A write error fails closed: the line is denied and the session locks (`AuditLog`).
-public enum AuditError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum AuditError: WardError, Equatable, Sendable {
     /// The log or its head file is missing, unsafe (a symbolic link, another owner, writable by
     /// others) or could not be opened.
     case file(FileSecurityError)
@@ -41,14 +41,14 @@ public enum AuditError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// sysexits: 65 EX_DATAERR for a log that fails its checks, 74 EX_IOERR for a failed
-    /// system call, 78 EX_CONFIG for an unsafe file or key.
-    public var sysexit: Int32 {
+    /// A data error for a log that fails its checks, an I/O error for a failed system call, a
+    /// configuration error for an unsafe file or key.
+    public var exitStatus: ExitStatus {
         switch self {
-        case .file(let error), .keyFile(let error): error.sysexit
-        case .weakKey: 78
-        case .readOnly, .io: 74
-        case .noLastRecord, .headMismatch: 65
+        case .file(let error), .keyFile(let error): error.exitStatus
+        case .weakKey: .configuration
+        case .readOnly, .io: .ioError
+        case .noLastRecord, .headMismatch: .dataError
         }
     }
 }

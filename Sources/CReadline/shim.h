@@ -1,20 +1,13 @@
-// The C surface Ward needs from GNU readline, glibc's malloc.h and the terminal, in one module.
+// The C surface Ward needs from GNU readline and history, and what the wipe needs beside them
+// (glibc's malloc_usable_size, explicit_bzero). The other system calls are in CWardSystem.
 #ifndef WARD_CREADLINE_SHIM_H
 #define WARD_CREADLINE_SHIM_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <poll.h>
-#include <termios.h>
-#include <unistd.h>
 #include <malloc.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/random.h>
-#include <sys/timerfd.h>
-#include <sys/eventfd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -23,51 +16,8 @@
 extern int _rl_last_command_was_kill;
 extern HIST_ENTRY *_rl_saved_line_for_history;
 
-/* Declared by unistd.h only under _GNU_SOURCE, which a module header cannot set. */
-extern int pipe2(int pipefd[2], int flags);
-
-/* stdout is a mutable global that Swift 6 will not touch; readline and Ward share it. */
-static inline FILE *ward_stdout(void) { return stdout; }
-static inline FILE *ward_stderr(void) { return stderr; }
-
 /* rl_message is variadic, which Swift cannot call. */
 static inline int ward_rl_message(const char *text) { return rl_message("%s", text); }
-
-/* Exact ppoll with a nanosecond timeout; NULL timeout when ns < 0 (wait forever). */
-static inline int ward_ppoll(struct pollfd *fds, nfds_t n, long long ns) {
-    if (ns < 0) return ppoll(fds, n, NULL, NULL);
-    struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
-    return ppoll(fds, n, &ts, NULL);
-}
-
-/* A CLOCK_BOOTTIME timer the loop polls with the other descriptors. Unlike ppoll's timeout it
-   fires at the exact deadline (a timeout gets ~0.1% slack) and counts time the machine slept. */
-static inline int ward_boot_timer_create(void) {
-    return timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
-}
-
-/* Arms the timer for the absolute boot time `ns`; 0 disarms it. */
-static inline int ward_boot_timer_arm(int fd, long long ns) {
-    struct itimerspec its;
-    memset(&its, 0, sizeof its);
-    if (ns > 0) {
-        its.it_value.tv_sec = (time_t)(ns / 1000000000LL);
-        its.it_value.tv_nsec = (long)(ns % 1000000000LL);
-    }
-    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
-}
-
-/* TIOCGWINSZ through ioctl, whose variadic signature Swift cannot call. */
-static inline int ward_window_size(int fd, unsigned short *rows, unsigned short *cols) {
-    struct winsize ws;
-    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
-    *rows = ws.ws_row; *cols = ws.ws_col;
-    return 0;
-}
-
-/* prctl is variadic too. */
-static inline int ward_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
-
 
 /* ---- readline's globals, touched only here: Swift 6 refuses unsynchronised C globals, and the
    recipes below come from ../shared/notes/readline.md, written and checked in C. ---- */

@@ -17,6 +17,9 @@ public struct ExitStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let dataError = ExitStatus(rawValue: 65)
     /// EX_NOINPUT: a file named on the command line cannot be opened.
     public static let noInput = ExitStatus(rawValue: 66)
+    /// EX_CANTCREAT: Ward will not write where it was asked to (`ward demo` into a home that
+    /// holds other records).
+    public static let cannotCreate = ExitStatus(rawValue: 73)
     /// EX_IOERR: reading or writing failed (a script that cannot be read).
     public static let ioError = ExitStatus(rawValue: 74)
     /// EX_TEMPFAIL: locked, and no one can authenticate again (a batch whose password came from

@@ -3,6 +3,9 @@
 /// The text reads as swift-argument-parser's did (`Error: …`, then the usage, then where to read
 /// more), so the messages users knew stay the same.
 ///
+/// Not a `WardError`: it never ends the process. The shell shows it and waits for the next line;
+/// a batch reports it as the line's failure (`--on-error` decides what follows).
+///
 /// - Important: A value quoted here is what the user typed on this line (a word, an option);
 ///   never a patient field from the records.
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -54,7 +57,4 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalid(let message): message
         }
     }
-
-    /// Usage errors are EX_USAGE, as `ward`'s own command line.
-    public var sysexit: Int32 { 64 }
 }

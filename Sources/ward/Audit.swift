@@ -1,6 +1,5 @@
 import ArgumentParser
 import AuditLog
-import Glibc
 import WardCore
 
 extension Ward {
@@ -21,52 +20,26 @@ extension Ward {
         ///
         /// A log that others can read tells them who saw which patient, and one they can write
         /// is no evidence: it is refused (exit 78, with the `chmod` that fixes it), as the
-        /// records and the credentials are. Without `FILE` the home is checked as well.
+        /// records and the credentials are. Without `FILE` the home is checked as well; a missing
+        /// home or log is no input.
         static func logPath(file: String?, global: GlobalOptions) throws -> String {
             let sitePath = file == nil ? try siteLogPath(global) : nil
-            do throws(FileSecurityError) {
-                let path: String
-                if let file {
-                    path = file
-                } else {
-                    let home = try WardHome.open(option: global.home, create: false)
-                    path = sitePath ?? home.auditLogPath
-                }
-                for file in WardHome.auditFiles(log: path) { try FileSecurity.checkIfPresent(atPath: file) }
-                return path
-            } catch .notFound(let path) {
-                throw fail(FileSecurityError.notFound(path: path).description, exit: 66)
-            } catch {
-                throw fail(error.description, exit: error.sysexit)
+            let path: String
+            if let file {
+                path = file
+            } else {
+                let home = try WardHome.open(option: global.home, create: false)
+                path = sitePath ?? home.auditLogPath
             }
+            for file in WardHome.auditFiles(log: path) { try FileSecurity.checkIfPresent(atPath: file) }
+            return path
         }
 
         /// The `path` of the site's `[[plugin]] name = "audit-log"`, nil when it names none.
         private static func siteLogPath(_ global: GlobalOptions) throws -> String? {
-            let policy: SitePolicy
-            do {
-                policy = try SitePolicy.load(siteOption: global.site, knownPlugins: makePluginRegistry().names)
-            } catch {
-                for problem in error.all { printError("ward: \(problem.description)") }
-                throw ExitCode(error.sysexit)
-            }
+            let policy = try SitePolicy.load(siteOption: global.site, knownPlugins: makePluginRegistry().names)
             guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
-            do {
-                return try settings.string("path")
-            } catch {
-                throw fail("\(error)", exit: 78)
-            }
-        }
-
-        /// `ward: MESSAGE` on standard error, then the exit code.
-        static func fail(_ message: String, exit code: Int32) -> ExitCode {
-            printError("ward: \(message)")
-            return ExitCode(code)
-        }
-
-        static func printError(_ text: String) {
-            let bytes = Array((Sanitizer.text(text) + "\n").utf8)
-            _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            return try settings.string("path")
         }
     }
 }

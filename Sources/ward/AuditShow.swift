@@ -60,12 +60,7 @@ extension Ward.Audit {
                 since: since.flatMap(Self.time),
                 until: until.flatMap(Self.time)
             )
-            let log: (records: [(record: AuditRecord, line: ArraySlice<UInt8>)], unreadable: Int)
-            do {
-                log = try AuditLogFile.read(path: path)
-            } catch {
-                throw Ward.Audit.fail(error.description, exit: error.sysexit)
-            }
+            let log = try AuditLogFile.read(path: path)
             let chosen = log.records.filter { filter.matches($0.record) }
             switch format {
             case .json:
@@ -76,8 +71,8 @@ extension Ward.Audit {
                 print(AuditTable.render(chosen.map(\.record)), terminator: "")
             }
             if log.unreadable > 0 {
-                Ward.Audit.printError(
-                    "ward: \(path): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
+                StandardError.report(
+                    "\(path): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
                 )
             }
         }

@@ -27,21 +27,12 @@ extension Ward.Audit {
 
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
-            let report: AuditReport
-            do {
-                let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path))
-                }
-                report = try AuditVerifier(chain: chain ?? AuditChain()).verify(path: path)
-            } catch {
-                throw Ward.Audit.fail(error.description, exit: error.sysexit)
-            }
+            let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
+            let report = try AuditVerifier(chain: chain ?? AuditChain()).verify(path: path)
             for warning in report.warnings { printText("warning: \(warning)") }
             if let problem = report.problem {
                 printText("\(path): \(report.summary)")
-                throw Ward.Audit.fail(
-                    "\(path):\(problem.line): \(problem.kind.rawValue): \(problem.detail).",
-                    exit: 65
-                )
+                throw CommandLineError.auditLogFailsVerification(path: path, problem: problem)
             }
             printText("\(path): \(report.summary)")
         }

@@ -8,8 +8,9 @@ import WardShell
 ///
 /// The password comes from a descriptor or a file only its owner can read, never from argv or
 /// the environment (`ps` and `/proc` show both to every user). Everything is checked before the
-/// first line is read: a wrong option, a script that cannot be opened, a password file that others
-/// can read, and Ward exits with the documented code having run nothing.
+/// first line is read: a wrong option (`signOn()`, from `Ward.RecordsShell.validate()` before
+/// anything else), a script that cannot be opened, a password file that others can read, and Ward
+/// exits with the documented code having run nothing.
 struct BatchCommandLine {
     let global: GlobalOptions
     let user: String?
@@ -23,11 +24,7 @@ struct BatchCommandLine {
     let onError: BatchSession.OnError
 
     func run() throws {
-        guard let user else {
-            printError("\(mode) needs --user NAME: a script signs on as someone, like a person.")
-            throw ExitCode(64)
-        }
-        let password = try passwordSource()
+        let (user, password) = try signOn()
         let setup = try SessionSetup(global: global, user: user)
         let (fd, name) = try openScript()
         defer { if fd != STDIN_FILENO { close(fd) } }
@@ -47,7 +44,7 @@ struct BatchCommandLine {
             logger: setup.logger
         )
         let status = try session.run()
-        if status != 0 { throw ExitCode(status) }
+        if status != 0 { throw CommandLineError.reported(ExitStatus(rawValue: status)) }
     }
 
     /// How messages name what is running: the option, or why there is a script at all.
@@ -55,29 +52,34 @@ struct BatchCommandLine {
         implied ? "standard input is not a terminal, so Ward reads it as a script (--batch -); that" : "--batch"
     }
 
-    /// `--password-fd` or `--password-file`, exactly one.
-    private func passwordSource() throws -> PasswordSource {
+    /// Who the script signs on as, and where the password comes from: `--user` and exactly one
+    /// of `--password-fd` and `--password-file`. Checked before anything is read, so a mistake
+    /// is a usage error with the command's usage (exit 64).
+    func signOn() throws(ValidationError) -> (user: String, password: PasswordSource) {
+        guard let user else {
+            throw ValidationError("\(mode) needs --user NAME: a script signs on as someone, like a person.")
+        }
         switch (passwordFD, passwordFile) {
         case (let fd?, nil):
             guard fd >= 0, fcntl(fd, F_GETFD) != -1 else {
-                printError("--password-fd \(fd): no such open descriptor. Open it in the shell, e.g. '3<secret'.")
-                throw ExitCode(64)
+                throw ValidationError(
+                    "--password-fd \(fd): no such open descriptor. Open it in the shell, e.g. '3<secret'."
+                )
             }
             if fd == STDIN_FILENO, script == "-" {
-                printError("--password-fd 0 is standard input, which is the script here. Use another descriptor.")
-                throw ExitCode(64)
+                throw ValidationError(
+                    "--password-fd 0 is standard input, which is the script here. Use another descriptor."
+                )
             }
-            return .descriptor(fd)
+            return (user, .descriptor(fd))
         case (nil, let path?):
-            return .file(path: path)
+            return (user, .file(path: path))
         case (nil, nil):
-            printError(
+            throw ValidationError(
                 "\(mode) needs the password from --password-fd N or --password-file PATH: a script has no terminal to ask on."
             )
-            throw ExitCode(64)
         case (.some, .some):
-            printError("give --password-fd or --password-file, not both.")
-            throw ExitCode(64)
+            throw ValidationError("Give --password-fd or --password-file, not both.")
         }
     }
 
@@ -85,16 +87,11 @@ struct BatchCommandLine {
     private func openScript() throws -> (Int32, String) {
         guard script != "-" else { return (STDIN_FILENO, BatchSession.standardInputName) }
         let fd = open(script, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            printError("\(script): cannot open the script: \(String(cString: strerror(code))).")
-            throw ExitCode(66)
-        }
+        guard fd >= 0 else { throw CommandLineError.cannotOpenScript(path: script, errno: errno) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             close(fd)
-            printError("\(script) is a directory; give the script's file.")
-            throw ExitCode(66)
+            throw CommandLineError.scriptIsDirectory(path: script)
         }
         return (fd, script)
     }

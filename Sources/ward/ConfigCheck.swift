@@ -54,8 +54,7 @@ extension Ward.Config {
             )
             switch result {
             case .failure(let error):
-                for problem in error.all { printError(problem.description) }
-                throw ExitCode(error.sysexit)
+                throw error
             case .success(let policy):
                 printText(PolicyCheck.describe(policy, user: forUser, role: forRole), terminator: "")
             }

@@ -41,15 +41,11 @@ extension Ward {
         var startsShell: Bool { !noShell && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
         func run() throws {
-            var home: WardHome?
-            try Ward.reportingRecordErrors {
-                let opened = try WardHome.open(option: global.home)
-                try makeRecords(in: opened)
-                try makeUser(in: opened)
-                home = opened
-            }
-            guard startsShell, let home else { return }
-            standardError("Sign on as demo, password demo.\n")
+            let home = try WardHome.open(option: global.home)
+            try makeRecords(in: home)
+            try makeUser(in: home)
+            guard startsShell else { return }
+            StandardError.write("Sign on as demo, password demo.\n")
             var options = global
             options.home = home.path
             try ShellCommandLine(global: options, user: Self.userName).run()
@@ -60,7 +56,7 @@ extension Ward {
                 let store = try SQLiteRecordStore(path: home.recordsPath)
                 defer { store.close() }
                 if try store.demoMarker() == DemoMarker(seed: seed, patients: patients) {
-                    standardError("Using the demo records already in \(home.path).\n")
+                    StandardError.write("Using the demo records already in \(home.path).\n")
                     return
                 }
             }
@@ -75,24 +71,7 @@ extension Ward {
             let credentials = CredentialStore(home: home)
             guard try !credentials.exists || credentials.user(named: Self.userName) == nil else { return }
             try credentials.add(name: Self.userName, role: .clinician, password: Password("demo"))
-            standardError("Added user demo (password demo, clinician).\n")
-        }
-    }
-
-    /// Runs `body`; a `StoreError`, `AuthError` or `FileSecurityError` is printed as
-    /// `ward: <description>` and becomes its sysexits code.
-    static func reportingRecordErrors(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as StoreError {
-            standardError("ward: \(error.description)\n")
-            throw ExitCode(error.sysexit)
-        } catch let error as AuthError {
-            standardError("ward: \(error.description)\n")
-            throw ExitCode(error.sysexit)
-        } catch let error as FileSecurityError {
-            standardError("ward: \(error.description)\n")
-            throw ExitCode(error.sysexit)
+            StandardError.write("Added user demo (password demo, clinician).\n")
         }
     }
 }
@@ -118,31 +97,17 @@ final class ProgressLine {
         lastShown = now
         let percent = total > 0 ? done * 100 / total : 100
         let line = "\(label): \(done)/\(total) (\(percent)%)\(detail.isEmpty ? "" : ", " + detail)"
-        if terminal { standardErrorControl(Self.clear) }
-        standardError(terminal ? line : line + "\n")
+        if terminal { StandardError.writeVerbatim(Self.clear) }
+        StandardError.write(terminal ? line : line + "\n")
     }
 
     /// Clears the progress line on a terminal, so a message can be printed on a line of its own.
     func clearLine() {
-        if terminal { standardErrorControl(Self.clear) }
+        if terminal { StandardError.writeVerbatim(Self.clear) }
     }
 
     func finish() {
         let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
-        standardError(terminal ? " done in \(seconds) s.\n" : "\(label): done in \(seconds) s.\n")
+        StandardError.write(terminal ? " done in \(seconds) s.\n" : "\(label): done in \(seconds) s.\n")
     }
-}
-
-/// Writes `text` to standard error unbuffered (`FileHandle`, not C's `stderr`, which strict
-/// concurrency rejects as shared mutable state).
-///
-/// Messages quote file names, user names and values from bundles: their controls are shown
-/// (`Sanitizer`), never sent. A newline stays a line break.
-func standardError(_ text: String) {
-    FileHandle.standardError.write(Data(Sanitizer.text(text).utf8))
-}
-
-/// Writes a control sequence of Ward's own (never text from outside) to standard error as it is.
-private func standardErrorControl(_ sequence: String) {
-    FileHandle.standardError.write(Data(sequence.utf8))
 }

@@ -29,30 +29,27 @@ extension Ward {
         }
 
         func run() throws {
-            var report = ImportReport()
-            try Ward.reportingRecordErrors {
-                let home = try WardHome.open(option: global.home)
-                let store = try SQLiteRecordStore(path: home.recordsPath)
-                defer { store.close() }
-                let progress = ProgressLine(label: "Importing bundles")
-                var reported = 0
-                report = FHIRImporter(store: store).importBundles(at: paths) { done, total, report in
-                    // Failures as they happen, between progress lines.
-                    for failure in report.failures.dropFirst(reported) {
-                        progress.clearLine()
-                        standardError("ward: \(failure.description)\n")
-                    }
-                    reported = report.failures.count
-                    progress.show(done, of: total, detail: "\(report.patients) patients")
+            let home = try WardHome.open(option: global.home)
+            let store = try SQLiteRecordStore(path: home.recordsPath)
+            defer { store.close() }
+            let progress = ProgressLine(label: "Importing bundles")
+            var reported = 0
+            let report = FHIRImporter(store: store).importBundles(at: paths) { done, total, report in
+                // Failures as they happen, between progress lines.
+                for failure in report.failures.dropFirst(reported) {
+                    progress.clearLine()
+                    StandardError.report(failure.description)
                 }
-                for failure in report.failures.dropFirst(reported) { standardError("ward: \(failure.description)\n") }
-                if report.files > 0 { progress.finish() }
+                reported = report.failures.count
+                progress.show(done, of: total, detail: "\(report.patients) patients")
             }
+            for failure in report.failures.dropFirst(reported) { StandardError.report(failure.description) }
+            if report.files > 0 { progress.finish() }
             var summary = "Imported \(report.bundles) of \(report.files) bundles: \(report.patients) patients"
             if !report.imported.isEmpty { summary += "; " + ImportReport.summary(report.imported) }
             if !report.skipped.isEmpty { summary += ". Skipped: " + ImportReport.summary(report.skipped) }
-            standardError(summary + ".\n")
-            if report.sysexit != 0 { throw ExitCode(report.sysexit) }
+            StandardError.write(summary + ".\n")
+            if report.exitStatus != .success { throw CommandLineError.reported(report.exitStatus) }
         }
     }
 }

@@ -18,13 +18,7 @@ extension Ward {
 
         func run() throws {
             let registry = makePluginRegistry()
-            let policy: SitePolicy
-            do {
-                policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
-            } catch {
-                for problem in error.all { printError(problem.description) }
-                throw ExitCode(error.sysexit)
-            }
+            let policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
             printText(PluginListing.describe(registry: registry, policy: policy), terminator: "")
         }
     }

@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// No core dumps and no ptrace by other processes of the same user, and files created private:

@@ -76,18 +76,29 @@ extension Ward {
         )
         var onError: BatchSession.OnError = .stop
 
+        /// Option mistakes, before anything is opened: the parser shows them with this command's
+        /// usage and exits 64.
+        func validate() throws {
+            if let batch = batchCommandLine {
+                _ = try batch.signOn()
+            } else if passwordFD != nil || passwordFile != nil {
+                throw ValidationError(
+                    "--password-fd and --password-file are for --batch; the shell asks on the terminal."
+                )
+            }
+        }
+
         func run() throws {
             precondition(ward_scrub_installed() == 1)
-            // A pipe or a file on standard input is a script, as with sh and psql.
-            guard let script = batch ?? (isatty(STDIN_FILENO) == 1 ? nil : "-") else {
-                if passwordFD != nil || passwordFile != nil {
-                    throw ValidationError(
-                        "--password-fd and --password-file are for --batch; the shell asks on the terminal."
-                    )
-                }
-                return try ShellCommandLine(global: global, user: user).run()
-            }
-            try BatchCommandLine(
+            guard let batch = batchCommandLine else { return try ShellCommandLine(global: global, user: user).run() }
+            try batch.run()
+        }
+
+        /// The batch to run, or nil for the shell on the terminal. A pipe or a file on standard
+        /// input is a script, as with sh and psql.
+        private var batchCommandLine: BatchCommandLine? {
+            guard let script = batch ?? (isatty(STDIN_FILENO) == 1 ? nil : "-") else { return nil }
+            return BatchCommandLine(
                 global: global,
                 user: user,
                 script: script,
@@ -96,7 +107,7 @@ extension Ward {
                 passwordFile: passwordFile,
                 format: format,
                 onError: onError
-            ).run()
+            )
         }
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Logging
 import WardCore
 
@@ -21,29 +20,22 @@ struct SessionSetup {
     init(global: GlobalOptions, user: String? = nil) throws {
         logger = Logger(label: "ward")
         clock = BootClock()
-        home = try openHome(global.home)
+        // The home is created 0700 when missing; one others can write is refused, with the fix.
+        home = try WardHome.open(option: global.home, create: true)
         let registry = makePluginRegistry()
-        do {
-            policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
-            chain = try registry.makeChain(
-                policy: policy,
-                environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
-                clock: clock,
-                session: SessionInfo(id: SessionID.make()),
-                logger: logger
-            )
-        } catch {
-            for problem in error.all { printError(problem.description) }
-            throw ExitCode(error.sysexit)
-        }
+        policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
+        chain = try registry.makeChain(
+            policy: policy,
+            environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
+            clock: clock,
+            session: SessionInfo(id: SessionID.make()),
+            logger: logger
+        )
         credentials = CredentialStore(
             home: home,
             lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy
         )
-        guard credentials.exists else {
-            printError("no users in \(home.path) yet. Add one with 'ward user add NAME', or try 'ward demo'.")
-            throw ExitCode(AuthError.noStore(path: credentials.path).sysexit)
-        }
+        guard credentials.exists else { throw CommandLineError.noUsers(home: home.path) }
     }
 
     /// The sign-on and lock rules for `user` (their `[user.*]` table, else the site's).

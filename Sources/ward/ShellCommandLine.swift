@@ -1,5 +1,4 @@
 import ArgumentParser
-import CReadline
 import Glibc
 import Logging
 import WardCore
@@ -12,10 +11,7 @@ struct ShellCommandLine {
 
     func run() throws {
         guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
-            printError(
-                "standard output is not a terminal. The shell needs one; to run commands from a script, use --batch FILE."
-            )
-            throw ExitCode(64)
+            throw CommandLineError.noTerminal
         }
         let setup = try SessionSetup(global: global, user: user)
         let session = InteractiveSession(
@@ -29,17 +25,7 @@ struct ShellCommandLine {
             logger: setup.logger
         )
         let status = try session.run()
-        if status != 0 { throw ExitCode(status) }
-    }
-}
-
-/// The Ward home, created 0700 when missing; a home others can write is refused, with the fix.
-func openHome(_ option: String?, create: Bool = true) throws -> WardHome {
-    do {
-        return try WardHome.open(option: option, create: create)
-    } catch {
-        printError(error.description)
-        throw ExitCode(error.sysexit)
+        if status != 0 { throw CommandLineError.reported(ExitStatus(rawValue: status)) }
     }
 }
 
@@ -49,10 +35,4 @@ func openHome(_ option: String?, create: Bool = true) throws -> WardHome {
 /// each backslash.
 func printText(_ text: String, terminator: String = "\n") {
     print(Sanitizer.text(text), terminator: terminator)
-}
-
-/// `ward: message` on standard error, as every Ward error reads. Errors quote values, file
-/// contents and user names: their controls are shown (`Sanitizer`), never sent.
-func printError(_ message: String) {
-    fputs("ward: " + Sanitizer.text(message) + "\n", ward_stderr())
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import WardCore
 
 extension Ward {
@@ -36,25 +35,6 @@ extension Ward.User {
             throw AuthError.file(error)
         }
         return CredentialStore(home: home, minimumPasswordLength: minimumPasswordLength)
-    }
-
-    /// Runs `body`; an `AuthError` or `FileSecurityError` is printed as `ward: <description>` and
-    /// becomes its sysexits code. Anything else (`ExitCode`, `ValidationError`) passes through.
-    static func reportingErrors(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as AuthError {
-            printError(error.description)
-            throw ExitCode(error.sysexit)
-        } catch let error as FileSecurityError {
-            printError(error.description)
-            throw ExitCode(error.sysexit)
-        }
-    }
-
-    static func printError(_ message: String) {
-        var line = "ward: " + Sanitizer.text(message) + "\n"
-        line.withUTF8 { buffer in _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
     }
 }
 

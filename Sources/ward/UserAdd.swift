@@ -28,17 +28,15 @@ extension Ward.User {
         }
 
         func run() throws {
-            try Ward.User.reportingErrors {
-                let store = try Ward.User.store(global, create: true)
-                // Refuse before asking for a password that would be thrown away.
-                if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
-                let password = try PasswordInput.readNew(
-                    fromStandardInput: source.passwordStdin,
-                    prompt: "New password for \(name): "
-                )
-                try store.add(name: name, role: Role(rawValue: role)!, password: password)
-                printText("Added \(name) (\(role)).")
-            }
+            let store = try Ward.User.store(global, create: true)
+            // Refuse before asking for a password that would be thrown away.
+            if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
+            let password = try PasswordInput.readNew(
+                fromStandardInput: source.passwordStdin,
+                prompt: "New password for \(name): "
+            )
+            try store.add(name: name, role: Role(rawValue: role)!, password: password)
+            printText("Added \(name) (\(role)).")
         }
     }
 }

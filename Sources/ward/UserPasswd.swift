@@ -18,18 +18,16 @@ extension Ward.User {
         @OptionGroup var source: PasswordSourceOptions
 
         func run() throws {
-            try Ward.User.reportingErrors {
-                let store = try Ward.User.store(global)
-                guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
-                    throw AuthError.noSuchUser(name)
-                }
-                let password = try PasswordInput.readNew(
-                    fromStandardInput: source.passwordStdin,
-                    prompt: "New password for \(name): "
-                )
-                try store.setPassword(name: name, password: password)
-                printText("Changed the password of \(name).")
+            let store = try Ward.User.store(global)
+            guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
+                throw AuthError.noSuchUser(name)
             }
+            let password = try PasswordInput.readNew(
+                fromStandardInput: source.passwordStdin,
+                prompt: "New password for \(name): "
+            )
+            try store.setPassword(name: name, password: password)
+            printText("Changed the password of \(name).")
         }
     }
 }

@@ -62,7 +62,7 @@ enum PasswordInput {
             case 0x03:  // Ctrl-C
                 Password.zeroize(&bytes)
                 write(tty, "\n")
-                throw ExitCode(130)
+                throw CommandLineError.interrupted
             case 0x04 where bytes.isEmpty:  // Ctrl-D
                 write(tty, "\n")
                 throw AuthError.noPassword

@@ -15,11 +15,9 @@ extension Ward.User {
         var name: String
 
         func run() throws {
-            try Ward.User.reportingErrors {
-                let store = try Ward.User.store(global)
-                try store.remove(name: name)
-                printText("Removed \(name).")
-            }
+            let store = try Ward.User.store(global)
+            try store.remove(name: name)
+            printText("Removed \(name).")
         }
     }
 }

@@ -20,15 +20,13 @@ extension Ward.User {
         var name: String
 
         func run() throws {
-            try Ward.User.reportingErrors {
-                let store = try Ward.User.store(global)
-                guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
-                let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
-                try store.clearLock(name: name)
-                printText(
-                    wasLocked ? "Unlocked \(name)." : "\(name) was not locked; the count of failures starts again."
-                )
-            }
+            let store = try Ward.User.store(global)
+            guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
+            let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
+            try store.clearLock(name: name)
+            printText(
+                wasLocked ? "Unlocked \(name)." : "\(name) was not locked; the count of failures starts again."
+            )
         }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CScrub
-import Foundation
+import Glibc
 import Logging
 import WardCore
 
@@ -38,9 +38,13 @@ struct Ward: ParsableCommand {
     /// and an info line there would break the prompt. Log text never carries a patient field or a
     /// secret.
     ///
-    /// The parser's own `main` would print its errors raw, and they quote what was typed
-    /// (`--since $'\e[2J'`); this one shows their controls (`Sanitizer`). Help and the version
-    /// are Ward's own text and go to standard output as they are.
+    /// The one place the process ends on an error. A `WardError` (a site file's problems, an
+    /// unsafe home, a refused password, a session's last status) is printed as `ward: <line>` for
+    /// each line of its description, and its `exitStatus` is the process's; one whose
+    /// description is empty has said everything already. The parser's errors keep its format
+    /// (`Error: …`, the usage, exit 64); its own `main` would print them raw, and they quote what
+    /// was typed (`--since $'\e[2J'`), so this one shows their controls (`StandardError`). Help
+    /// and the version are Ward's own text and go to standard output as they are.
     static func main() {
         hardenProcess()
         LoggingSystem.bootstrap { label in
@@ -51,15 +55,18 @@ struct Ward: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let error as any WardError {
+            if !error.description.isEmpty { StandardError.report(error.description) }
+            Glibc.exit(error.exitStatus.rawValue)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { print(message) }
             } else if !message.isEmpty {
-                FileHandle.standardError.write(Data((Sanitizer.text(message) + "\n").utf8))
+                StandardError.write(message + "\n")
             }
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 }

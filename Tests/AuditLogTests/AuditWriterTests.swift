@@ -99,7 +99,7 @@ import WardCore
             Issue.record("expected headMismatch, got \(String(describing: error))")
             return
         }
-        #expect(error?.sysexit == 65)
+        #expect(error?.exitStatus == .dataError)
     }
 
     @Test func rotation_startsANewChain() throws {

@@ -47,7 +47,7 @@ struct AccountLockoutTests {
             try store.signOn(name: "alice", password: Password("right"), tty: nil, at: t0 + 599)
         }
         #expect(error == .accountLocked(user: "alice", until: t0 + 600))
-        #expect(error?.sysexit == 77)
+        #expect(error?.exitStatus == .authenticationFailed)
         #expect(error?.description.contains("locked until \(SignOnSummary.localTime(t0 + 600))") == true)
         #expect(error?.description.contains("ward user unlock alice") == true)
         // The lock screen obeys the same rule.
@@ -173,7 +173,7 @@ struct AccountLockoutTests {
             try store.signOn(name: "alice", password: Password("wrong"), tty: nil, at: t0)
         }
         #expect(unknown == wrong)
-        #expect(unknown?.description == wrong?.description && unknown?.sysexit == wrong?.sysexit)
+        #expect(unknown?.description == wrong?.description && unknown?.exitStatus == wrong?.exitStatus)
         // The dummy has the parameters new hashes are made with, and no password matches it.
         let dummy = PasswordHash.dummy(parameters: store.parameters)
         #expect(dummy.parameters == (try store.user(named: "alice"))?.passwordHash.parameters)

@@ -114,7 +114,7 @@ struct CredentialStoreTests {
         let store = try makeStore(scratch)
         let error = #expect(throws: AuthError.self) { try store.users() }
         #expect(error == .noStore(path: store.path))
-        #expect(error?.sysexit == 66)
+        #expect(error?.exitStatus == .noInput)
         #expect(throws: AuthError.noStore(path: store.path)) {
             try store.verify(name: "alice", password: Password("pw"))
         }
@@ -179,7 +179,7 @@ struct CredentialStoreTests {
         #expect(error == .file(.unsafeMode(path: store.path, mode: 0o666, fix: "600")))
         #expect(error?.description.contains("group or others can write it") == true)
         #expect(error?.description.contains("chmod 600 \(store.path)") == true)
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
         // Nor may a writer use it.
         #expect(throws: AuthError.self) { try store.add(name: "mallory", role: .clinician, password: Password("x")) }
     }
@@ -225,7 +225,7 @@ struct CredentialStoreTests {
                     reason: "'janitor' is not a role (clinician, clerk or auditor)"
                 )
         )
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
     }
 
     @Test func concurrentWriters_loseNoUpdate() throws {

@@ -26,7 +26,7 @@ struct HomeFilesTests {
         #expect(error == .unsafeMode(path: path, mode: 0o644, fix: "600"))
         #expect(error?.description.contains("group or others can read it") == true)
         #expect(error?.description.contains("chmod 600 \(path)") == true)
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
     }
 
     @Test(arguments: [0o640, 0o604, 0o660, 0o606, 0o610, 0o601] as [mode_t])
@@ -54,7 +54,7 @@ struct HomeFilesTests {
         symlink(scratch.path + "/elsewhere.sqlite", home.recordsPath)
         let error = #expect(throws: FileSecurityError.self) { try WardHome.open(option: home.path) }
         #expect(error == .symbolicLink(path: home.recordsPath))
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
     }
 
     @Test func refuses_danglingSymlinkInPlaceOfTheAuditLog() throws {
@@ -77,7 +77,7 @@ struct HomeFilesTests {
         symlink(scratch.path + "/real", scratch.path + "/link")
         let error = #expect(throws: FileSecurityError.self) { try WardHome.open(option: scratch.path + "/link") }
         #expect(error == .symbolicLink(path: scratch.path + "/link"))
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
     }
 
     @Test func checksAnAuditLogTheSiteKeepsElsewhere() throws {

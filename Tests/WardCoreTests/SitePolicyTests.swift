@@ -64,7 +64,7 @@ private func messages(_ text: String) -> [String] {
     @Test func loadSite_refusesNamedFile_whenMissing() {
         let error = configError { try SitePolicy.loadSite(.named("/nonexistent/site.toml")) }
         #expect(error?.description == "/nonexistent/site.toml: cannot read the file: no such file or directory.")
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
     }
 
     @Test func loadSite_refusesFile_whenEveryoneMayWriteIt() {
@@ -348,7 +348,7 @@ private func messages(_ text: String) -> [String] {
             """
         let error = configError { try parse(text) }
         #expect(error?.all.map(\.line) == [2, 3, 4, 7, 9])
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
         #expect(error?.description.split(separator: "\n").count == 5)
         #expect(
             error?.all.last?.description

@@ -72,7 +72,7 @@ struct WardHomeTests {
         #expect(error == .unsafeMode(path: scratch.path, mode: 0o755, fix: "700"))
         #expect(error?.description.contains("group or others can read it") == true)
         #expect(error?.description.contains("chmod 700 \(scratch.path)") == true)
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
         #expect(scratch.mode(of: scratch.path) == 0o755)  // left as it was
     }
 
@@ -83,7 +83,7 @@ struct WardHomeTests {
         #expect(error == .unsafeMode(path: scratch.path, mode: 0o777, fix: "700"))
         #expect(error?.description.contains("chmod 700 \(scratch.path)") == true)
         #expect(error?.description.contains("0777") == true)
-        #expect(error?.sysexit == 78)
+        #expect(error?.exitStatus == .configuration)
     }
 
     @Test func refuses_homeThatIsAFile() throws {
@@ -170,6 +170,6 @@ struct FileSecurityTests {
     @Test func openFile_missing_isNotFound_exit66() {
         let error = #expect(throws: FileSecurityError.self) { try FileSecurity.openFile(atPath: "/nonexistent/x") }
         #expect(error == .notFound(path: "/nonexistent/x"))
-        #expect(error?.sysexit == 66)
+        #expect(error?.exitStatus == .noInput)
     }
 }

@@ -1,3 +1,4 @@
+import FHIRTestSupport
 import Foundation
 import Testing
 
@@ -151,7 +152,7 @@ import Testing
             .malformedBundle(file: inputs + "/b.json", path: "(root)", problem: "expected a FHIR Bundle object"),
         ]
     )
-    #expect(report.sysexit == 65)
+    #expect(report.exitStatus == .dataError)
     #expect(try store.find("hopper").matches.map(\.mrn) == ["M2"])
 }
 
@@ -211,7 +212,7 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
         #expect(file == "bundle.json")
         #expect(path == "entry[0].resource.identifier[0].value")
         #expect(problem.hasPrefix(#"the MR identifier of Patient "p1" is not printable ASCII without spaces"#))
-        #expect(error?.sysexit == 65)
+        #expect(error?.exitStatus == .dataError)
         // Quoted as it is: the writers of Ward's errors show its controls (Sanitizer), once.
         #expect(error!.description.contains("\"\(mrn)\""), "\(error!.description)")
     }
@@ -289,7 +290,7 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
             == #"evil.json: Patient "intruder-id" has the MRN "M1", which the stored patient "victim-id" holds; "#
             + "a patient is refreshed only when both its id and its MRN match; nothing of this bundle was imported"
     )
-    #expect(error?.sysexit == 65)
+    #expect(error?.exitStatus == .dataError)
     #expect(try snapshot(store, "M1") == before)
     // The MRN compares without case, as the store's unique index does.
     let lower = Bundles.bundle([Bundles.patient("intruder-id", given: ["Mallory"], family: "Evil", mrn: "m1")])
@@ -378,7 +379,7 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     ])
     let error = refusal(store, bundle)
     #expect(error == .bundleConflict(file: "bundle.json", constraint: "UNIQUE constraint failed: problem.patient_id"))
-    #expect(error?.sysexit == 65)
+    #expect(error?.exitStatus == .dataError)
     #expect(error?.description.hasPrefix("bundle.json: the bundle conflicts with the stored records") == true)
     #expect(try store.lookUp(mrn: "M1") == nil)
 }

@@ -1,3 +1,4 @@
+import FHIRTestSupport
 import Foundation
 import Testing
 

@@ -12,5 +12,5 @@ import Testing
         error.description
             == "b.json: entry[3].resource.subject.reference: does not resolve; nothing of this bundle was imported"
     )
-    #expect(error.sysexit == 65)
+    #expect(error.exitStatus == .dataError)
 }

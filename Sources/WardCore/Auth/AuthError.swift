@@ -2,7 +2,7 @@
 ///
 /// - Important: No case carries a password or a hash. `wrongCredentials` does not say whether the
 ///   name or the password was wrong: that would tell a guesser which names exist.
-public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum AuthError: WardError, Equatable, Sendable {
     /// No credential store at this path yet: nobody can sign on until a user is added.
     case noStore(path: String)
     /// A line of the credential store does not parse: damaged, or not written by Ward.
@@ -75,16 +75,17 @@ public enum AuthError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// sysexits: 64 usage, 65 bad data, 66 no input, 77 refused, 78 configuration; 1 otherwise.
-    public var sysexit: Int32 {
+    /// Usage for a bad name or role, a data error for a password refused, no input when there is
+    /// no store or no password, authentication failed when refused; a failure otherwise.
+    public var exitStatus: ExitStatus {
         switch self {
-        case .noStore, .noPassword, .noTerminal: 66
-        case .corruptStore: 78
-        case .file(let error): error.sysexit
-        case .invalidUserName, .unknownRole: 64
-        case .passwordTooShort, .passwordTooLong, .passwordMismatch: 65
-        case .wrongCredentials, .tooManyAttempts, .accountLocked: 77
-        case .noSuchUser, .userExists, .hashingFailed: 1
+        case .noStore, .noPassword, .noTerminal: .noInput
+        case .corruptStore: .configuration
+        case .file(let error): error.exitStatus
+        case .invalidUserName, .unknownRole: .usage
+        case .passwordTooShort, .passwordTooLong, .passwordMismatch: .dataError
+        case .wrongCredentials, .tooManyAttempts, .accountLocked: .authenticationFailed
+        case .noSuchUser, .userExists, .hashingFailed: .failure
         }
     }
 }

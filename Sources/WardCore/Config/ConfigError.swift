@@ -2,7 +2,7 @@
 ///
 /// Exit code 78 (EX_CONFIG): Ward stops before sign-on and changes nothing. A line of 0 means
 /// the problem is the file as a whole (it cannot be read), and the message says `FILE: …`.
-public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ConfigError: WardError, Equatable, Sendable {
     /// A key holds a value of another type than the key takes.
     case wrongType(file: String, line: Int, key: String, expected: String)
     /// A number, duration or word outside what the key allows.
@@ -118,8 +118,8 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// sysexits' EX_CONFIG.
-    public var sysexit: Int32 { 78 }
+    /// EX_CONFIG: Ward stops before sign-on and changes nothing.
+    public var exitStatus: ExitStatus { .configuration }
 }
 
 /// `FILE:LINE: `, or `FILE: ` when the line is unknown (0); without the colon after it inside a sentence.

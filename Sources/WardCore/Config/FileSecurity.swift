@@ -165,7 +165,7 @@ public enum FileSecurity {
 ///
 /// Each names the path and what to do. Exit code 78 (EX_CONFIG) for an unsafe file, 66
 /// (EX_NOINPUT) for a missing one, 74 (EX_IOERR) when the system call itself failed.
-public enum FileSecurityError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FileSecurityError: WardError, Equatable, Sendable {
     /// The file does not exist.
     case notFound(path: String)
     /// The path is a symbolic link; Ward opens its files only directly.
@@ -207,12 +207,13 @@ public enum FileSecurityError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 
-    /// sysexits: 66 EX_NOINPUT, 74 EX_IOERR, 78 EX_CONFIG.
-    public var sysexit: Int32 {
+    /// No input for a missing file, an I/O error for a failed system call, a configuration error
+    /// for a file Ward refuses.
+    public var exitStatus: ExitStatus {
         switch self {
-        case .notFound: 66
-        case .system: 74
-        default: 78
+        case .notFound: .noInput
+        case .system: .ioError
+        default: .configuration
         }
     }
 }

@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 import Synchronization
 

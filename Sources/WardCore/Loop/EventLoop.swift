@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// One thread, one `ppoll`: the terminal, the signal pipe, and the nearest deadline.

@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// The write end of the self-pipe, for the signal handler. Written once before any handler is

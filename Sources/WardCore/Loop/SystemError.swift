@@ -1,7 +1,8 @@
 import Glibc
 
-/// A system call that failed, with its name and `errno`'s text.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A system call that failed, with its name and `errno`'s text; the process ends with a failure
+/// (a session that cannot set up its signal pipe does not start).
+public struct SystemError: WardError, Equatable, Sendable {
     public let call: String
     public let code: Int32
 
@@ -11,4 +12,6 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(call): \(String(cString: strerror(code)))" }
+
+    public var exitStatus: ExitStatus { .failure }
 }

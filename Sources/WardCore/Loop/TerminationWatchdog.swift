@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// The watchdog's pipe, written by the signal handler for SIGTERM and SIGHUP (`SignalPipe`).

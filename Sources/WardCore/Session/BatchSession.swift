@@ -1,4 +1,3 @@
-import CReadline
 import Glibc
 import Logging
 
@@ -225,17 +224,17 @@ public final class BatchSession {
             perform(machine.passwordChecked(role: summary.role.rawValue))
         } catch .wrongCredentials {
             perform(machine.passwordChecked(role: nil))
-            perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.sysexit))
+            perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.exitStatus.rawValue))
         } catch .accountLocked(let user, let until) {
             // Refused before the password was checked: said once (not also "wrong password"), and
             // audited as a failed sign-on.
             let error = AuthError.accountLocked(user: user, until: until)
             reporter.notice("cannot sign on: \(error)")
             perform([.announce(.signOnFailed(user: options.user))])
-            perform(machine.signOff(.failedAttempts, status: error.sysexit))
+            perform(machine.signOff(.failedAttempts, status: error.exitStatus.rawValue))
         } catch {
             reporter.notice("cannot sign on: \(error)")
-            perform(machine.signOff(.failedAttempts, status: error.sysexit))
+            perform(machine.signOff(.failedAttempts, status: error.exitStatus.rawValue))
         }
     }
 
@@ -252,13 +251,13 @@ public final class BatchSession {
                 reporter.notice(
                     "the password in \(options.password.name) no longer signs on \(options.user); stopped before \(place)."
                 )
-                return perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.sysexit))
+                return perform(machine.signOff(.failedAttempts, status: AuthError.wrongCredentials.exitStatus.rawValue))
             }
             reporter.notice("signed on again from \(options.password.name) before \(place).")
             perform(machine.passwordChecked(role: record.role.rawValue))
         } catch {
             reporter.notice("cannot sign on again before \(place): \(error)")
-            perform(machine.signOff(.failedAttempts, status: error.sysexit))
+            perform(machine.signOff(.failedAttempts, status: error.exitStatus.rawValue))
         }
     }
 

@@ -1,4 +1,3 @@
-import CReadline
 import Glibc
 import Logging
 
@@ -159,11 +158,11 @@ public final class InteractiveSession {
             let error = AuthError.accountLocked(user: name, until: until)
             Terminal.write("ward: \(error)\n")
             if !atLockScreen { perform([.announce(.signOnFailed(user: user))]) }
-            perform(machine.signOff(.failedAttempts, status: error.sysexit))
+            perform(machine.signOff(.failedAttempts, status: error.exitStatus.rawValue))
             return nil
         } catch {
             Terminal.write("ward: " + Sanitizer.text("\(error)") + "\n")
-            perform(machine.signOff(.failedAttempts, status: error.sysexit))
+            perform(machine.signOff(.failedAttempts, status: error.exitStatus.rawValue))
             return nil
         }
     }

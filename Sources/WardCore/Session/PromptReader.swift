@@ -1,4 +1,3 @@
-import CReadline
 import Glibc
 
 /// A user name or password prompt in the terminal's own canonical mode, not readline.

@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// Random session identifiers for the audit log: 16 hex digits from the kernel's generator.

@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// Standard output's stdio buffer, owned by Ward so a lock can zero it.

@@ -1,4 +1,4 @@
-import CReadline
+import CWardSystem
 import Glibc
 
 /// The terminal's settings as Ward found them, for `atexit` and fatal paths.

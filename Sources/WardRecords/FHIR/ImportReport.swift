@@ -1,3 +1,5 @@
+import WardCore
+
 /// What `ward import` did: counts only, never a patient field, so it can be printed and logged.
 public struct ImportReport: Sendable, Equatable {
     /// Bundle files read.
@@ -15,11 +17,11 @@ public struct ImportReport: Sendable, Equatable {
 
     public init() {}
 
-    /// 0 when everything was imported; else the exit code the CLI contract gives: 65 for a
-    /// malformed bundle (data error) before 66 for unreadable input.
-    public var sysexit: Int32 {
-        if failures.contains(where: { $0.sysexit == 65 }) { return 65 }
-        return failures.first?.sysexit ?? 0
+    /// Success when everything was imported; else the status the CLI contract gives: a data
+    /// error for a malformed bundle before no input for an unreadable one.
+    public var exitStatus: ExitStatus {
+        if failures.contains(where: { $0.exitStatus == .dataError }) { return .dataError }
+        return failures.first?.exitStatus ?? .success
     }
 
     /// `Type count` pairs, largest first, for a summary line.

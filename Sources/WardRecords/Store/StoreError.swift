@@ -1,3 +1,5 @@
+import WardCore
+
 /// Why the records store or one of its loaders failed.
 ///
 /// - Important: no case carries a patient field other than identifiers. A file, a JSON path, an
@@ -5,7 +7,7 @@
 ///   FHIR ids and the MRN a clerk needs to sort it out (quoted escaped: they are hostile text);
 ///   a name, a birth date or a note never does, because these messages reach stderr, logs and
 ///   audit records.
-public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum StoreError: WardError, Equatable, Sendable {
     /// The records database could not be opened or created at this path.
     case cannotOpen(path: String, reason: String)
     /// The database is newer than this Ward, or its schema could not be brought up to date.
@@ -54,16 +56,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// The sysexits code a command that stops on this error exits with.
-    public var sysexit: Int32 {
+    /// The status a command that stops on this error exits with.
+    public var exitStatus: ExitStatus {
         switch self {
-        case .cannotOpen, .migrationFailed: return 78  // EX_CONFIG: the home is not usable
-        case .closed: return 75  // EX_TEMPFAIL
-        case .noSuchPatient: return 1
-        case .database: return 1
-        case .unreadable: return 66  // EX_NOINPUT
-        case .malformedBundle, .patientClash, .bundleConflict: return 65  // EX_DATAERR
-        case .alreadyHasRecords: return 73  // EX_CANTCREAT
+        case .cannotOpen, .migrationFailed: .configuration  // the home is not usable
+        case .closed: .lockedOut
+        case .noSuchPatient, .database: .failure
+        case .unreadable: .noInput
+        case .malformedBundle, .patientClash, .bundleConflict: .dataError
+        case .alreadyHasRecords: .cannotCreate
         }
     }
 }

@@ -1,4 +1,3 @@
-import CReadline
 import Foundation
 import WardCore
 
@@ -46,11 +45,15 @@ public final class BatchOutput: ShellOutput, BatchReporter {
     private var messages: [String] = []
     private var failureMessage: String?
 
+    /// - Parameters:
+    ///   - standardOutput: Takes each line, sanitized; `print` by default.
+    ///   - standardError: Takes each line, sanitized here (once), so the default writes it with
+    ///     `StandardError.writeVerbatim`; tests pass a closure to see what a terminal would.
     public init(
         format: Format,
         width: @escaping () -> Int = BatchOutput.width,
         standardOutput: @escaping (String) -> Void = { print($0) },
-        standardError: @escaping (String) -> Void = { fputs($0 + "\n", ward_stderr()) }
+        standardError: @escaping (String) -> Void = { StandardError.writeVerbatim($0 + "\n") }
     ) {
         self.format = format
         self.width = width
@@ -88,7 +91,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
     }
 
     public func failure(_ message: String) {
-        guard current != nil else { return standardError("ward: \(message)") }
+        guard current != nil else { return standardError(StandardError.prefix + message) }
         failureMessage = message
     }
 
@@ -131,7 +134,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
     }
 
     public func notice(_ text: String) {
-        standardError("ward: \(text)")
+        standardError(StandardError.prefix + text)
     }
 
     private static func number(_ line: Line) -> Int {
