@@ -1,3 +1,4 @@
+import FHIRTestSupport
 import Foundation
 import Testing
 import WardCore
@@ -70,7 +71,7 @@ extension ShellFixture {
         let bundle = try JSONSerialization.data(withJSONObject: [
             "resourceType": "Bundle", "type": "transaction",
             "entry": [
-                ShellFixture.patient("p9", given: ["Alan"], family: "Turing", mrn: uuid, birthDate: "1912-06-23")
+                Bundles.patient("p9", given: ["Alan"], family: "Turing", mrn: uuid, birthDate: "1912-06-23")
             ],
         ])
         var report = ImportReport()
