@@ -45,7 +45,7 @@ extension Ward {
         private static func siteLogPath(_ global: GlobalOptions) throws -> String? {
             let policy: SitePolicy
             do {
-                policy = try SitePolicy.load(siteOption: global.site, knownPlugins: makePluginRegistry().names)
+                policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             } catch {
                 for problem in error.all { printError("ward: \(problem.description)") }
                 throw ExitCode(error.sysexit)

@@ -42,7 +42,7 @@ extension Ward.Config {
 
         func run() throws {
             let environment = ConfigEnvironment.current
-            let registry = makePluginRegistry()
+            let registry = pluginRegistry
             let location =
                 file.map { SiteFileLocation.named($0) }
                 ?? SiteFileLocation.locate(option: global.site, environment: environment)
@@ -76,13 +76,13 @@ enum PolicyCheck {
         var errors: [ConfigError] = []
         var policy: SitePolicy?
         do {
-            policy = try SitePolicy.loadSite(location, knownPlugins: registry.names)
+            policy = try SitePolicy.loadSite(location, plugins: registry)
         } catch {
             errors += error.all
         }
         var preferences: UserPreferences?
         do {
-            preferences = try SitePolicy.loadUserFile(environment: environment, knownPlugins: registry.names)
+            preferences = try SitePolicy.loadUserFile(environment: environment, plugins: registry)
         } catch {
             errors += error.all
         }
@@ -96,7 +96,7 @@ enum PolicyCheck {
                 logger: Logger(label: "ward.config")
             )
             do {
-                _ = try registry.makeInterceptors(checked.plugins, environment: pluginEnvironment)
+                _ = try registry.makePlugins(checked.plugins, environment: pluginEnvironment)
             } catch {
                 errors += error.all
             }

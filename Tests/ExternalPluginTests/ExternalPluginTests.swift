@@ -34,9 +34,12 @@ private func emptyFile() -> String {
 private final class Harness {
     let chain: InterceptorChain
     init(_ toml: String) throws {
-        let policy = try SitePolicy.parse("[[plugin]]\nname = \"external\"\n" + toml, file: "site.toml")
-        var registry = PluginRegistry()
-        registry.register(ExternalPlugin.name) { settings, environment in try ExternalPlugin(settings, environment) }
+        let registry = PluginRegistry([ExternalPlugin.self])
+        let policy = try SitePolicy.parse(
+            "[[plugin]]\nname = \"external\"\n" + toml,
+            file: "site.toml",
+            plugins: registry
+        )
         chain = try registry.makeChain(
             policy: policy,
             environment: PluginEnvironment(home: "/tmp", policy: policy),

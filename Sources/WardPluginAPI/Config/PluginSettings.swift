@@ -54,7 +54,7 @@ public final class PluginSettings {
     }
 
     /// A table that is not a plugin's (`[session]`, `[user.alice]`), read with the same accessors.
-    init(table: String, file: String, line: Int, values: [String: (value: Value, line: Int)]) {
+    package init(table: String, file: String, line: Int, values: [String: (value: Value, line: Int)]) {
         self.name = table
         self.file = file
         self.line = line
@@ -201,7 +201,7 @@ extension String {
 }
 
 /// Levenshtein distance, for "did you mean" on short keys.
-func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
