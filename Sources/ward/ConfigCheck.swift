@@ -42,7 +42,6 @@ extension Ward.Config {
 
         func run() throws {
             let environment = ConfigEnvironment.current
-            let registry = pluginRegistry
             let location =
                 file.map { SiteFileLocation.named($0) }
                 ?? SiteFileLocation.locate(option: global.site, environment: environment)
@@ -50,7 +49,7 @@ extension Ward.Config {
                 location: location,
                 environment: environment,
                 home: WardHome.resolvePath(option: global.home),
-                registry: registry
+                registry: pluginRegistry
             )
             switch result {
             case .failure(let error):

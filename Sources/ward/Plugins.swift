@@ -12,15 +12,14 @@ extension Ward {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let registry = pluginRegistry
             let policy: SitePolicy
             do {
-                policy = try SitePolicy.load(siteOption: global.site, plugins: registry)
+                policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             } catch {
                 for problem in error.all { printError(problem.description) }
                 throw ExitCode(error.sysexit)
             }
-            printText(PluginListing.describe(registry: registry, policy: policy), terminator: "")
+            printText(PluginListing.describe(registry: pluginRegistry, policy: policy), terminator: "")
         }
     }
 }

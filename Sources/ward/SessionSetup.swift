@@ -22,10 +22,9 @@ struct SessionSetup {
         logger = Logger(label: "ward")
         clock = BootClock()
         home = try openHome(global.home)
-        let registry = pluginRegistry
         do {
-            policy = try SitePolicy.load(siteOption: global.site, plugins: registry)
-            chain = try registry.makeChain(
+            policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+            chain = try pluginRegistry.makeChain(
                 policy: policy,
                 environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
                 clock: clock,

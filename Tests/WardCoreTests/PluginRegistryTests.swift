@@ -64,14 +64,14 @@ private func messages(_ text: String) -> [String] {
         )
     }
 
-    @Test func makePlugins_passesFactoryConfigError_withItsLine() {
+    @Test func makePlugins_passesTheInitializersConfigError_withItsLine() {
         #expect(
             messages("[[plugin]]\nname = \"suspend-guard\"\ngrace = \"2m\"\n")
                 == ["site.toml:3: 'grace' is 2m; allowed: 0s to 1m."]
         )
     }
 
-    @Test func makePlugins_reportsFactoryFailure_atThePluginsLine() {
+    @Test func makePlugins_reportsAFailedInitializer_atThePluginsLine() {
         #expect(
             messages("[[plugin]]\nname = \"idle-timer\"\n\n[[plugin]]\nname = \"focus-guard\"\n")
                 == ["site.toml:4: plugin 'focus-guard' cannot start: cannot open /var/log/ward: permission denied."]

@@ -1,6 +1,6 @@
 /// One `[[plugin]]` table of the site file: the plugin's own keys, each with the line it was on.
 ///
-/// A plugin's factory reads what it needs through the typed accessors, which throw a
+/// A plugin's initializer reads what it needs through the typed accessors, which throw a
 /// `ConfigError` naming `FILE:LINE` and the key on a value of the wrong type or out of range.
 /// Keys no accessor asked for are reported as unknown by the registry (`unreadKeys`): a typo in a
 /// security setting must not be silently ignored.
