@@ -14,6 +14,10 @@ let package = Package(
         .library(name: "WardRecords", targets: ["WardRecords"]),
         // For Benchmarks/Guards, which depends on this package by path.
         .library(name: "IdleTimer", targets: ["IdleTimer"]),
+        // For Fuzzing/, whose site-file targets know every built-in plugin (with AuditLog and IdleTimer).
+        .library(name: "SuspendGuard", targets: ["SuspendGuard"]),
+        .library(name: "FocusGuard", targets: ["FocusGuard"]),
+        .library(name: "ExternalPlugin", targets: ["ExternalPlugin"]),
         // For Fuzzing/, the libFuzzer targets, which depend on this package by path.
         .library(name: "WardShell", targets: ["WardShell"]),
     ],
@@ -93,19 +97,20 @@ let package = Package(
         .target(
             name: "AuditLog",
             dependencies: [
-                "WardCore",
+                "WardPluginAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/AuditLog"
         ),
 
         // Runs a site's own program as an interceptor, speaking JSON Lines (man/ward-site.toml.5).
-        .target(name: "ExternalPlugin", dependencies: ["WardCore"], path: "Plugins/ExternalPlugin"),
+        .target(name: "ExternalPlugin", dependencies: ["WardPluginAPI"], path: "Plugins/ExternalPlugin"),
 
+        // Each built-in plugin depends on WardPluginAPI alone; the executable lists them (BuiltInPlugins.swift).
         // The guards: lock on idleness, on Ctrl-Z beyond a grace, on the window out of focus (issue 5).
-        .target(name: "IdleTimer", dependencies: ["WardCore"], path: "Plugins/IdleTimer"),
-        .target(name: "SuspendGuard", dependencies: ["WardCore"], path: "Plugins/SuspendGuard"),
-        .target(name: "FocusGuard", dependencies: ["WardCore"], path: "Plugins/FocusGuard"),
+        .target(name: "IdleTimer", dependencies: ["WardPluginAPI"], path: "Plugins/IdleTimer"),
+        .target(name: "SuspendGuard", dependencies: ["WardPluginAPI"], path: "Plugins/SuspendGuard"),
+        .target(name: "FocusGuard", dependencies: ["WardPluginAPI"], path: "Plugins/FocusGuard"),
 
         // -- more targets above this line --
 

@@ -7,15 +7,18 @@
 // would then clash with it.)
 import PackageDescription
 
-/// Each target: what it fuzzes (`Fuzz<name>`, Sources/Fuzz<name>/) and the Ward library it calls.
-let fuzzTargets: [(name: String, library: String)] = [
-    ("FHIRBundle", "WardRecords"),
-    ("SiteFile", "WardCore"),
-    ("UserPreferences", "WardCore"),
-    ("KeyDecoder", "WardCore"),
-    ("BatchInput", "WardCore"),
-    ("ShellWords", "WardShell"),
-    ("AuditVerifier", "AuditLog"),
+/// The built-in plugins, for the targets that read site files: a site file names them.
+let plugins = ["IdleTimer", "AuditLog", "SuspendGuard", "FocusGuard", "ExternalPlugin"]
+
+/// Each target: what it fuzzes (`Fuzz<name>`, Sources/Fuzz<name>/) and the Ward libraries it calls.
+let fuzzTargets: [(name: String, libraries: [String])] = [
+    ("FHIRBundle", ["WardRecords"]),
+    ("SiteFile", ["WardCore"] + plugins),
+    ("UserPreferences", ["WardCore"] + plugins),
+    ("KeyDecoder", ["WardCore"]),
+    ("BatchInput", ["WardCore"]),
+    ("ShellWords", ["WardShell"]),
+    ("AuditVerifier", ["AuditLog"]),
 ]
 
 let package = Package(
@@ -24,6 +27,9 @@ let package = Package(
         .package(name: "ward", path: "..")
     ],
     targets: fuzzTargets.map { target in
-        .executableTarget(name: "Fuzz" + target.name, dependencies: [.product(name: target.library, package: "ward")])
+        .executableTarget(
+            name: "Fuzz" + target.name,
+            dependencies: target.libraries.map { .product(name: $0, package: "ward") }
+        )
     }
 )

@@ -15,7 +15,8 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "GuardsBenchmark",
-            dependencies: [.product(name: "IdleTimer", package: "ward")]
+            // The engine's loop and chain, and the idle timer (which depends on WardPluginAPI alone).
+            dependencies: [.product(name: "WardCore", package: "ward"), .product(name: "IdleTimer", package: "ward")]
         )
     ]
 )

@@ -1,4 +1,4 @@
-import WardCore
+import WardPluginAPI
 
 /// What one audit record says happened, before the writer gives it a number and a place in
 /// the chain.

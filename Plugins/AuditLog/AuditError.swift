@@ -1,5 +1,5 @@
 import Glibc
-import WardCore
+import WardPluginAPI
 
 /// Why the audit log could not be written or a key could not be used.
 ///

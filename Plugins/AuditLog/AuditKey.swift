@@ -1,6 +1,6 @@
 import Crypto
 import Glibc
-import WardCore
+import WardPluginAPI
 
 /// The site's audit secret: the file named by `key-file`, read once at start.
 ///

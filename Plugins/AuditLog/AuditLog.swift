@@ -1,4 +1,4 @@
-import WardCore
+import WardPluginAPI
 
 /// Records every event that matters as one hash-chained JSON line: sign-on and its failures,
 /// locks with their cause, unlocks, each command line by its name, what each command did to
@@ -18,10 +18,10 @@ import WardCore
 /// - Important: Never a key press, never a password, never note text: a line is reduced to a
 ///   `LineSummary` (its command's name) before it is written, and an access names the MRN, the
 ///   section read or the break-glass reason, never a note or another patient field.
-public final class AuditLog: Interceptor {
+public final class AuditLog: Plugin {
     /// The name a site file uses.
     public static let name = "audit-log"
-    public var name: String { Self.name }
+    public static let summary = "Appends a hash-chained JSON Lines record of every command and session change."
 
     /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`.
     public static let fsyncChoices = AuditWriter.SyncPolicy.allCases.map(\.rawValue)
@@ -65,8 +65,8 @@ public final class AuditLog: Interceptor {
     ///
     /// - Throws: `ConfigError` for a bad value (naming FILE:LINE), `AuditError` when the key
     ///   file is refused.
-    public static func make(settings: PluginSettings, home: String) throws -> AuditLog {
-        let path = try settings.string("path") ?? WardHome(path: home).auditLogPath
+    public convenience init(settings: PluginSettings, environment: PluginEnvironment) throws {
+        let path = try settings.string("path") ?? WardHome(path: environment.home).auditLogPath
         guard path.hasPrefix("/") || !settings.has("path") else {
             throw ConfigError.wrongType(
                 file: settings.file,
@@ -75,23 +75,18 @@ public final class AuditLog: Interceptor {
                 expected: "an absolute path"
             )
         }
-        let fsync = try settings.choice("fsync", from: fsyncChoices) ?? AuditWriter.SyncPolicy.always.rawValue
+        let fsync = try settings.choice("fsync", from: Self.fsyncChoices) ?? AuditWriter.SyncPolicy.always.rawValue
         let interval =
             try settings.duration("fsync-interval", in: .milliseconds(10)...(.seconds(60))) ?? .seconds(1)
         let chain = try settings.string("key-file").map { path throws(AuditError) in
             AuditChain(key: try AuditKey.load(path: path))
         }
-        return AuditLog(
+        self.init(
             path: path,
             chain: chain ?? AuditChain(),
             policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always,
             syncInterval: interval
         )
-    }
-
-    /// The registry's factory shape: `registry.register(AuditLog.name, factory: AuditLog.make)`.
-    public static func make(settings: PluginSettings, environment: PluginEnvironment) throws -> any Interceptor {
-        try make(settings: settings, home: environment.home)
     }
 
     /// Opens the log. A failure here is not fatal yet: the first record (the sign-on) tries

@@ -1,4 +1,4 @@
-import WardCore
+import WardPluginAPI
 
 /// Audit records as a table for people: one row a record, the event's details last.
 ///

@@ -1,5 +1,5 @@
 import Glibc
-import WardCore
+import WardPluginAPI
 
 /// Checks a whole audit log: every record's hash, the chain of `prev` links, the sequence, and
 /// the head file; names the first record that fails and how.

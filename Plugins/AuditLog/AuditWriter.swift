@@ -1,5 +1,5 @@
 import Glibc
-import WardCore
+import WardPluginAPI
 
 /// Appends records to one audit log file, shared with other Ward processes.
 ///

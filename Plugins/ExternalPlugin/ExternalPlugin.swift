@@ -1,5 +1,5 @@
 import Glibc
-import WardCore
+import WardPluginAPI
 
 /// Runs a site's own program as an interceptor: Ward sends it each subscribed event as one JSON
 /// line, and it answers `continue`, `deny` with a message, or `rewrite` with a new line.
@@ -23,9 +23,11 @@ import WardCore
 ///
 /// - Important: `intercept` waits for the reply on the loop's thread, bounded by `timeout`:
 ///   the line cannot run before the plugin has judged it, and the loop is single-threaded.
-public final class ExternalPlugin: Interceptor {
+public final class ExternalPlugin: Plugin {
     public static let name = "external"
-    public var name: String { Self.name }
+    public static let summary = "Runs a site program that may allow, deny or rewrite lines (JSON Lines)."
+    /// Each `[[plugin]]` of this name runs a program of its own; a site may chain several.
+    public static let isRepeatable = true
 
     /// Which events a site may subscribe a plugin to.
     public static let eventKinds = ["line", "session", "lifecycle"]
@@ -42,7 +44,7 @@ public final class ExternalPlugin: Interceptor {
     private var nextID = 1
 
     /// Builds the plugin from its `[[plugin]]` table; starts nothing (the process starts in `added`).
-    public init(_ table: PluginSettings, _ environment: PluginEnvironment) throws {
+    public init(settings table: PluginSettings, environment: PluginEnvironment) throws {
         guard let command = try table.strings("command"), let program = command.first, !program.isEmpty else {
             throw ConfigError.missingKey(file: table.file, line: table.line, key: "command", table: "plugin 'external'")
         }

@@ -1,5 +1,5 @@
 import Glibc
-import WardCore
+import WardPluginAPI
 
 /// One running external plugin: a child process whose stdin and stdout are one end of a Unix
 /// socket pair, spoken to in JSON Lines.
@@ -131,10 +131,10 @@ final class PluginProcess {
             guard isAlive else { return .failure(.crashed) }
             let remaining = deadline - monotonicNow()
             if remaining <= 0 { return .failure(.timeout) }
-            // Ward ending (SIGTERM, SIGHUP) ends the wait too: `CommandInterruption`.
+            // Ward ending (SIGTERM, SIGHUP) ends the wait too: `TerminationNotice`.
             var fds = [
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: CommandInterruption.fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: TerminationNotice.fd, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&fds, 2, Int32(clamping: (remaining + 999_999) / 1_000_000))
             if fds[1].revents != 0 { return .failure(.abandoned) }

@@ -1,4 +1,4 @@
-import WardCore
+import WardPluginAPI
 
 /// Locks the session when the terminal window stays out of focus longer than `after`.
 ///
@@ -13,10 +13,10 @@ import WardCore
 ///
 /// Only guards a signed-on, unlocked session; reports are turned off again at sign-off (the
 /// session also turns them off at the password prompt and on exit).
-public final class FocusGuard: Interceptor {
+public final class FocusGuard: Plugin {
     /// The name a site file uses.
     public static let name = "focus-guard"
-    public var name: String { Self.name }
+    public static let summary = "Locks when the terminal window stays out of focus longer than its grace."
 
     /// Out of focus this long when the site file says nothing.
     public static let defaultAfter: Duration = .seconds(60)
@@ -32,16 +32,10 @@ public final class FocusGuard: Interceptor {
     }
 
     /// Builds the guard from its `[[plugin]]` table: `after`, from `"0s"` to `"24h"`, default 60s.
-    /// Matches `PluginRegistry.Factory`: `registry.register(FocusGuard.name, factory: FocusGuard.make)`.
     ///
     /// - Throws: `ConfigError` naming the line of an `after` that is not a duration or out of range.
-    public static func make(settings: PluginSettings, environment: PluginEnvironment) throws -> FocusGuard {
-        try make(settings: settings)
-    }
-
-    /// Builds the guard from its `[[plugin]]` table alone; it needs nothing else.
-    public static func make(settings: PluginSettings) throws -> FocusGuard {
-        FocusGuard(after: try settings.duration("after", in: .zero ... .seconds(24 * 3600)) ?? defaultAfter)
+    public convenience init(settings: PluginSettings, environment: PluginEnvironment) throws {
+        self.init(after: try settings.duration("after", in: .zero ... .seconds(24 * 3600)) ?? Self.defaultAfter)
     }
 
     /// Guards at once when the chain is built for a session that is already signed on.

@@ -1,8 +1,7 @@
-import WardCore
+import WardPluginAPI
 
 extension IdleTimer {
-    /// Builds the timer from its `[[plugin]]` table for the registry; the executable registers it as
-    /// `registry.register(IdleTimer.name, factory: IdleTimer.make)`.
+    /// Builds the timer from its `[[plugin]]` table.
     ///
     /// The table's own `idle-timeout`, `warn-before` and `max-session` win; a key it leaves out
     /// comes from the session policy of whoever signs on (`[user.NAME]`, `[role.NAME]`,
@@ -10,17 +9,12 @@ extension IdleTimer {
     ///
     /// - Throws: `ConfigError` naming the line: a value that is not a duration, out of range, or a
     ///   `warn-before` not shorter than `idle-timeout`.
-    public static func make(settings: PluginSettings, environment: PluginEnvironment) throws -> IdleTimer {
+    public convenience init(settings: PluginSettings, environment: PluginEnvironment) throws {
         let overrides = try Overrides(settings, checkedAgainst: environment.sessionPolicy)
-        return IdleTimer(
+        self.init(
             limitsFor: { session in overrides.limits(over: environment.sessionPolicy(for: session)) },
             initial: overrides.limits(over: environment.sessionPolicy)
         )
-    }
-
-    /// Builds the timer from its `[[plugin]]` table over one fixed session policy (tests, tools).
-    public static func make(settings: PluginSettings, session policy: SessionPolicy = .defaults) throws -> IdleTimer {
-        IdleTimer(limits: try Overrides(settings, checkedAgainst: policy).limits(over: policy))
     }
 
     /// The keys a `[[plugin]]` table for the idle timer set; nil where it said nothing.

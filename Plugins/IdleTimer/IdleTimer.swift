@@ -1,4 +1,4 @@
-import WardCore
+import WardPluginAPI
 
 /// Locks the session after `idle-timeout` without a key, with a notice `warn-before` it; and,
 /// when the site sets `max-session`, after that long from sign-on however active the user is.
@@ -21,10 +21,10 @@ import WardCore
 ///
 /// A long-running command is not idleness: the idle clock restarts when the prompt comes back
 /// (`.session(.promptReady)`), not at the line that started the command.
-public final class IdleTimer: Interceptor {
+public final class IdleTimer: Plugin {
     /// The name a site file uses.
     public static let name = "idle-timer"
-    public var name: String { Self.name }
+    public static let summary = "Locks the session after idle-timeout without a key, with a warning warn-before it."
 
     /// The three limits this plugin enforces.
     public struct Limits: Equatable, Sendable {

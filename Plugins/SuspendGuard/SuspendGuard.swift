@@ -1,4 +1,4 @@
-import WardCore
+import WardPluginAPI
 
 /// Locks the session when it comes back from Ctrl-Z (SIGTSTP) after more than `grace` away, or
 /// before it stops at all when `grace` is zero.
@@ -16,10 +16,10 @@ import WardCore
 ///
 /// Only guards a signed-on, unlocked session: a locked one has nothing left to wipe, and before
 /// sign-on there is nothing loaded.
-public final class SuspendGuard: Interceptor {
+public final class SuspendGuard: Plugin {
     /// The name a site file uses.
     public static let name = "suspend-guard"
-    public var name: String { Self.name }
+    public static let summary = "Obscures the screen on Ctrl-Z; locks when away longer than its grace (15s)."
 
     /// The grace when the site file says nothing: long enough for a quick look at another job.
     public static let defaultGrace: Duration = .seconds(15)
@@ -38,16 +38,10 @@ public final class SuspendGuard: Interceptor {
     }
 
     /// Builds the guard from its `[[plugin]]` table: `grace`, from `"0s"` to `"24h"`, default 15s.
-    /// Matches `PluginRegistry.Factory`: `registry.register(SuspendGuard.name, factory: SuspendGuard.make)`.
     ///
     /// - Throws: `ConfigError` naming the line of a `grace` that is not a duration or out of range.
-    public static func make(settings: PluginSettings, environment: PluginEnvironment) throws -> SuspendGuard {
-        try make(settings: settings)
-    }
-
-    /// Builds the guard from its `[[plugin]]` table alone; it needs nothing else.
-    public static func make(settings: PluginSettings) throws -> SuspendGuard {
-        SuspendGuard(grace: try settings.duration("grace", in: .zero ... .seconds(24 * 3600)) ?? defaultGrace)
+    public convenience init(settings: PluginSettings, environment: PluginEnvironment) throws {
+        self.init(grace: try settings.duration("grace", in: .zero ... .seconds(24 * 3600)) ?? Self.defaultGrace)
     }
 
     /// Guards at once when the chain is built for a session that is already signed on.

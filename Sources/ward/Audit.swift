@@ -37,7 +37,7 @@ extension Ward {
 
         /// The `path` of the site's `[[plugin]] name = "audit-log"`, nil when it names none.
         private static func siteLogPath(_ global: GlobalOptions) throws -> String? {
-            let policy = try SitePolicy.load(siteOption: global.site, knownPlugins: makePluginRegistry().names)
+            let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
             return try settings.string("path")
         }

@@ -42,7 +42,6 @@ extension Ward.Config {
 
         func run() throws {
             let environment = ConfigEnvironment.current
-            let registry = makePluginRegistry()
             let location =
                 file.map { SiteFileLocation.named($0) }
                 ?? SiteFileLocation.locate(option: global.site, environment: environment)
@@ -50,7 +49,7 @@ extension Ward.Config {
                 location: location,
                 environment: environment,
                 home: WardHome.resolvePath(option: global.home),
-                registry: registry
+                registry: pluginRegistry
             )
             switch result {
             case .failure(let error):
@@ -75,13 +74,13 @@ enum PolicyCheck {
         var errors: [ConfigError] = []
         var policy: SitePolicy?
         do {
-            policy = try SitePolicy.loadSite(location, knownPlugins: registry.names)
+            policy = try SitePolicy.loadSite(location, plugins: registry)
         } catch {
             errors += error.all
         }
         var preferences: UserPreferences?
         do {
-            preferences = try SitePolicy.loadUserFile(environment: environment, knownPlugins: registry.names)
+            preferences = try SitePolicy.loadUserFile(environment: environment, plugins: registry)
         } catch {
             errors += error.all
         }
@@ -95,7 +94,7 @@ enum PolicyCheck {
                 logger: Logger(label: "ward.config")
             )
             do {
-                _ = try registry.makeInterceptors(checked.plugins, environment: pluginEnvironment)
+                _ = try registry.makePlugins(checked.plugins, environment: pluginEnvironment)
             } catch {
                 errors += error.all
             }

@@ -1,9 +1,4 @@
 import ArgumentParser
-import AuditLog
-import ExternalPlugin
-import FocusGuard
-import IdleTimer
-import SuspendGuard
 import WardCore
 
 extension Ward {
@@ -17,9 +12,8 @@ extension Ward {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let registry = makePluginRegistry()
-            let policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
-            printText(PluginListing.describe(registry: registry, policy: policy), terminator: "")
+            let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+            printText(PluginListing.describe(registry: pluginRegistry, policy: policy), terminator: "")
         }
     }
 }
@@ -29,10 +23,9 @@ enum PluginListing {
     static func describe(registry: PluginRegistry, policy: SitePolicy) -> String {
         let width = registry.names.map(\.count).max() ?? 0
         var out = "Built-in plugins:\n"
-        for entry in registry.plugins {
-            let padding = String(repeating: " ", count: width - entry.name.count)
-            let missing = entry.factory == nil ? " (not in this build)" : ""
-            out += "  \(entry.name)\(padding)  \(entry.summary)\(missing)\n"
+        for plugin in registry.plugins {
+            let padding = String(repeating: " ", count: width - plugin.name.count)
+            out += "  \(plugin.name)\(padding)  \(plugin.summary)\n"
         }
         out += "\nChain (\(policy.file)), in order:\n"
         if policy.pluginNames.isEmpty { out += "  (empty)\n" }
@@ -42,18 +35,4 @@ enum PluginListing {
         }
         return out
     }
-}
-
-/// Every plugin this executable has, name to factory: the one place that knows them all.
-///
-/// Each plugin target adds its line here as it lands, e.g.
-/// `registry.register(IdleTimer.name) { settings, environment in try IdleTimer(settings, environment) }`.
-func makePluginRegistry() -> PluginRegistry {
-    var registry = PluginRegistry()
-    registry.register(IdleTimer.name, factory: IdleTimer.make)
-    registry.register(AuditLog.name, factory: AuditLog.make(settings:environment:))
-    registry.register(SuspendGuard.name, factory: SuspendGuard.make)
-    registry.register(FocusGuard.name, factory: FocusGuard.make)
-    registry.register(ExternalPlugin.name) { settings, environment in try ExternalPlugin(settings, environment) }
-    return registry
 }

@@ -22,9 +22,8 @@ struct SessionSetup {
         clock = BootClock()
         // The home is created 0700 when missing; one others can write is refused, with the fix.
         home = try WardHome.open(option: global.home, create: true)
-        let registry = makePluginRegistry()
-        policy = try SitePolicy.load(siteOption: global.site, knownPlugins: registry.names)
-        chain = try registry.makeChain(
+        policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+        chain = try pluginRegistry.makeChain(
             policy: policy,
             environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
             clock: clock,

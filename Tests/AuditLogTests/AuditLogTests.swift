@@ -4,9 +4,12 @@ import Testing
 import WardCore
 
 /// A link after the audit log that notes which lines reached it.
-private final class LineRecorder: Interceptor {
-    let name = "recorder"
+private final class LineRecorder: Plugin {
+    static let name = "recorder"
+    static let summary = "Notes which lines reached it."
     var lines: [String] = []
+    init() {}
+    init(settings: PluginSettings, environment: PluginEnvironment) {}
     func intercept(_ event: Event, context: PluginContext) -> Disposition {
         if case .line(let line) = event { lines.append(line.text) }
         return .pass
@@ -264,7 +267,10 @@ private final class LineRecorder: Interceptor {
     }
 
     @Test func defaults_writeToTheHome_syncingAlways() throws {
-        let log = try AuditLog.make(settings: .defaults(for: AuditLog.name), home: directory.path)
+        let log = try AuditLog(
+            settings: .defaults(for: AuditLog.name),
+            environment: PluginEnvironment(home: directory.path)
+        )
         #expect(log.name == "audit-log")
         #expect(log.path == directory.file("audit.jsonl"))
         #expect(log.policy == .always)
@@ -276,12 +282,12 @@ private final class LineRecorder: Interceptor {
     @Test func readsPathFsyncAndKey() throws {
         let keyPath = directory.file("key")
         writeBytes(keyPath, Array("0123456789abcdef0123456789abcdef\n".utf8))
-        let log = try AuditLog.make(
+        let log = try AuditLog(
             settings: settings([
                 "path": .string(directory.file("x.jsonl")), "fsync": .string("interval"),
                 "key-file": .string(keyPath), "fsync-interval": .string("250ms"),
             ]),
-            home: "/nonexistent"
+            environment: PluginEnvironment(home: "/nonexistent")
         )
         #expect(log.path == directory.file("x.jsonl"))
         #expect(log.policy == .interval)
@@ -291,13 +297,19 @@ private final class LineRecorder: Interceptor {
 
     @Test func unknownFsyncPolicy_isAConfigError() {
         #expect(throws: ConfigError.self) {
-            try AuditLog.make(settings: settings(["fsync": .string("sometimes")]), home: directory.path)
+            try AuditLog(
+                settings: settings(["fsync": .string("sometimes")]),
+                environment: PluginEnvironment(home: directory.path)
+            )
         }
     }
 
     @Test func relativePath_isRefused() {
         #expect(throws: ConfigError.self) {
-            try AuditLog.make(settings: settings(["path": .string("audit.jsonl")]), home: directory.path)
+            try AuditLog(
+                settings: settings(["path": .string("audit.jsonl")]),
+                environment: PluginEnvironment(home: directory.path)
+            )
         }
     }
 
@@ -306,7 +318,10 @@ private final class LineRecorder: Interceptor {
         writeBytes(keyPath, Array("0123456789abcdef0123456789abcdef".utf8))
         #expect(chmod(keyPath, 0o644) == 0)
         let error = #expect(throws: AuditError.self) {
-            try AuditLog.make(settings: settings(["key-file": .string(keyPath)]), home: directory.path)
+            try AuditLog(
+                settings: settings(["key-file": .string(keyPath)]),
+                environment: PluginEnvironment(home: directory.path)
+            )
         }
         guard case .keyFile(.unsafeMode) = error else {
             Issue.record("expected unsafeMode, got \(String(describing: error))")
@@ -321,7 +336,10 @@ private final class LineRecorder: Interceptor {
         writeBytes(keyPath, Array("0123456789abcdef0123456789abcdef".utf8))
         #expect(chown(keyPath, 65534, 65534) == 0)
         let error = #expect(throws: AuditError.self) {
-            try AuditLog.make(settings: settings(["key-file": .string(keyPath)]), home: directory.path)
+            try AuditLog(
+                settings: settings(["key-file": .string(keyPath)]),
+                environment: PluginEnvironment(home: directory.path)
+            )
         }
         guard case .keyFile(.wrongOwner) = error else {
             Issue.record("expected wrongOwner, got \(String(describing: error))")
@@ -333,7 +351,10 @@ private final class LineRecorder: Interceptor {
         let keyPath = directory.file("key")
         writeBytes(keyPath, Array("short\n".utf8))
         #expect(throws: AuditError.weakKey(path: keyPath, bytes: 5)) {
-            try AuditLog.make(settings: settings(["key-file": .string(keyPath)]), home: directory.path)
+            try AuditLog(
+                settings: settings(["key-file": .string(keyPath)]),
+                environment: PluginEnvironment(home: directory.path)
+            )
         }
     }
 }

@@ -34,9 +34,12 @@ private func emptyFile() -> String {
 private final class Harness {
     let chain: InterceptorChain
     init(_ toml: String) throws {
-        let policy = try SitePolicy.parse("[[plugin]]\nname = \"external\"\n" + toml, file: "site.toml")
-        var registry = PluginRegistry()
-        registry.register(ExternalPlugin.name) { settings, environment in try ExternalPlugin(settings, environment) }
+        let registry = PluginRegistry([ExternalPlugin.self])
+        let policy = try SitePolicy.parse(
+            "[[plugin]]\nname = \"external\"\n" + toml,
+            file: "site.toml",
+            plugins: registry
+        )
         chain = try registry.makeChain(
             policy: policy,
             environment: PluginEnvironment(home: "/tmp", policy: policy),
@@ -125,9 +128,13 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
     @Test func anAccess_reachesThePlugin_withItsActionMRNAndOutcome() throws {
         let policy = try SitePolicy.parse(
             "[[plugin]]\nname = \"external\"\ncommand = [\"true\"]\nevents = [\"session\"]\n",
-            file: "site.toml"
+            file: "site.toml",
+            plugins: PluginRegistry([ExternalPlugin.self])
         )
-        let plugin = try ExternalPlugin(policy.plugins[0], PluginEnvironment(home: "/tmp", policy: policy))
+        let plugin = try ExternalPlugin(
+            settings: policy.plugins[0],
+            environment: PluginEnvironment(home: "/tmp", policy: policy)
+        )
         let session = SessionInfo(id: "t", user: "bob", role: "clerk")
         let uuid = "8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35"
         let read = RecordAccess(.read, record: uuid, detail: "labs", outcome: .denied)

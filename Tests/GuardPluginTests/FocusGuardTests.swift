@@ -3,9 +3,12 @@ import Testing
 import WardCore
 
 /// A link after the focus guard that notes what reached it.
-private final class Witness: Interceptor {
-    let name = "witness"
+private final class Witness: Plugin {
+    static let name = "witness"
+    static let summary = "Notes what reached it."
     var seen: [Event] = []
+    init() {}
+    init(settings: PluginSettings, environment: PluginEnvironment) {}
     func intercept(_ event: Event, context: PluginContext) -> Disposition {
         seen.append(event)
         return .pass
@@ -113,12 +116,15 @@ private final class Witness: Interceptor {
     // MARK: Settings
 
     @Test func after_defaultsTo60Seconds() throws {
-        #expect(try FocusGuard.make(settings: .defaults(for: FocusGuard.name)).after == .seconds(60))
+        #expect(
+            try FocusGuard(settings: .defaults(for: FocusGuard.name), environment: defaultEnvironment).after
+                == .seconds(60)
+        )
     }
 
     @Test func after_comesFromTheTable() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"focus-guard\"\nafter = \"2m\"\n")
-        #expect(try FocusGuard.make(settings: settings).after == .seconds(120))
+        #expect(try FocusGuard(settings: settings, environment: defaultEnvironment).after == .seconds(120))
         #expect(settings.unreadKeys.isEmpty)
     }
 
@@ -132,7 +138,7 @@ private final class Witness: Interceptor {
             allowed: "0s to 24h"
         )
         #expect(throws: expected) {
-            try FocusGuard.make(settings: settings)
+            try FocusGuard(settings: settings, environment: defaultEnvironment)
         }
     }
 }

@@ -12,7 +12,7 @@ final class GuardHarness {
     /// How many times the loop woke for a deadline.
     private(set) var wakes = 0
 
-    init(_ interceptors: any Interceptor..., user: String? = nil) {
+    init(_ interceptors: any Plugin..., user: String? = nil) {
         let session = SessionInfo(id: "test", user: user, role: user.map { _ in "clinician" })
         chain = InterceptorChain(clock: clock, session: session)
         for interceptor in interceptors { chain.append(interceptor) }

@@ -1,4 +1,6 @@
+import FocusGuard
 import IdleTimer
+import SuspendGuard
 import Testing
 import WardCore
 
@@ -246,7 +248,10 @@ import WardCore
     }
 
     @Test func maxSession_isOffByDefault() throws {
-        let timer = try IdleTimer.make(settings: .defaults(for: IdleTimer.name))
+        let timer = try IdleTimer(
+            settings: .defaults(for: IdleTimer.name),
+            environment: PluginEnvironment(home: "/nonexistent")
+        )
         #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: nil))
     }
 
@@ -272,7 +277,10 @@ import WardCore
             """
         )
         let policy = SessionPolicy(idleTimeout: .seconds(600), warnBefore: .seconds(60))
-        let timer = try IdleTimer.make(settings: settings, session: policy)
+        let timer = try IdleTimer(
+            settings: settings,
+            environment: PluginEnvironment(home: "/nonexistent", sessionPolicy: policy)
+        )
         let expected = IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(60), maxSession: .seconds(28_800))
         #expect(timer.limits == expected)
         #expect(settings.unreadKeys.isEmpty)
@@ -280,14 +288,23 @@ import WardCore
 
     @Test func keysTheTableLeavesOut_comeFromTheSessionPolicy() throws {
         let policy = SessionPolicy(idleTimeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600))
-        let timer = try IdleTimer.make(settings: .defaults(for: IdleTimer.name), session: policy)
+        let timer = try IdleTimer(
+            settings: .defaults(for: IdleTimer.name),
+            environment: PluginEnvironment(home: "/nonexistent", sessionPolicy: policy)
+        )
         let expected = IdleTimer.Limits(timeout: .seconds(120), warnBefore: .seconds(15), maxSession: .seconds(3600))
         #expect(timer.limits == expected)
     }
 
     @Test func maxSessionOff_inTheTable_turnsOffThePolicysLimit() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"idle-timer\"\nmax-session = \"off\"\n")
-        let timer = try IdleTimer.make(settings: settings, session: SessionPolicy(maxSession: .seconds(3600)))
+        let timer = try IdleTimer(
+            settings: settings,
+            environment: PluginEnvironment(
+                home: "/nonexistent",
+                sessionPolicy: SessionPolicy(maxSession: .seconds(3600))
+            )
+        )
         #expect(timer.limits.maxSession == nil)
     }
 
@@ -301,7 +318,10 @@ import WardCore
             """
         )
         #expect {
-            try IdleTimer.make(settings: settings, session: .defaults)
+            try IdleTimer(
+                settings: settings,
+                environment: PluginEnvironment(home: "/nonexistent", sessionPolicy: .defaults)
+            )
         } throws: { error in
             guard case .conflict(_, let line, let message)? = error as? ConfigError else { return false }
             return line == 4 && message.contains("'warn-before' (1m) must be shorter than 'idle-timeout' (1m)")
@@ -311,13 +331,18 @@ import WardCore
     @Test func aTimeoutWithoutAUnit_isRefused_namingItsLine() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"idle-timer\"\n\nidle-timeout = \"300\"\n")
         #expect(throws: ConfigError.badDuration(file: "site.toml", line: 4, key: "idle-timeout", value: "\"300\"")) {
-            try IdleTimer.make(settings: settings, session: .defaults)
+            try IdleTimer(
+                settings: settings,
+                environment: PluginEnvironment(home: "/nonexistent", sessionPolicy: .defaults)
+            )
         }
     }
 
     @Test func anIdleTimeoutOutOfRange_isRefused() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"idle-timer\"\nidle-timeout = \"500ms\"\n")
-        #expect(throws: ConfigError.self) { try IdleTimer.make(settings: settings, session: .defaults) }
+        #expect(throws: ConfigError.self) {
+            try IdleTimer(settings: settings, environment: PluginEnvironment(home: "/nonexistent"))
+        }
     }
 
     @Test func theRegistryFactory_asksForTheSignedOnUsersLimits() throws {
@@ -333,12 +358,11 @@ import WardCore
             [[plugin]]
             name = "idle-timer"
             """,
-            file: "site.toml"
+            file: "site.toml",
+            plugins: guardPlugins
         )
-        var registry = PluginRegistry()
-        registry.register(IdleTimer.name, factory: IdleTimer.make)
         let environment = PluginEnvironment(home: "/nonexistent", policy: policy)
-        let timers = try registry.makeInterceptors(policy.plugins, environment: environment)
+        let timers = try guardPlugins.makePlugins(policy.plugins, environment: environment)
         let h = GuardHarness(try #require(timers.first))
         h.signOn("alice")
         h.wait(.seconds(120))
@@ -354,7 +378,13 @@ import WardCore
     }
 }
 
-/// The first `[[plugin]]` table of a site file's text, as the registry would hand it to a factory.
+/// The guards, as a site file in these tests may name them.
+let guardPlugins = PluginRegistry([IdleTimer.self, SuspendGuard.self, FocusGuard.self])
+
+/// The first `[[plugin]]` table of a site file's text, as the registry would hand it to a plugin.
 func pluginSettings(_ text: String) throws -> PluginSettings {
-    try #require(try SitePolicy.parse(text, file: "site.toml").plugins.first)
+    try #require(try SitePolicy.parse(text, file: "site.toml", plugins: guardPlugins).plugins.first)
 }
+
+/// An environment with Ward's default limits, for a plugin built from its table alone.
+let defaultEnvironment = PluginEnvironment(home: "/nonexistent")

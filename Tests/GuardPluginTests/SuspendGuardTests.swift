@@ -95,27 +95,32 @@ import WardCore
     // MARK: Settings
 
     @Test func theGrace_defaultsTo15Seconds() throws {
-        #expect(try SuspendGuard.make(settings: .defaults(for: SuspendGuard.name)).grace == .seconds(15))
+        #expect(
+            try SuspendGuard(settings: .defaults(for: SuspendGuard.name), environment: defaultEnvironment).grace
+                == .seconds(15)
+        )
     }
 
     @Test func theGrace_comesFromTheTable_andMayBeZero() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"suspend-guard\"\ngrace = \"0s\"\n")
-        #expect(try SuspendGuard.make(settings: settings).grace == .zero)
+        #expect(try SuspendGuard(settings: settings, environment: defaultEnvironment).grace == .zero)
         #expect(settings.unreadKeys.isEmpty)
     }
 
     @Test func aGraceWithoutAUnit_isRefused_namingItsLine() throws {
         let settings = try pluginSettings("[[plugin]]\nname = \"suspend-guard\"\ngrace = \"15\"\n")
         #expect(throws: ConfigError.badDuration(file: "site.toml", line: 3, key: "grace", value: "\"15\"")) {
-            try SuspendGuard.make(settings: settings)
+            try SuspendGuard(settings: settings, environment: defaultEnvironment)
         }
     }
 
     @Test func theRegistryFactory_buildsIt() throws {
-        let policy = try SitePolicy.parse("[[plugin]]\nname = \"suspend-guard\"\ngrace = \"5s\"\n", file: "site.toml")
-        var registry = PluginRegistry()
-        registry.register(SuspendGuard.name, factory: SuspendGuard.make)
-        let built = try registry.makeInterceptors(
+        let policy = try SitePolicy.parse(
+            "[[plugin]]\nname = \"suspend-guard\"\ngrace = \"5s\"\n",
+            file: "site.toml",
+            plugins: guardPlugins
+        )
+        let built = try guardPlugins.makePlugins(
             policy.plugins,
             environment: PluginEnvironment(home: "/nonexistent", policy: policy)
         )

@@ -195,17 +195,29 @@ struct AccountLockoutTests {
     }
 
     @Test func lockoutKey_isParsedValidated_andRefusedInAUserFile() throws {
-        let site = try SitePolicy.parse("[session]\nlockout = \"30m\"\nmax-failed-attempts = 4\n", file: "site.toml")
+        let site = try SitePolicy.parse(
+            "[session]\nlockout = \"30m\"\nmax-failed-attempts = 4\n",
+            file: "site.toml",
+            plugins: standInPlugins
+        )
         #expect(site.sitePolicy.lockoutPolicy == LockoutPolicy(maxFailedAttempts: 4, duration: .seconds(1800)))
-        let defaults = SitePolicy.builtIn.sitePolicy.lockoutPolicy
+        let defaults = SitePolicy.builtIn(plugins: standInPlugins).sitePolicy.lockoutPolicy
         #expect(defaults == LockoutPolicy(maxFailedAttempts: 5, duration: .seconds(900)))
-        let bad = configError { try SitePolicy.parse("[session]\nlockout = \"0s\"\n", file: "site.toml") }
+        let bad = configError {
+            try SitePolicy.parse("[session]\nlockout = \"0s\"\n", file: "site.toml", plugins: standInPlugins)
+        }
         #expect(bad?.all.map(\.description) == ["site.toml:2: 'lockout' is 0s; allowed: 1s to 24h."])
-        let notDuration = configError { try SitePolicy.parse("[session]\n\nlockout = 15\n", file: "site.toml") }
+        let notDuration = configError {
+            try SitePolicy.parse("[session]\n\nlockout = 15\n", file: "site.toml", plugins: standInPlugins)
+        }
         #expect(notDuration?.all.first?.description.hasPrefix("site.toml:3: 'lockout' is 15, not a duration") == true)
         for value in ["5m", "1h"] {
             let refused = configError {
-                try UserPreferences.parse("[session]\nlockout = \"\(value)\"\n", file: "u.toml")
+                try UserPreferences.parse(
+                    "[session]\nlockout = \"\(value)\"\n",
+                    file: "u.toml",
+                    plugins: standInPlugins
+                )
             }
             #expect(
                 refused?.all.map(\.description)

@@ -60,3 +60,59 @@ func configError<T>(_ body: () throws -> T) -> ConfigError? {
         return nil
     }
 }
+
+/// A plugin that stands in for one of Ward's built-in plugins under its site-file name: WardCore's
+/// tests cannot import the plugin targets. Reads `grace` (0s to 1m), so that tests can give it
+/// a key it knows, one out of range, and one it does not know.
+class StandIn: Plugin {
+    class var name: String { "stand-in" }
+    class var summary: String { "Stands in for a built-in plugin." }
+    class var isRepeatable: Bool { false }
+    let grace: Duration?
+
+    required init(settings: PluginSettings, environment: PluginEnvironment) throws {
+        grace = try settings.duration("grace", in: .zero ... .seconds(60))
+    }
+
+    func intercept(_ event: Event, context: PluginContext) -> Disposition { .pass }
+}
+
+final class IdleTimerStandIn: StandIn {
+    override class var name: String { "idle-timer" }
+}
+
+final class AuditLogStandIn: StandIn {
+    override class var name: String { "audit-log" }
+}
+
+final class SuspendGuardStandIn: StandIn {
+    override class var name: String { "suspend-guard" }
+}
+
+/// Cannot be built, as a plugin whose log cannot be opened.
+final class FocusGuardStandIn: StandIn {
+    override class var name: String { "focus-guard" }
+
+    required init(settings: PluginSettings, environment: PluginEnvironment) throws {
+        throw Broken()
+    }
+}
+
+final class ExternalStandIn: StandIn {
+    override class var name: String { "external" }
+    override class var isRepeatable: Bool { true }
+}
+
+struct Broken: Error, CustomStringConvertible {
+    var description: String { "cannot open /var/log/ward: permission denied" }
+}
+
+/// The stand-ins in `ward plugins` order, with Ward's default chain: what the executable's
+/// registry holds, as far as WardCore can tell.
+let standInPlugins = PluginRegistry(
+    [
+        IdleTimerStandIn.self, AuditLogStandIn.self, SuspendGuardStandIn.self, FocusGuardStandIn.self,
+        ExternalStandIn.self,
+    ],
+    defaultChain: [IdleTimerStandIn.self, AuditLogStandIn.self, SuspendGuardStandIn.self]
+)

@@ -119,12 +119,17 @@ import WardCore
     }
 
     @Test func removeAll_tellsInterceptorsLastFirst() {
-        final class Tracker: Interceptor {
+        final class Tracker: Plugin {
+            static let name = "tracker"
+            static let summary = "Logs when it is added and removed."
             let name: String
             let log: (String) -> Void
             init(_ name: String, log: @escaping (String) -> Void) {
                 self.name = name
                 self.log = log
+            }
+            convenience init(settings: PluginSettings, environment: PluginEnvironment) {
+                self.init(settings.name) { _ in }
             }
             func intercept(_ event: Event, context: PluginContext) -> Disposition { .pass }
             func added(context: PluginContext) { log("+\(name)") }

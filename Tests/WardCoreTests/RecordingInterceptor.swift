@@ -1,7 +1,10 @@
 import WardCore
 
 /// An interceptor that records what it saw and answers with a scripted disposition.
-final class RecordingInterceptor: Interceptor {
+/// Instances carry names of their own, so that a test can chain several.
+final class RecordingInterceptor: Plugin {
+    static let name = "recording"
+    static let summary = "Records what it saw and answers as scripted."
     let name: String
     var seen: [Event] = []
     var answer: (Event, PluginContext) -> Disposition
@@ -9,6 +12,11 @@ final class RecordingInterceptor: Interceptor {
     init(_ name: String, answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }) {
         self.name = name
         self.answer = answer
+    }
+
+    /// One that passes everything, named after its table.
+    convenience init(settings: PluginSettings, environment: PluginEnvironment) {
+        self.init(settings.name)
     }
 
     func intercept(_ event: Event, context: PluginContext) -> Disposition {

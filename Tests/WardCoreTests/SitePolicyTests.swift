@@ -30,7 +30,7 @@ private let designExample = """
     """
 
 private func parse(_ text: String) throws -> SitePolicy {
-    try SitePolicy.parse(text, file: "site.toml")
+    try SitePolicy.parse(text, file: "site.toml", plugins: standInPlugins)
 }
 
 private func messages(_ text: String) -> [String] {
@@ -49,7 +49,7 @@ private func messages(_ text: String) -> [String] {
     }
 
     @Test func loadSite_usesBuiltInDefaults_whenSystemFileIsMissing() throws {
-        let policy = try SitePolicy.loadSite(.system("/nonexistent/ward/site.toml"))
+        let policy = try SitePolicy.loadSite(.system("/nonexistent/ward/site.toml"), plugins: standInPlugins)
         #expect(policy.file == "(built-in defaults)")
         #expect(policy.pluginNames == ["idle-timer", "audit-log", "suspend-guard"])
         #expect(policy.effectivePolicy(user: nil, role: nil) == SessionPolicy.defaults)
@@ -62,7 +62,7 @@ private func messages(_ text: String) -> [String] {
     }
 
     @Test func loadSite_refusesNamedFile_whenMissing() {
-        let error = configError { try SitePolicy.loadSite(.named("/nonexistent/site.toml")) }
+        let error = configError { try SitePolicy.loadSite(.named("/nonexistent/site.toml"), plugins: standInPlugins) }
         #expect(error?.description == "/nonexistent/site.toml: cannot read the file: no such file or directory.")
         #expect(error?.exitStatus == .configuration)
     }
@@ -71,7 +71,7 @@ private func messages(_ text: String) -> [String] {
         let scratch = ConfigScratch()
         defer { scratch.remove() }
         let path = scratch.write("site.toml", "[session]\n", mode: 0o666)
-        let error = configError { try SitePolicy.loadSite(.named(path)) }
+        let error = configError { try SitePolicy.loadSite(.named(path), plugins: standInPlugins) }
         #expect(
             error?.description
                 == "\(path): everyone may write it; anyone could change the policy in it. Make it writable by its owner only."
@@ -81,7 +81,7 @@ private func messages(_ text: String) -> [String] {
     @Test func loadSite_refusesDirectory() {
         let scratch = ConfigScratch()
         defer { scratch.remove() }
-        let error = configError { try SitePolicy.loadSite(.named(scratch.path)) }
+        let error = configError { try SitePolicy.loadSite(.named(scratch.path), plugins: standInPlugins) }
         #expect(error?.description == "\(scratch.path): cannot read the file: not a regular file.")
     }
 
@@ -92,7 +92,8 @@ private func messages(_ text: String) -> [String] {
         scratch.write("config/ward/config.toml", "[session]\nidle-timeout = \"2m\"\n")
         let policy = try SitePolicy.load(
             siteOption: nil,
-            environment: ["WARD_SITE": site, "XDG_CONFIG_HOME": scratch.path + "/config"]
+            environment: ["WARD_SITE": site, "XDG_CONFIG_HOME": scratch.path + "/config"],
+            plugins: standInPlugins
         )
         #expect(policy.file == site)
         #expect(policy.preferences?.file == scratch.path + "/config/ward/config.toml")
@@ -131,7 +132,7 @@ private func messages(_ text: String) -> [String] {
 
     @Test func parse_usesDefaultChain_whenSiteFileHasNoPlugins() throws {
         let policy = try parse("[session]\nidle-timeout = \"2m\"\n")
-        #expect(policy.pluginNames == SitePolicy.defaultChain)
+        #expect(policy.pluginNames == ["idle-timer", "audit-log", "suspend-guard"])
         #expect(policy.plugins.allSatisfy { $0.line == 0 })
     }
 
@@ -169,7 +170,7 @@ private func messages(_ text: String) -> [String] {
             [[plugin]]
             'name' = "idle-timer"
             """
-        let policy = try SitePolicy.parse(text, file: "site.toml")
+        let policy = try SitePolicy.parse(text, file: "site.toml", plugins: standInPlugins)
         let plugins = policy.plugins
         #expect(plugins.map(\.line) == [5, 20])
         #expect(plugins[0].line(of: "command") == 7)
@@ -204,7 +205,7 @@ private func messages(_ text: String) -> [String] {
         let error = configError { try parse(text) }
         #expect(error?.line == line)
         #expect(error?.description.hasPrefix("site.toml:\(line): not valid TOML: a table name must start") == true)
-        let user = configError { try UserPreferences.parse(text, file: "config.toml") }
+        let user = configError { try UserPreferences.parse(text, file: "config.toml", plugins: standInPlugins) }
         #expect(user?.description.hasPrefix("config.toml:\(line): not valid TOML: a table name must start") == true)
     }
 
@@ -217,7 +218,7 @@ private func messages(_ text: String) -> [String] {
         let error = configError { try parse(text) }
         #expect(error?.line == line)
         #expect(error?.description.hasPrefix("site.toml:\(line): not valid TOML: an array's element cannot") == true)
-        let user = configError { try UserPreferences.parse(text, file: "config.toml") }
+        let user = configError { try UserPreferences.parse(text, file: "config.toml", plugins: standInPlugins) }
         #expect(user?.description.hasPrefix("config.toml:\(line): not valid TOML: an array's element") == true)
     }
 

@@ -17,8 +17,10 @@ private let site = """
     """
 
 private func apply(_ user: String, site text: String = site) throws -> SitePolicy {
-    let policy = try SitePolicy.parse(text, file: "/etc/ward/site.toml")
-    return try policy.applying(UserPreferences.parse(user, file: "/home/a/.config/ward/config.toml"))
+    let policy = try SitePolicy.parse(text, file: "/etc/ward/site.toml", plugins: standInPlugins)
+    return try policy.applying(
+        UserPreferences.parse(user, file: "/home/a/.config/ward/config.toml", plugins: standInPlugins)
+    )
 }
 
 private func messages(_ user: String, site text: String = site) -> [String] {

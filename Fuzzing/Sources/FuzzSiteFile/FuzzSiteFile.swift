@@ -1,13 +1,24 @@
 // The site file loader: any bytes as `site.toml`.
-// Entry point: `SitePolicy.parse(_:file:)`, what `SitePolicy.loadSite` calls once the file is read.
+// Entry point: `SitePolicy.parse(_:file:plugins:)`, what `SitePolicy.loadSite` calls once the file is read.
 // It must return a policy or throw `ConfigError` (whose description is rendered too), never trap.
+import AuditLog
+import ExternalPlugin
+import FocusGuard
+import IdleTimer
+import SuspendGuard
 import WardCore
+
+/// The built-in plugins and the default chain, as the executable lists them (`Sources/ward/BuiltInPlugins.swift`).
+let plugins = PluginRegistry(
+    [IdleTimer.self, AuditLog.self, SuspendGuard.self, FocusGuard.self, ExternalPlugin.self],
+    defaultChain: [IdleTimer.self, AuditLog.self, SuspendGuard.self]
+)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSiteFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     do {
-        let policy = try SitePolicy.parse(text, file: "site.toml")
+        let policy = try SitePolicy.parse(text, file: "site.toml", plugins: plugins)
         _ = String(describing: policy)
     } catch {
         _ = error.description

@@ -26,3 +26,10 @@ public struct LockoutPolicy: Sendable, Equatable {
         return time + seconds + (attoseconds > 0 ? 1 : 0)
     }
 }
+
+extension SessionPolicy {
+    /// The credential store's lockout rule: `max-failed-attempts` and `lockout`.
+    public var lockoutPolicy: LockoutPolicy {
+        LockoutPolicy(maxFailedAttempts: maxFailedAttempts, duration: lockout)
+    }
+}

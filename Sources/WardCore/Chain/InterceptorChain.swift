@@ -26,7 +26,7 @@ import Logging
 ///
 /// - Important: Not `Sendable`: the chain, its contexts and its interceptors live on the loop's
 ///   thread.
-public final class InterceptorChain {
+public final class InterceptorChain: ChainState {
     /// Where an event ended up.
     public enum Outcome: Equatable, Sendable {
         /// Passed every interceptor; this is the event to act on (perhaps replaced on the way).
@@ -37,13 +37,13 @@ public final class InterceptorChain {
         case denied(String)
     }
 
-    let clock: any WardClock
-    private var links: [(interceptor: any Interceptor, context: PluginContext)] = []
-    var requests: [ChainRequest] = []
-    var denial: String?
+    package let clock: any WardClock
+    private var links: [(interceptor: any Plugin, context: PluginContext)] = []
+    package var requests: [ChainRequest] = []
+    package var denial: String?
 
     /// Interceptors that could not start (`PluginContext.failedToStart`), with why, in order.
-    public internal(set) var startFailures: [(plugin: String, reason: String)] = []
+    public package(set) var startFailures: [(plugin: String, reason: String)] = []
     private let logger: Logger
 
     /// Who is signed on. The session updates it before it announces a change.
@@ -59,7 +59,7 @@ public final class InterceptorChain {
     public var names: [String] { links.map(\.interceptor.name) }
 
     /// Appends an interceptor at the end of the chain and tells it so.
-    public func append(_ interceptor: any Interceptor) {
+    public func append(_ interceptor: any Plugin) {
         var logger = self.logger
         logger[metadataKey: "plugin.name"] = "\(interceptor.name)"
         let context = PluginContext(chain: self, name: interceptor.name, logger: logger)

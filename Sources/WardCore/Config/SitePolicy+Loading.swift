@@ -36,11 +36,11 @@ extension SitePolicy {
     public static func load(
         siteOption: String?,
         environment: [String: String] = ConfigEnvironment.current,
-        knownPlugins: [String] = PluginRegistry.builtInNames
+        plugins: PluginRegistry
     ) throws(ConfigError) -> SitePolicy {
         let location = SiteFileLocation.locate(option: siteOption, environment: environment)
-        let policy = try loadSite(location, knownPlugins: knownPlugins)
-        guard let preferences = try loadUserFile(environment: environment, knownPlugins: knownPlugins) else {
+        let policy = try loadSite(location, plugins: plugins)
+        guard let preferences = try loadUserFile(environment: environment, plugins: plugins) else {
             return policy
         }
         return try policy.applying(preferences)
@@ -49,24 +49,26 @@ extension SitePolicy {
     /// The user file, nil when there is none; not yet checked against a site (`applying(_:)`).
     public static func loadUserFile(
         environment: [String: String],
-        knownPlugins: [String] = PluginRegistry.builtInNames
+        plugins: PluginRegistry
     ) throws(ConfigError) -> UserPreferences? {
         guard let path = userFilePath(environment: environment),
             let text = try ConfigFile.read(path, mustExist: false)
         else { return nil }
-        return try UserPreferences.parse(text, file: path, knownPlugins: knownPlugins)
+        return try UserPreferences.parse(text, file: path, plugins: plugins)
     }
 
     /// The site file alone (`ward config check FILE` reads it this way, then the user file).
     public static func loadSite(
         _ location: SiteFileLocation,
-        knownPlugins: [String] = PluginRegistry.builtInNames
+        plugins: PluginRegistry
     )
         throws(ConfigError) -> SitePolicy
     {
         let mustExist = if case .named = location { true } else { false }
-        guard let text = try ConfigFile.read(location.path, mustExist: mustExist) else { return .builtIn }
-        return try parse(text, file: location.path, knownPlugins: knownPlugins)
+        guard let text = try ConfigFile.read(location.path, mustExist: mustExist) else {
+            return .builtIn(plugins: plugins)
+        }
+        return try parse(text, file: location.path, plugins: plugins)
     }
 
     /// `$XDG_CONFIG_HOME/ward/config.toml`, else `$HOME/.config/ward/config.toml`; nil without either.

@@ -14,10 +14,7 @@ public struct SitePolicy: Sendable {
     /// What messages name when there is no site file.
     public static let builtInFile = "(built-in defaults)"
     /// The roles a `[role.NAME]` table may name.
-    public static let knownRoles = ["clinician", "clerk", "auditor"]
-    /// The chain with no site file, or a site file without `[[plugin]]`: idle lock, audit trail,
-    /// suspend guard. Each plugin takes its defaults (5m from `idle-timeout`, the log in the home, 15s).
-    public static let defaultChain = ["idle-timer", "audit-log", "suspend-guard"]
+    public static let knownRoles = Role.allCases.map(\.rawValue)
 
     /// The site file's path, or `builtInFile`.
     public let file: String
@@ -38,14 +35,22 @@ public struct SitePolicy: Sendable {
         var values: [String: (value: PluginSettings.Value, line: Int)]
     }
 
-    /// Ward's defaults, as if the site file were empty.
-    public static let builtIn = SitePolicy(
-        file: builtInFile,
-        session: SessionOverride(file: builtInFile, line: 0),
-        users: [:],
-        roles: [:],
-        pluginTables: defaultChain.map { PluginTable(name: $0, line: 0, values: [:]) }
-    )
+    /// Ward's defaults, as if the site file were empty: `plugins.defaultChain`, each plugin with
+    /// its own defaults (5m from `idle-timeout`, the log in the home, 15s).
+    public static func builtIn(plugins: PluginRegistry) -> SitePolicy {
+        SitePolicy(
+            file: builtInFile,
+            session: SessionOverride(file: builtInFile, line: 0),
+            users: [:],
+            roles: [:],
+            pluginTables: defaultTables(plugins)
+        )
+    }
+
+    /// The `[[plugin]]` tables of the default chain: one empty table each, on no line.
+    private static func defaultTables(_ plugins: PluginRegistry) -> [PluginTable] {
+        plugins.defaultChain.map { PluginTable(name: $0.name, line: 0, values: [:]) }
+    }
 
     init(
         file: String,
@@ -109,11 +114,11 @@ public struct SitePolicy: Sendable {
 extension SitePolicy {
     /// Parses a site file's text. Throws `ConfigError` (`.several` when more than one problem).
     ///
-    /// - Parameter knownPlugins: the names a `[[plugin]]` may use; the registry's.
+    /// - Parameter plugins: the plugins a `[[plugin]]` may name, and the chain without one.
     public static func parse(
         _ text: String,
         file: String,
-        knownPlugins: [String] = PluginRegistry.builtInNames
+        plugins: PluginRegistry
     )
         throws(ConfigError) -> SitePolicy
     {
@@ -137,7 +142,7 @@ extension SitePolicy {
                     errors.append(conflict)
                 }
             case "plugin":
-                tables = parsePlugins(document, knownPlugins: knownPlugins, errors: &errors)
+                tables = parsePlugins(document, plugins: plugins, errors: &errors)
             case "user", "role":
                 guard let names = document.tableKeys(at: [key]) else {
                     errors.append(
@@ -158,7 +163,7 @@ extension SitePolicy {
                         )
                         continue
                     }
-                    if key == "role", !knownRoles.contains(name) {
+                    if key == "role", Role(rawValue: name) == nil {
                         errors.append(
                             .outOfRange(
                                 file: file,
@@ -184,13 +189,13 @@ extension SitePolicy {
             }
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
-        let chain = tables ?? defaultChain.map { PluginTable(name: $0, line: 0, values: [:]) }
+        let chain = tables ?? defaultTables(plugins)
         return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain)
     }
 
     private static func parsePlugins(
         _ document: ConfigDocument,
-        knownPlugins: [String],
+        plugins: PluginRegistry,
         errors: inout [ConfigError]
     )
         -> [PluginTable]
@@ -226,11 +231,11 @@ extension SitePolicy {
                 errors.append(.wrongType(file: file, line: nameValue.line, key: "name", expected: "a string"))
                 continue
             }
-            guard knownPlugins.contains(name) else {
-                errors.append(.unknownPlugin(file: file, line: nameValue.line, name: name, known: knownPlugins))
+            guard let plugin = plugins.plugin(named: name) else {
+                errors.append(.unknownPlugin(file: file, line: nameValue.line, name: name, known: plugins.names))
                 continue
             }
-            if name != "external", let first = seen[name] {
+            if !plugin.isRepeatable, let first = seen[name] {
                 errors.append(
                     .conflict(
                         file: file,

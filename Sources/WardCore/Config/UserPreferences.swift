@@ -39,7 +39,7 @@ public struct UserPreferences: Sendable {
     public static func parse(
         _ text: String,
         file: String,
-        knownPlugins: [String] = PluginRegistry.builtInNames
+        plugins: PluginRegistry
     )
         throws(ConfigError) -> UserPreferences
     {
@@ -88,7 +88,7 @@ public struct UserPreferences: Sendable {
             case "plugins":
                 do {
                     for name in try table.strings("disable") ?? [] {
-                        if knownPlugins.contains(name) {
+                        if plugins.plugin(named: name) != nil {
                             disabled.append((name, table.line(of: "disable")))
                         } else {
                             errors.append(
@@ -96,7 +96,7 @@ public struct UserPreferences: Sendable {
                                     file: file,
                                     line: table.line(of: "disable"),
                                     name: name,
-                                    known: knownPlugins
+                                    known: plugins.names
                                 )
                             )
                         }

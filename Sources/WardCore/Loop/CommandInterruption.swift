@@ -1,4 +1,3 @@
-import CWardSystem
 import Glibc
 import Synchronization
 
@@ -9,13 +8,10 @@ import Synchronization
 /// that waits on SQLite or on an external plugin would keep SIGTERM waiting (issue 12: more than
 /// eleven minutes). `TerminationWatchdog` calls `request(by:)` from its own thread the moment
 /// SIGTERM or SIGHUP arrives: every registered handler runs (the records store interrupts its
-/// statement with `sqlite3_interrupt`, which is thread-safe), and `fd` becomes readable for
-/// waits that `poll` (an external plugin's reply). The command then fails at once, and the loop's
+/// statement with `sqlite3_interrupt`, which is thread-safe), and `TerminationNotice.fd` becomes
+/// readable for waits that `poll` (an external plugin's reply). The command then fails at once, and the loop's
 /// thread ends the session through the chain as for any signal.
 public enum CommandInterruption {
-    /// Readable once termination was requested; add it to a blocking `poll`.
-    public static let fd: Int32 = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-
     private static let handlers = Mutex<[Int: @Sendable () -> Void]>([:])
     private static let nextID = Atomic<Int>(1)
     private static let requestedSignal = Atomic<Int32>(0)
@@ -53,8 +49,7 @@ public enum CommandInterruption {
             requestedSignal.compareExchange(expected: 0, desired: signal.rawValue, ordering: .acquiringAndReleasing)
                 .exchanged
         else { return }
-        var one: UInt64 = 1
-        _ = write(fd, &one, 8)
+        TerminationNotice.post()
         let current = handlers.withLock { Array($0.values) }
         for handler in current { handler() }
     }
@@ -76,7 +71,6 @@ public enum CommandInterruption {
     /// Forgets a request (tests only: one process runs many sessions).
     public static func reset() {
         requestedSignal.store(0, ordering: .releasing)
-        var value: UInt64 = 0
-        _ = read(fd, &value, 8)
+        TerminationNotice.clear()
     }
 }

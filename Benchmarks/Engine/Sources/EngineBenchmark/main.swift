@@ -6,9 +6,12 @@
 // bytes, so the optimiser cannot drop the work.
 import WardCore
 
-final class NotesActivity: Interceptor {
-    let name = "notes-activity"
+final class NotesActivity: Plugin {
+    static let name = "notes-activity"
+    static let summary = "Notes the time of each key, as the idle timer does."
     var last = Instant(nanoseconds: 0)
+    init() {}
+    init(settings: PluginSettings, environment: PluginEnvironment) {}
     func intercept(_ event: Event, context: PluginContext) -> Disposition {
         switch event {
         case .key, .line:
@@ -19,27 +22,36 @@ final class NotesActivity: Interceptor {
     }
 }
 
-final class IgnoresKeys: Interceptor {
-    let name = "ignores-keys"
+final class IgnoresKeys: Plugin {
+    static let name = "ignores-keys"
+    static let summary = "Counts lines and lets keys pass, as the audit log does."
     var lines = 0
+    init() {}
+    init(settings: PluginSettings, environment: PluginEnvironment) {}
     func intercept(_ event: Event, context: PluginContext) -> Disposition {
         if case .line = event { lines += 1 }
         return .pass
     }
 }
 
-final class CountsBytes: Interceptor {
-    let name = "counts-bytes"
+final class CountsBytes: Plugin {
+    static let name = "counts-bytes"
+    static let summary = "Counts the bytes of each key."
     var bytes = 0
+    init() {}
+    init(settings: PluginSettings, environment: PluginEnvironment) {}
     func intercept(_ event: Event, context: PluginContext) -> Disposition {
         if case .key(let key) = event { bytes &+= key.bytes.count }
         return .pass
     }
 }
 
-final class WatchesLifecycle: Interceptor {
-    let name = "watches-lifecycle"
+final class WatchesLifecycle: Plugin {
+    static let name = "watches-lifecycle"
+    static let summary = "Notes a suspend, as the suspend guard does."
     var suspended = false
+    init() {}
+    init(settings: PluginSettings, environment: PluginEnvironment) {}
     func intercept(_ event: Event, context: PluginContext) -> Disposition {
         if case .lifecycle(.suspend) = event { suspended = true }
         return .pass
@@ -71,9 +83,11 @@ for run in 0..<(runs + 3) {
 }
 perEvent.sort()
 let median = perEvent[perEvent.count / 2]
-print("key event through 5 interceptors: median \(String(format: median)) ns/event, "
-    + "min \(String(format: perEvent.first!)), max \(String(format: perEvent.last!)) "
-    + "(\(runs) runs of \(eventsPerRun) events; bytes seen \(counter.bytes))")
+print(
+    "key event through 5 interceptors: median \(String(format: median)) ns/event, "
+        + "min \(String(format: perEvent.first!)), max \(String(format: perEvent.last!)) "
+        + "(\(runs) runs of \(eventsPerRun) events; bytes seen \(counter.bytes))"
+)
 
 func String(format value: Double) -> String {
     let tenths = Int((value * 10).rounded())

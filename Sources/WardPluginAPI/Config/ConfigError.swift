@@ -35,7 +35,7 @@ public enum ConfigError: WardError, Equatable, Sendable {
     )
     /// The user file would remove a plugin the site file enables.
     case dropsPlugin(file: String, line: Int, name: String, siteFile: String, siteLine: Int)
-    /// A plugin refused to be built with its settings (its factory threw something else).
+    /// A plugin refused to be built with its settings (its initializer threw something else).
     case pluginFailed(file: String, line: Int, name: String, reason: String)
     /// Every problem found, in file and line order; what `ward config check` reports.
     case several([ConfigError])

@@ -38,11 +38,6 @@ public struct SessionPolicy: Equatable, Sendable {
         self.lockout = lockout
     }
 
-    /// The credential store's lockout rule: `max-failed-attempts` and `lockout`.
-    public var lockoutPolicy: LockoutPolicy {
-        LockoutPolicy(maxFailedAttempts: maxFailedAttempts, duration: lockout)
-    }
-
     /// Ward's built-in limits, used where the site file says nothing.
     public static let defaults = SessionPolicy()
 
@@ -169,7 +164,7 @@ public struct SessionOverride: Equatable, Sendable {
     }
 
     /// Reads the session keys of `table`; problems (unknown keys too) go to `errors`.
-    static func read(_ table: PluginSettings, errors: inout [ConfigError]) -> SessionOverride {
+    package static func read(_ table: PluginSettings, errors: inout [ConfigError]) -> SessionOverride {
         var result = SessionOverride(file: table.file, line: table.line)
         for key in SessionKey.allCases {
             do {
@@ -188,7 +183,7 @@ public struct SessionOverride: Equatable, Sendable {
     }
 
     /// An error when this table leaves `warn-before` no shorter than `idle-timeout` in `policy`.
-    func warningConflict(in policy: SessionPolicy) -> ConfigError? {
+    package func warningConflict(in policy: SessionPolicy) -> ConfigError? {
         guard policy.warnBefore > .zero, policy.warnBefore >= policy.idleTimeout else { return nil }
         let line = lines[.warnBefore] ?? lines[.idleTimeout] ?? self.line
         return .conflict(

@@ -10,7 +10,7 @@ import Logging
 /// - Important: Not `Sendable`. It belongs to the loop's thread, like the chain.
 public final class PluginContext {
     /// The chain this context belongs to; unowned because the chain owns its contexts.
-    private unowned let chain: InterceptorChain
+    private unowned let chain: any ChainState
 
     /// This interceptor's pending deadline, if any. The loop sleeps until the nearest one.
     public private(set) var deadline: Instant?
@@ -21,7 +21,7 @@ public final class PluginContext {
     /// The name of the interceptor this context belongs to.
     public let name: String
 
-    init(chain: InterceptorChain, name: String, logger: Logger) {
+    package init(chain: any ChainState, name: String, logger: Logger) {
         self.chain = chain
         self.name = name
         self.logger = logger

@@ -1,6 +1,6 @@
 /// One `[[plugin]]` table of the site file: the plugin's own keys, each with the line it was on.
 ///
-/// A plugin's factory reads what it needs through the typed accessors, which throw a
+/// A plugin's initializer reads what it needs through the typed accessors, which throw a
 /// `ConfigError` naming `FILE:LINE` and the key on a value of the wrong type or out of range.
 /// Keys no accessor asked for are reported as unknown by the registry (`unreadKeys`): a typo in a
 /// security setting must not be silently ignored.
@@ -54,7 +54,7 @@ public final class PluginSettings {
     }
 
     /// A table that is not a plugin's (`[session]`, `[user.alice]`), read with the same accessors.
-    init(table: String, file: String, line: Int, values: [String: (value: Value, line: Int)]) {
+    package init(table: String, file: String, line: Int, values: [String: (value: Value, line: Int)]) {
         self.name = table
         self.file = file
         self.line = line
@@ -201,7 +201,7 @@ extension String {
 }
 
 /// Levenshtein distance, for "did you mean" on short keys.
-func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }

@@ -1,0 +1,24 @@
+import AuditLog
+import ExternalPlugin
+import FocusGuard
+import IdleTimer
+import SuspendGuard
+import WardCore
+
+/// Every plugin this executable has, in the order `ward plugins` lists them: the one place that
+/// knows them all, as argument-parser lists subcommands. A site file may name each by its
+/// `name`; `ward plugins`, `ward config check` and the session's chain read this list.
+let builtInPlugins: [any Plugin.Type] = [
+    IdleTimer.self,
+    AuditLog.self,
+    SuspendGuard.self,
+    FocusGuard.self,
+    ExternalPlugin.self,
+]
+
+/// The chain without a site file, or with one that has no `[[plugin]]`: idle lock, audit trail,
+/// suspend guard, each with its own defaults (5m from `idle-timeout`, the log in the home, 15s).
+let defaultPluginChain: [any Plugin.Type] = [IdleTimer.self, AuditLog.self, SuspendGuard.self]
+
+/// The built-in plugins and the default chain, as site files are checked and chains are built.
+let pluginRegistry = PluginRegistry(builtInPlugins, defaultChain: defaultPluginChain)
