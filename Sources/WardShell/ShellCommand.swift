@@ -15,7 +15,7 @@ public protocol ShellCommand: Sendable {
     static var syntax: CommandSyntax { get }
 
     /// The roles (`clinician`, `clerk`, `auditor`) that may run this command; nil for everyone.
-    static var allowedRoles: Set<String>? { get }
+    static var allowedRoles: Set<Role>? { get }
 
     /// The command as the line asked for it; throws for a value the command cannot take.
     init(_ arguments: ParsedArguments) throws(UsageError)
@@ -28,7 +28,7 @@ public protocol ShellCommand: Sendable {
 }
 
 extension ShellCommand {
-    public static var allowedRoles: Set<String>? { nil }
+    public static var allowedRoles: Set<Role>? { nil }
 
     public var restriction: CommandRestriction? { nil }
 
@@ -40,9 +40,9 @@ extension ShellCommand {
 public struct CommandRestriction: Sendable, Equatable {
     /// The action as the refusal names it, e.g. `show notes`.
     public var action: String
-    public var allowedRoles: Set<String>
+    public var allowedRoles: Set<Role>
 
-    public init(action: String, allowedRoles: Set<String>) {
+    public init(action: String, allowedRoles: Set<Role>) {
         self.action = action
         self.allowedRoles = allowedRoles
     }

@@ -74,7 +74,7 @@ extension Ward {
                 valueName: "stop|continue"
             )
         )
-        var onError: BatchSession.OnError = .stop
+        var onError: BatchFrontEnd.OnError = .stop
 
         func run() throws {
             precondition(ward_scrub_installed() == 1)

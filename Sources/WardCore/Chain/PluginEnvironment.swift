@@ -23,6 +23,6 @@ public struct PluginEnvironment: Sendable {
     /// The limits for whoever is signed on now (`context.session`): ask again at `.signedOn`,
     /// since a `[user.NAME]` or `[role.NAME]` table may change them.
     public func sessionPolicy(for session: SessionInfo) -> SessionPolicy {
-        policy.effectivePolicy(user: session.user, role: session.role)
+        policy.effectivePolicy(user: session.user, role: session.role?.rawValue)
     }
 }

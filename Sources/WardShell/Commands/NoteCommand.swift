@@ -12,7 +12,7 @@ struct NoteCommand: ShellCommand {
         operand: .text(name: "text", help: "The note's text; quotes are not needed.")
     )
 
-    static let allowedRoles: Set<String>? = Shell.clinicalRoles
+    static let allowedRoles: Set<Role>? = Shell.clinicalRoles
 
     /// The words after `note`, joined by one space each: quotes gone, as a shell would read them.
     let text: String
