@@ -37,20 +37,21 @@ private final class LineRecorder: Interceptor {
 
     @Test func recordsASessionsEvents_inOrder_withTheirDetails() throws {
         let (chain, _, recorder) = try makeChain()
-        chain.session.user = "demo"
-        chain.session.role = "clinician"
-        _ = chain.dispatch(.session(.signedOn(user: "demo", role: "clinician")))
-        _ = chain.dispatch(.key(KeyPress(Array("x".utf8))))
-        #expect(chain.dispatch(.line(Line("open MRN-1042"))) == .delivered(.line(Line("open MRN-1042"))))
-        chain.session.currentRecord = "MRN-1042"  // the shell opened it
-        _ = chain.dispatch(.line(Line("note Patient reports chest pain")))
-        _ = chain.dispatch(.line(Line("show meds", source: .batch(file: "rounds.ward", line: 3))))
-        _ = chain.dispatch(.session(.locked(.idle)))
-        _ = chain.dispatch(.lifecycle(.suspend))
-        _ = chain.dispatch(.lifecycle(.resume(away: .milliseconds(90_500))))
-        _ = chain.dispatch(.session(.unlocked(user: "demo")))
-        _ = chain.dispatch(.lifecycle(.hangup))
-        _ = chain.dispatch(.session(.signedOff(.hangup)))
+        let session = DriverSession(chain)
+        session.info.user = "demo"
+        session.info.role = .clinician
+        _ = chain.send(.session(.signedOn(user: "demo", role: .clinician)))
+        _ = chain.send(.key(KeyPress(Array("x".utf8))))
+        #expect(chain.send(.line(Line("open MRN-1042"))).outcome == .delivered(.line(Line("open MRN-1042"))))
+        session.info.currentRecord = "MRN-1042"  // the shell opened it
+        _ = chain.send(.line(Line("note Patient reports chest pain")))
+        _ = chain.send(.line(Line("show meds", source: .batch(file: "rounds.ward", line: 3))))
+        _ = chain.send(.session(.locked(.idle)))
+        _ = chain.send(.lifecycle(.suspend))
+        _ = chain.send(.lifecycle(.resume(away: .milliseconds(90_500))))
+        _ = chain.send(.session(.unlocked(user: "demo")))
+        _ = chain.send(.lifecycle(.hangup))
+        _ = chain.send(.session(.signedOff(.hangup)))
         chain.removeAll()
 
         let rs = records()
@@ -83,7 +84,7 @@ private final class LineRecorder: Interceptor {
 
     @Test func failedSignOn_recordsTheNameGiven() throws {
         let (chain, _, _) = try makeChain()
-        _ = chain.dispatch(.session(.signOnFailed(user: "mallory")))
+        _ = chain.send(.session(.signOnFailed(user: "mallory")))
         let r = try #require(records().first)
         #expect(r.kind == "sign-on-failed")
         #expect(r.user == "mallory")
@@ -92,49 +93,49 @@ private final class LineRecorder: Interceptor {
 
     @Test func keysAndFocus_areNeverRecorded() throws {
         let (chain, _, _) = try makeChain()
-        _ = chain.dispatch(.key(KeyPress(Array("secret".utf8))))
-        _ = chain.dispatch(.key(.redacted))
-        _ = chain.dispatch(.focus(.lost))
+        _ = chain.send(.key(KeyPress(Array("secret".utf8))))
+        _ = chain.send(.key(.redacted))
+        _ = chain.send(.focus(.lost))
         #expect(readBytes(path).isEmpty)
     }
 
     @Test func unwritableLog_deniesTheLine_andLocks() throws {
         let (chain, _, recorder) = try makeChain()
-        _ = chain.dispatch(.line(Line("charts")))
+        _ = chain.send(.line(Line("charts")))
         #expect(chmod(path, 0o400) == 0)
-        let outcome = chain.dispatch(.line(Line("open MRN-1042")))
-        guard case .denied(let message) = outcome else {
-            Issue.record("expected a denial, got \(outcome)")
+        let sent = chain.send(.line(Line("open MRN-1042")))
+        guard case .denied(let message) = sent.outcome else {
+            Issue.record("expected a denial, got \(sent.outcome)")
             return
         }
         #expect(message.contains("audit log"))
         #expect(message.contains("read-only"))
-        #expect(chain.takeRequests() == [.lock(.failure)])
+        #expect(sent.requests == [.lock(.failure)])
         #expect(recorder.lines == ["charts"])
     }
 
     @Test func logReplacedBySymlink_deniesTheLine_andLocks() throws {
         let (chain, _, recorder) = try makeChain()
-        _ = chain.dispatch(.line(Line("charts")))
+        _ = chain.send(.line(Line("charts")))
         #expect(rename(path, directory.file("moved.jsonl")) == 0)
         #expect(symlink(directory.file("moved.jsonl"), path) == 0)
-        guard case .denied = chain.dispatch(.line(Line("open MRN-1042"))) else {
+        let sent = chain.send(.line(Line("open MRN-1042")))
+        guard case .denied = sent.outcome else {
             Issue.record("expected a denial")
             return
         }
-        #expect(chain.takeRequests() == [.lock(.failure)])
+        #expect(sent.requests == [.lock(.failure)])
         #expect(recorder.lines == ["charts"])
     }
 
     @Test func logThatCannotBeOpened_failsClosedAtSignOn() throws {
         let chain = InterceptorChain(
             clock: ManualClock(),
-            session: SessionInfo(id: "s-1", user: "demo", role: "clinician")
+            session: SessionInfo(id: "s-1", user: "demo", role: .clinician)
         )
         chain.append(AuditLog(path: directory.file("missing/audit.jsonl")))
-        _ = chain.dispatch(.session(.signedOn(user: "demo", role: "clinician")))
-        #expect(chain.takeRequests() == [.lock(.failure)])
-        guard case .denied(let message) = chain.dispatch(.line(Line("open MRN-1"))) else {
+        #expect(chain.send(.session(.signedOn(user: "demo", role: .clinician))).requests == [.lock(.failure)])
+        guard case .denied(let message) = chain.send(.line(Line("open MRN-1"))).outcome else {
             Issue.record("expected a denial")
             return
         }
@@ -143,18 +144,16 @@ private final class LineRecorder: Interceptor {
 
     @Test func unwritableLog_onUnlock_locksAgain() throws {
         let (chain, _, _) = try makeChain()
-        _ = chain.dispatch(.line(Line("charts")))
+        _ = chain.send(.line(Line("charts")))
         #expect(chmod(path, 0o400) == 0)
-        _ = chain.dispatch(.session(.unlocked(user: "demo")))
-        #expect(chain.takeRequests() == [.lock(.failure)])
+        #expect(chain.send(.session(.unlocked(user: "demo"))).requests == [.lock(.failure)])
     }
 
     @Test func unwritableLog_onLock_isANoticeOnly() throws {
         let (chain, _, _) = try makeChain()
-        _ = chain.dispatch(.line(Line("charts")))
+        _ = chain.send(.line(Line("charts")))
         #expect(chmod(path, 0o400) == 0)
-        _ = chain.dispatch(.session(.locked(.idle)))
-        let requests = chain.takeRequests()
+        let requests = chain.send(.session(.locked(.idle))).requests
         #expect(requests.count == 1)
         if case .notice(let text) = requests.first {
             #expect(text.contains("audit log"))
@@ -165,12 +164,11 @@ private final class LineRecorder: Interceptor {
 
     @Test func intervalPolicy_syncsOnItsDeadline() throws {
         let (chain, clock, _) = try makeChain(policy: .interval)
-        _ = chain.dispatch(.line(Line("charts")))
+        _ = chain.send(.line(Line("charts")))
         #expect(chain.nextDeadline == clock.now + .seconds(1))
         clock.advance(by: .seconds(1))
-        chain.fireDueTimers()
+        #expect(chain.fireDueTimers().isEmpty)
         #expect(chain.nextDeadline == nil)
-        #expect(chain.takeRequests().isEmpty)
     }
 }
 
@@ -267,12 +265,12 @@ private final class LineRecorder: Interceptor {
         let path = directory.file("audit.jsonl")
         let chain = InterceptorChain(clock: ManualClock(), session: SessionInfo(id: "s-1"))
         chain.append(AuditLog(path: path, clock: steppingClock()))
-        chain.session.currentRecord = "MRN-7"
+        DriverSession(chain).info.currentRecord = "MRN-7"
         let line = Line("note Patient reports chest pain", source: .batch(file: "rounds.ward", line: 4))
-        _ = chain.dispatch(.line(line))
-        _ = chain.dispatch(.session(.abandoned(line, because: .terminate)))
-        _ = chain.dispatch(.lifecycle(.terminate))
-        _ = chain.dispatch(.session(.signedOff(.terminate)))
+        _ = chain.send(.line(line))
+        _ = chain.send(.session(.abandoned(line, because: .terminate)))
+        _ = chain.send(.lifecycle(.terminate))
+        _ = chain.send(.session(.signedOff(.terminate)))
         chain.removeAll()
         let rs = lines(of: readBytes(path)).enumerated().compactMap { AuditRecord(line: $0 + 1, bytes: $1[...]) }
         #expect(rs.map { $0.kind ?? "" } == ["command", "abandoned", "signal", "sign-off"])

@@ -41,10 +41,10 @@ private final class Harness {
             policy: policy,
             environment: PluginEnvironment(home: "/tmp", policy: policy),
             clock: ManualClock(),
-            session: SessionInfo(id: "test", user: "alice", role: "clinician")
+            session: SessionInfo(id: "test", user: "alice", role: .clinician)
         )
     }
-    func line(_ text: String) -> InterceptorChain.Outcome { chain.dispatch(.line(Line(text))) }
+    func line(_ text: String) -> InterceptorChain.Outcome { chain.send(.line(Line(text))).outcome }
     deinit { chain.removeAll() }
 }
 
@@ -101,9 +101,9 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                 + "label = \"probe\"\ntimeout = \"5s\"\n[plugin.settings]\nlimit = 3\nwho = [\"a\"]\n"
         )
         _ = h.line("open 123")
-        _ = h.chain.dispatch(.session(.locked(.idle)))
-        _ = h.chain.dispatch(.lifecycle(.resume(away: .seconds(2))))
-        _ = h.chain.dispatch(.key(KeyPress([0x61])))
+        _ = h.chain.send(.session(.locked(.idle)))
+        _ = h.chain.send(.lifecycle(.resume(away: .seconds(2))))
+        _ = h.chain.send(.key(KeyPress([0x61])))
         h.chain.removeAll()
         let fd = open(log, O_RDONLY)
         var bytes = [UInt8](repeating: 0, count: 4096)

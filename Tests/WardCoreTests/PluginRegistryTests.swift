@@ -143,6 +143,6 @@ private func messages(_ text: String) -> [String] {
         let policy = try SitePolicy.parse("[user.alice]\nidle-timeout = \"1m\"\n", file: "site.toml")
         let env = environment(policy)
         #expect(env.sessionPolicy.idleTimeout == .seconds(300))
-        #expect(env.sessionPolicy(for: SessionInfo(id: "t", user: "alice", role: "clerk")).idleTimeout == .seconds(60))
+        #expect(env.sessionPolicy(for: SessionInfo(id: "t", user: "alice", role: .clerk)).idleTimeout == .seconds(60))
     }
 }

@@ -158,6 +158,9 @@ public final class SessionDriver {
         if case .locked = machine.state { true } else { false }
     }
 
+    /// The holders of data a lock wipes, in order.
+    package var wipeOrder: [String] { lock.names }
+
     /// Sends `event` through the chain, performs what the plugins asked for, and returns where
     /// the event ended up.
     @discardableResult
