@@ -368,24 +368,34 @@ public final class SessionDriver {
         guard let signals else { return }
         for signal in signals.drain() {
             guard !hasEnded else { return }
-            guard let route = Self.signalTable.first(where: { $0.signal == signal }) else { continue }
-            switch route.event {
-            case .suspend:
-                suspend()
-            case .resume where resumedFromOwnStop:
-                resumedFromOwnStop = false
-            case .resume:
-                // A stop that was not ours (kill -STOP): take the terminal back as it was.
-                resume(away: .zero)
-            default:
-                let outcome = send(.lifecycle(route.event))
-                guard !hasEnded else { return }
-                if let reason = route.signOff, !(route.endsOnlyAScript && frontEnd.isInteractive) {
-                    frontEnd.stopping(by: signal)
-                    signOff(reason, status: route.status)
-                } else if case .delivered = outcome {
-                    frontEnd.received(route.event)
-                }
+            handle(signal)
+        }
+    }
+
+    /// The terminal is gone (EOF or EIO on it): the SIGHUP that comes with a closed terminal,
+    /// handled as soon as the front end sees it, so the chain hears the hangup either way.
+    package func terminalClosed() {
+        handle(.sighup)
+    }
+
+    private func handle(_ signal: UnixSignal) {
+        guard !hasEnded, let route = Self.signalTable.first(where: { $0.signal == signal }) else { return }
+        switch route.event {
+        case .suspend:
+            suspend()
+        case .resume where resumedFromOwnStop:
+            resumedFromOwnStop = false
+        case .resume:
+            // A stop that was not ours (kill -STOP): take the terminal back as it was.
+            resume(away: .zero)
+        default:
+            let outcome = send(.lifecycle(route.event))
+            guard !hasEnded else { return }
+            if let reason = route.signOff, !(route.endsOnlyAScript && frontEnd.isInteractive) {
+                frontEnd.stopping(by: signal)
+                signOff(reason, status: route.status)
+            } else if case .delivered = outcome {
+                frontEnd.received(route.event)
             }
         }
     }

@@ -111,10 +111,9 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     private func readKeys() {
         let n = read(terminal.fd, &readBuffer, readBuffer.count)
         if n < 0, errno == EINTR || errno == EAGAIN { return }
-        guard n > 0 else {
-            // The terminal is gone (EOF or EIO): as good as a hangup.
-            return driver.signOff(.hangup, status: .killed(by: SIGHUP))
-        }
+        // The terminal is gone (EOF or EIO: a closed pane, a dropped SSH connection): a hangup,
+        // which the chain hears, often before the SIGHUP itself arrives.
+        guard n > 0 else { return driver.terminalClosed() }
         let outputs = decoder.decode(readBuffer[0..<n], at: driver.clock.now)
         explicit_bzero(&readBuffer, n)
         var more = pollfd(fd: terminal.fd, events: Int16(POLLIN), revents: 0)
