@@ -184,7 +184,9 @@ public final class ExternalPlugin: Interceptor {
         case .session(let change) where events.contains("session"):
             switch change {
             case .signedOn(let name, let roleName):
-                return ["kind": "session", "change": "signed-on", "user": .string(name), "role": .string(roleName.rawValue)]
+                return [
+                    "kind": "session", "change": "signed-on", "user": .string(name), "role": .string(roleName.rawValue),
+                ]
             case .signOnFailed(let name):
                 return ["kind": "session", "change": "sign-on-failed", "user": .string(name)]
             case .locked(let reason):

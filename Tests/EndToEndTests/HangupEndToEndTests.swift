@@ -51,7 +51,11 @@ import Testing
     /// `ward audit show --format json` for the terminal harness's home, one object per record.
     static func auditRecords(_ t: TerminalHarness) throws -> [[String: Any]] {
         let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        let text = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+        let text = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: env
+        )
         return text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }

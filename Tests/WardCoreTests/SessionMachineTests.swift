@@ -123,7 +123,11 @@ import WardCore
         _ = before.start(user: nil)
         #expect(before.signOff(.user) == [.end(.user, status: .success)])
         var m = signedOn()
-        #expect(m.signOff(.hangup, status: .killed(by: SIGHUP)) == [.announce(.signedOff(.hangup)), .end(.hangup, status: .killed(by: SIGHUP))])
+        #expect(
+            m.signOff(.hangup, status: .killed(by: SIGHUP)) == [
+                .announce(.signedOff(.hangup)), .end(.hangup, status: .killed(by: SIGHUP)),
+            ]
+        )
         #expect(m.signOff(.user).isEmpty)
     }
 
