@@ -72,15 +72,21 @@ import Testing
         return try auditRecords(t)
     }
 
-    @Test func aTerminalWhosePaneIsKilled_auditsTheHangup_andThePluginHearsIt() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ward-hup-\(UUID().uuidString)")
+    /// A terminal session with the listening plugin, signed on, a command run.
+    static func signedOnTerminal(in scratch: URL) throws -> (TerminalHarness, log: String) {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let plugin = try Self.writePlugin(in: scratch.path)
         let t = try TerminalHarness(site: Self.site(plugin: plugin.script, log: plugin.log))
         try t.signOn()
         try t.enter("whoami")
         try t.waitFor("alice (clinician)")
+        return (t, plugin.log)
+    }
+
+    @Test func aTerminalWhosePaneIsKilled_auditsTheHangup_andThePluginHearsIt() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ward-hup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (t, log) = try Self.signedOnTerminal(in: scratch)
         try t.tmux(["kill-pane"])
 
         let records = try Self.waitForSignOff(t)
@@ -88,18 +94,13 @@ import Testing
         #expect(kinds.suffix(2) == ["signal", "sign-off"])
         #expect(records.first { $0["kind"] as? String == "signal" }?["signal"] as? String == "SIGHUP")
         #expect(records.last?["how"] as? String == "hangup")
-        #expect(Self.signalsHeard(plugin.log) == ["hangup"])
+        #expect(Self.signalsHeard(log) == ["hangup"])
     }
 
     @Test func aTerminalSentSIGTERM_auditsIt_exits143_andThePluginHearsIt() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ward-term-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let plugin = try Self.writePlugin(in: scratch.path)
-        let t = try TerminalHarness(site: Self.site(plugin: plugin.script, log: plugin.log))
-        try t.signOn()
-        try t.enter("whoami")
-        try t.waitFor("alice (clinician)")
+        let (t, log) = try Self.signedOnTerminal(in: scratch)
         kill(try t.wardPID(), SIGTERM)
         #expect(try t.waitForExit() == 143)
         #expect(isCooked(try t.terminalModeAfterExit()))
@@ -108,7 +109,7 @@ import Testing
         #expect(records.compactMap { $0["kind"] as? String }.suffix(2) == ["signal", "sign-off"])
         #expect(records.first { $0["kind"] as? String == "signal" }?["signal"] as? String == "SIGTERM")
         #expect(records.last?["how"] as? String == "terminate")
-        #expect(Self.signalsHeard(plugin.log) == ["terminate"])
+        #expect(Self.signalsHeard(log) == ["terminate"])
     }
 
     @Test(arguments: [(SIGHUP, Int32(129), "SIGHUP", "hangup"), (SIGTERM, Int32(143), "SIGTERM", "terminate")])

@@ -70,7 +70,8 @@ public final class PluginContext {
     /// What the interceptor asked for since the last call, in order. The chain calls this after
     /// each call into the interceptor, so the requests of a whole chain keep their order.
     package func takeRequests() -> [ChainRequest] {
-        defer { requests.removeAll(keepingCapacity: true) }
+        guard !requests.isEmpty else { return [] }  // the common case: a key, and nothing asked
+        defer { requests = [] }
         return requests
     }
 }
