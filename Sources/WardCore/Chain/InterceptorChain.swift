@@ -94,7 +94,8 @@ public final class InterceptorChain {
         var requests: [ChainRequest] = []
         for link in links {
             let disposition = link.interceptor.intercept(event, context: link.context)
-            requests += link.context.takeRequests()
+            let asked = link.context.takeRequests()
+            if !asked.isEmpty { requests += asked }  // appending nothing would still cost an allocation
             switch disposition {
             case .pass: continue
             case .consume: return ChainResult(outcome: .consumed, requests: requests)

@@ -13,7 +13,9 @@ public final class PluginContext {
     private let clock: any WardClock
     private let currentSession: () -> SessionInfo
     /// What the interceptor asked for during the current call, in order; the chain takes them.
-    private var requests: [ChainRequest] = []
+    /// Unchecked: read after every call on the key path, only ever on the loop's thread, and
+    /// never while another access is open (the checks cost a third of a key's way through).
+    @exclusivity(unchecked) private var requests: [ChainRequest] = []
 
     /// This interceptor's pending deadline, if any. The loop sleeps until the nearest one.
     public private(set) var deadline: Instant?
