@@ -104,13 +104,13 @@ public final class AuditLog: Plugin {
         case .line(let line):
             guard let summary = LineSummary(line.text) else { return .pass }
             lastSource = line.source
-            record(.command(summary), context: context, source: line.source, grantsAccess: true)
+            return record(.command(summary), context: context, source: line.source, grantsAccess: true)
         case .session(let change):
-            intercept(change, context: context)
+            return intercept(change, context: context)
         case .lifecycle(.suspend):
             record(.suspend(), context: context, grantsAccess: false)
         case .lifecycle(.resume(let away)):
-            record(.resume(away: away), context: context, grantsAccess: true)
+            return record(.resume(away: away), context: context, grantsAccess: true)
         case .lifecycle(.hangup):
             record(.signal("SIGHUP"), context: context, grantsAccess: false)
         case .lifecycle(.terminate):
@@ -124,16 +124,16 @@ public final class AuditLog: Plugin {
         return .pass
     }
 
-    private func intercept(_ change: SessionEvent, context: PluginContext) {
+    private func intercept(_ change: SessionEvent, context: PluginContext) -> Disposition {
         switch change {
         case .signedOn:
-            record(.signOn(), context: context, grantsAccess: true)
+            return record(.signOn(), context: context, grantsAccess: true)
         case .signOnFailed(let user):
             record(.signOnFailed(user: user), context: context, grantsAccess: false)
         case .locked(let reason):
             record(.lock(cause: reason.rawValue), context: context, grantsAccess: false)
         case .unlocked:
-            record(.unlock(), context: context, grantsAccess: true)
+            return record(.unlock(), context: context, grantsAccess: true)
         case .signedOff(let reason):
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
         case .denied(let line, let message):
@@ -150,10 +150,11 @@ public final class AuditLog: Plugin {
         case .accessed(let access):
             // The command has run: an access that showed or changed a record and cannot be
             // recorded locks the session; a refused or failed one is reported.
-            record(.access(access), context: context, grantsAccess: access.outcome == .ok)
+            return record(.access(access), context: context, grantsAccess: access.outcome == .ok)
         case .promptReady:
             break  // not an event that matters to an auditor
         }
+        return .pass
     }
 
     public func removed(context: PluginContext) {
@@ -161,15 +162,17 @@ public final class AuditLog: Plugin {
         writer = nil
     }
 
-    /// Writes one record; on failure, fails closed when the event would let the user see data.
+    /// Writes one record; on failure, fails closed when the event would let the user see data:
+    /// `.deny` then, else `.pass`.
+    @discardableResult
     private func record(
         _ entry: AuditEntry,
         context: PluginContext,
         source: Line.Source? = nil,
         grantsAccess: Bool
-    ) {
+    ) -> Disposition {
         let session = context.session
-        let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role)
+        let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
         do {
             let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
             self.writer = writer
@@ -178,14 +181,14 @@ public final class AuditLog: Plugin {
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(entry.kind.rawValue)"])
             let message = "Not run: the audit log cannot be written (\(error)). The session is locked."
             if grantsAccess {
-                context.deny(message)
                 context.lock(reason: .failure)
-            } else {
-                context.notice("The audit log cannot be written (\(error)).")
+                return .deny(message)
             }
-            return
+            context.notice("The audit log cannot be written (\(error)).")
+            return .pass
         }
         if policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
+        return .pass
     }
 
     private func syncNow(context: PluginContext) {

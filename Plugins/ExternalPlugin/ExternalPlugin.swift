@@ -102,14 +102,12 @@ public final class ExternalPlugin: Plugin {
         case .continue:
             return .pass
         case .deny(let message):
-            context.deny(message)
-            return .consume
+            return .deny(message)
         case .rewrite(let text):
             return .replace(.line(Line(text, source: line.source)))
         case .failed(let failure):
             if failClosed {
-                context.deny("The '\(label)' plugin did not answer (\(failure)); the command was not run.")
-                return .consume
+                return .deny("The '\(label)' plugin did not answer (\(failure)); the command was not run.")
             }
             return .pass
         }
@@ -178,7 +176,7 @@ public final class ExternalPlugin: Plugin {
     /// for keys, focus and timers).
     func payload(for event: Event, session: SessionInfo) -> JSONValue? {
         let user = session.user.map(JSONValue.string) ?? .null  // null before sign-on
-        let role = session.role.map(JSONValue.string) ?? .null
+        let role = session.role.map { JSONValue.string($0.rawValue) } ?? .null
         switch event {
         case .line(let line) where events.contains("line"):
             return [
@@ -188,7 +186,9 @@ public final class ExternalPlugin: Plugin {
         case .session(let change) where events.contains("session"):
             switch change {
             case .signedOn(let name, let roleName):
-                return ["kind": "session", "change": "signed-on", "user": .string(name), "role": .string(roleName)]
+                return [
+                    "kind": "session", "change": "signed-on", "user": .string(name), "role": .string(roleName.rawValue),
+                ]
             case .signOnFailed(let name):
                 return ["kind": "session", "change": "sign-on-failed", "user": .string(name)]
             case .locked(let reason):

@@ -1,3 +1,5 @@
+import WardCore
+
 /// A part of an open chart that `show` prints.
 ///
 /// `summary` is demographics (and, for a full chart, how many entries each section holds): the
@@ -7,7 +9,7 @@ public enum ChartSection: String, CaseIterable, Sendable {
     case summary, allergies, meds, problems, vitals, labs, notes, encounters
 
     /// The roles that may see this section.
-    public var allowedRoles: Set<String> {
+    public var allowedRoles: Set<Role> {
         self == .summary ? Shell.everyRole : Shell.clinicalRoles
     }
 }

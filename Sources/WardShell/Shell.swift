@@ -26,14 +26,14 @@ public final class Shell: CommandRunner {
     ]
 
     /// Roles that see a chart's clinical sections and may write notes.
-    public static let clinicalRoles: Set<String> = ["clinician"]
+    public static let clinicalRoles: Set<Role> = [.clinician]
     /// Every role Ward knows.
-    public static let everyRole: Set<String> = Set(SitePolicy.knownRoles)
+    public static let everyRole: Set<Role> = Set(Role.allCases)
 
     /// Who is signed on; nil while nobody is.
     public private(set) var user: String?
     /// Their role (`clinician`, `clerk`, `auditor`).
-    public private(set) var role: String?
+    public private(set) var role: Role?
 
     /// The charts loaded in this session, in the order they were opened.
     public private(set) var charts: [LoadedChart] = []
@@ -84,7 +84,7 @@ public final class Shell: CommandRunner {
         })
     }
 
-    public func signedOn(user: String, role: String) {
+    public func signedOn(user: String, role: Role) {
         self.user = user
         self.role = role
         do {
@@ -196,7 +196,7 @@ public final class Shell: CommandRunner {
     }
 
     /// Why the signed-on user may not do `action`, or nil when they may.
-    private func refusal(action: String, roles: Set<String>) -> String? {
+    private func refusal(action: String, roles: Set<Role>) -> String? {
         guard let role else { return "'\(action)' needs a signed-on user." }
         return roles.contains(role) ? nil : "'\(action)' is not allowed for the \(role) role."
     }

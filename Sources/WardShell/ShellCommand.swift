@@ -19,7 +19,7 @@ public protocol ShellCommand: Sendable {
     static var syntax: CommandSyntax { get }
 
     /// The roles (`clinician`, `clerk`, `auditor`) that may run this command; nil for everyone.
-    static var allowedRoles: Set<String>? { get }
+    static var allowedRoles: Set<Role>? { get }
 
     /// What the command does to the current chart (`show` reads it, `note` writes it), so that a
     /// refusal is recorded as that access denied; nil for a command that does not act on it.
@@ -39,7 +39,7 @@ public protocol ShellCommand: Sendable {
 }
 
 extension ShellCommand {
-    public static var allowedRoles: Set<String>? { nil }
+    public static var allowedRoles: Set<Role>? { nil }
 
     public static var currentChartAccess: RecordAccess.Action? { nil }
 
@@ -55,9 +55,9 @@ extension ShellCommand {
 public struct CommandRestriction: Sendable, Equatable {
     /// The action as the refusal names it, e.g. `show notes`.
     public var action: String
-    public var allowedRoles: Set<String>
+    public var allowedRoles: Set<Role>
 
-    public init(action: String, allowedRoles: Set<String>) {
+    public init(action: String, allowedRoles: Set<Role>) {
         self.action = action
         self.allowedRoles = allowedRoles
     }

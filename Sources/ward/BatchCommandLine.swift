@@ -21,7 +21,7 @@ struct BatchCommandLine {
     let passwordFD: Int32?
     let passwordFile: String?
     let format: BatchOutput.Format
-    let onError: BatchSession.OnError
+    let onError: BatchFrontEnd.OnError
 
     func run() throws {
         let (user, password) = try signOn()
@@ -32,19 +32,22 @@ struct BatchCommandLine {
         let output = BatchOutput(format: format)
         let shell = Shell(recordsHome: setup.home.path)
         shell.output = output
-        let session = BatchSession(
-            input: fd,
-            options: BatchSession.Options(scriptName: name, user: user, password: password, onError: onError),
+        let session = SessionDriver(
+            frontEnd: BatchFrontEnd(
+                input: fd,
+                options: BatchFrontEnd.Options(scriptName: name, user: user, password: password, onError: onError),
+                reporter: output,
+                stdout: StdoutBuffer(size: 65_536, lineBuffered: false)
+            ),
             clock: setup.clock,
             chain: setup.chain,
             runner: shell,
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
-            reporter: output,
             logger: setup.logger
         )
         let status = try session.run()
-        if status != 0 { throw CommandLineError.reported(ExitStatus(rawValue: status)) }
+        if status != .success { throw CommandLineError.reported(status) }
     }
 
     /// How messages name what is running: the option, or why there is a script at all.
@@ -85,7 +88,7 @@ struct BatchCommandLine {
 
     /// The script's descriptor and the name messages and the audit log give it.
     private func openScript() throws -> (Int32, String) {
-        guard script != "-" else { return (STDIN_FILENO, BatchSession.standardInputName) }
+        guard script != "-" else { return (STDIN_FILENO, BatchFrontEnd.standardInputName) }
         let fd = open(script, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CommandLineError.cannotOpenScript(path: script, errno: errno) }
         var info = stat()
@@ -98,4 +101,4 @@ struct BatchCommandLine {
 }
 
 extension BatchOutput.Format: ExpressibleByArgument {}
-extension BatchSession.OnError: ExpressibleByArgument {}
+extension BatchFrontEnd.OnError: ExpressibleByArgument {}

@@ -74,7 +74,7 @@ extension Ward {
                 valueName: "stop|continue"
             )
         )
-        var onError: BatchSession.OnError = .stop
+        var onError: BatchFrontEnd.OnError = .stop
 
         /// Option mistakes, before anything is opened: the parser shows them with this command's
         /// usage and exits 64.

@@ -14,18 +14,17 @@ struct ShellCommandLine {
             throw CommandLineError.noTerminal
         }
         let setup = try SessionSetup(global: global, user: user)
-        let session = InteractiveSession(
-            terminal: terminal,
+        let session = SessionDriver(
+            frontEnd: TerminalFrontEnd(terminal: terminal, user: user),
             clock: setup.clock,
             chain: setup.chain,
             runner: Shell(recordsHome: setup.home.path),
             credentials: setup.credentials,
-            user: user,
             policy: setup.machinePolicy(user: user),
             logger: setup.logger
         )
         let status = try session.run()
-        if status != 0 { throw CommandLineError.reported(ExitStatus(rawValue: status)) }
+        if status != .success { throw CommandLineError.reported(status) }
     }
 }
 

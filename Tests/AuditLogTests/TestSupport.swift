@@ -138,3 +138,14 @@ func headState(_ logPath: String, chain: AuditChain = AuditChain()) -> AuditVeri
 }
 
 var isRoot: Bool { geteuid() == 0 }
+
+/// Who is signed on, changed by the test as the session driver would change it; the chain's
+/// contexts read it.
+final class DriverSession {
+    var info: SessionInfo
+
+    init(_ chain: InterceptorChain) {
+        info = chain.session
+        chain.readsSession { self.info }
+    }
+}

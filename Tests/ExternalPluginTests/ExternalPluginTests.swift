@@ -44,10 +44,10 @@ private final class Harness {
             policy: policy,
             environment: PluginEnvironment(home: "/tmp", policy: policy),
             clock: ManualClock(),
-            session: SessionInfo(id: "test", user: "alice", role: "clinician")
+            session: SessionInfo(id: "test", user: "alice", role: .clinician)
         )
     }
-    func line(_ text: String) -> InterceptorChain.Outcome { chain.dispatch(.line(Line(text))) }
+    func line(_ text: String) -> InterceptorChain.Outcome { chain.send(.line(Line(text))).outcome }
     deinit { chain.removeAll() }
 }
 
@@ -104,9 +104,9 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
                 + "label = \"probe\"\ntimeout = \"5s\"\n[plugin.settings]\nlimit = 3\nwho = [\"a\"]\n"
         )
         _ = h.line("open 123")
-        _ = h.chain.dispatch(.session(.locked(.idle)))
-        _ = h.chain.dispatch(.lifecycle(.resume(away: .seconds(2))))
-        _ = h.chain.dispatch(.key(KeyPress([0x61])))
+        _ = h.chain.send(.session(.locked(.idle)))
+        _ = h.chain.send(.lifecycle(.resume(away: .seconds(2))))
+        _ = h.chain.send(.key(KeyPress([0x61])))
         h.chain.removeAll()
         let fd = open(log, O_RDONLY)
         var bytes = [UInt8](repeating: 0, count: 4096)
@@ -135,7 +135,7 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             settings: policy.plugins[0],
             environment: PluginEnvironment(home: "/tmp", policy: policy)
         )
-        let session = SessionInfo(id: "t", user: "bob", role: "clerk")
+        let session = SessionInfo(id: "t", user: "bob", role: .clerk)
         let uuid = "8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35"
         let read = RecordAccess(.read, record: uuid, detail: "labs", outcome: .denied)
         #expect(

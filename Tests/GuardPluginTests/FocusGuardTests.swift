@@ -36,7 +36,7 @@ private final class Witness: Plugin {
 
     @Test func outOfFocusLongerThanAfter_locks() {
         let h = signedOn(FocusGuard(after: .seconds(60)))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         h.wait(.seconds(59))
         #expect(h.locks.isEmpty)
         h.wait(.seconds(1))
@@ -45,9 +45,9 @@ private final class Witness: Plugin {
 
     @Test func backInFocusBeforeThat_cancelsTheLock() {
         let h = signedOn(FocusGuard(after: .seconds(60)))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         h.wait(.seconds(59))
-        h.dispatch(.focus(.gained))
+        h.send(.focus(.gained))
         #expect(h.chain.nextDeadline == nil)
         h.wait(.seconds(3600))
         #expect(h.locks.isEmpty)
@@ -55,16 +55,16 @@ private final class Witness: Plugin {
 
     @Test func aSecondLossReport_doesNotPutTheLockOff() {
         let h = signedOn(FocusGuard(after: .seconds(60)))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         h.wait(.seconds(40))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         h.wait(.seconds(20))
         #expect(h.locks == [.focus])
     }
 
     @Test func aZeroAfter_locksAsSoonAsFocusIsLost() {
         let h = signedOn(FocusGuard(after: .zero))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         #expect(h.locks == [.focus])
     }
 
@@ -72,25 +72,25 @@ private final class Witness: Plugin {
         let witness = Witness()
         let h = GuardHarness(FocusGuard(), witness)
         h.signOn()
-        #expect(h.dispatch(.focus(.lost)) == .consumed)
-        #expect(h.dispatch(.focus(.gained)) == .consumed)
-        #expect(h.dispatch(.focus(.lost)) == .consumed)
+        #expect(h.send(.focus(.lost)) == .consumed)
+        #expect(h.send(.focus(.gained)) == .consumed)
+        #expect(h.send(.focus(.lost)) == .consumed)
         #expect(!witness.seen.contains(.focus(.lost)))
         #expect(!witness.seen.contains(.focus(.gained)))
         let key = Event.key(KeyPress(Array("x".utf8)))
-        #expect(h.dispatch(key) == .delivered(key))
+        #expect(h.send(key) == .delivered(key))
     }
 
     @Test func consumesFocusEvents_evenWhenNotGuarding() {
         let h = GuardHarness(FocusGuard())
-        #expect(h.dispatch(.focus(.lost)) == .consumed)
+        #expect(h.send(.focus(.lost)) == .consumed)
         h.wait(.seconds(3600))
         #expect(h.requests.isEmpty)
     }
 
     @Test func doesNotLock_whileLocked_andGuardsAgain_afterUnlock() {
         let h = signedOn(FocusGuard(after: .seconds(60)))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         h.lock(.idle)
         #expect(h.chain.nextDeadline == nil)
         h.wait(.seconds(3600))
@@ -98,14 +98,14 @@ private final class Witness: Plugin {
         _ = h.takeRequests()
         h.unlock()
         #expect(h.requests == [.focusReporting(true)])
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         h.wait(.seconds(60))
         #expect(h.locks == [.focus])
     }
 
     @Test func turnsFocusReportingOff_atSignOff() {
         let h = signedOn(FocusGuard(after: .seconds(60)))
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         _ = h.takeRequests()
         h.signOff()
         #expect(h.requests == [.focusReporting(false)])

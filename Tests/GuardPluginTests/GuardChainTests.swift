@@ -11,7 +11,7 @@ import WardCore
         let h = GuardHarness(idle, SuspendGuard(), FocusGuard(after: .seconds(60)))
         h.signOn()
         #expect(h.takeRequests() == [.focusReporting(true)])
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         #expect(h.chain.nextDeadline == h.clock.now + .seconds(60))
         h.wait(.seconds(60))
         #expect(h.requests == [.lock(.focus)])
@@ -22,7 +22,7 @@ import WardCore
     @Test func typingWhileOutOfFocus_keepsTheIdleTimerAway_butNotTheFocusLock() {
         let h = GuardHarness(IdleTimer(timeout: .seconds(300)), FocusGuard(after: .seconds(120)))
         h.signOn()
-        h.dispatch(.focus(.lost))
+        h.send(.focus(.lost))
         for _ in 0..<3 {
             h.wait(.seconds(50))
             h.type("x")  // keys still arrive: a focus-follows-mouse terminal
@@ -33,9 +33,9 @@ import WardCore
     @Test func aLongSuspend_locksOnce_forSuspend_beforeTheIdleTimerNotices() {
         let h = GuardHarness(IdleTimer(timeout: .seconds(300)), SuspendGuard())
         h.signOn()
-        h.dispatch(.lifecycle(.suspend))
+        h.send(.lifecycle(.suspend))
         h.clock.advance(by: .seconds(600))
-        h.dispatch(.lifecycle(.resume(away: .seconds(600))))
+        h.send(.lifecycle(.resume(away: .seconds(600))))
         #expect(h.requests == [.lock(.suspend)])
         h.lock(.suspend)
         h.sleepThenWake(.zero)

@@ -1,57 +1,60 @@
 import WardCore
 
-/// A real `InterceptorChain` on a `ManualClock`, driven the way `InteractiveSession` drives it:
-/// dispatch an event, take the requests; wake at each deadline and fire what is due.
+/// A real `InterceptorChain` on a `ManualClock`, driven the way `SessionDriver` drives it: one
+/// `send` per event, whose requests are kept in order; wake at each deadline and fire what is due.
 ///
 /// No mock of the chain: the deadlines, the `.timer` routing and the requests are the real ones.
+/// The session state is the harness's, as it is the driver's: the contexts read it.
 final class GuardHarness {
     let clock = ManualClock()
     let chain: InterceptorChain
-    /// Every request the interceptors made, in order, as the session would have performed them.
+    /// Who is signed on, as the driver would keep it.
+    private(set) var session: SessionInfo
+    /// Every request the interceptors made, in order, as the driver would have performed them.
     private(set) var requests: [ChainRequest] = []
     /// How many times the loop woke for a deadline.
     private(set) var wakes = 0
 
     init(_ interceptors: any Plugin..., user: String? = nil) {
-        let session = SessionInfo(id: "test", user: user, role: user.map { _ in "clinician" })
+        session = SessionInfo(id: "test", user: user, role: user.map { _ in .clinician })
         chain = InterceptorChain(clock: clock, session: session)
-        for interceptor in interceptors { chain.append(interceptor) }
-        requests += chain.takeRequests()
+        chain.readsSession { [unowned self] in self.session }
+        for interceptor in interceptors { requests += chain.append(interceptor) }
     }
 
     @discardableResult
-    func dispatch(_ event: Event) -> InterceptorChain.Outcome {
-        let outcome = chain.dispatch(event)
-        requests += chain.takeRequests()
-        return outcome
+    func send(_ event: Event) -> InterceptorChain.Outcome {
+        let sent = chain.send(event)
+        requests += sent.requests
+        return sent.outcome
     }
 
-    /// What the session does at sign-on: update who is signed on, then announce it.
-    func signOn(_ user: String = "demo", role: String = "clinician") {
-        chain.session.user = user
-        chain.session.role = role
-        chain.session.isLocked = false
-        dispatch(.session(.signedOn(user: user, role: role)))
+    /// What the driver does at sign-on: update who is signed on, then announce it.
+    func signOn(_ user: String = "demo", role: Role = .clinician) {
+        session.user = user
+        session.role = role
+        session.isLocked = false
+        send(.session(.signedOn(user: user, role: role)))
     }
 
-    /// What the session does when it performs a lock.
+    /// What the driver does when it performs a lock.
     func lock(_ reason: LockReason) {
-        chain.session.isLocked = true
-        dispatch(.session(.locked(reason)))
+        session.isLocked = true
+        send(.session(.locked(reason)))
     }
 
     func unlock() {
-        chain.session.isLocked = false
-        dispatch(.session(.unlocked(user: chain.session.user ?? "demo")))
+        session.isLocked = false
+        send(.session(.unlocked(user: session.user ?? "demo")))
     }
 
     func signOff(_ reason: SignOffReason = .user) {
-        dispatch(.session(.signedOff(reason)))
-        chain.session = SessionInfo(id: chain.session.id)
+        send(.session(.signedOff(reason)))
+        session = SessionInfo(id: session.id)
     }
 
     func type(_ text: String) {
-        dispatch(.key(KeyPress(Array(text.utf8))))
+        send(.key(KeyPress(Array(text.utf8))))
     }
 
     /// Lets `duration` pass with the loop running: it wakes at every deadline on the way, as
@@ -64,8 +67,7 @@ final class GuardHarness {
             precondition(guardCount < 10_000, "the deadline never moves: a busy loop")
             if deadline > clock.now { clock.now = deadline }
             wakes += 1
-            chain.fireDueTimers()
-            requests += chain.takeRequests()
+            requests += chain.fireDueTimers()
         }
         clock.now = end
     }
@@ -75,8 +77,7 @@ final class GuardHarness {
     func sleepThenWake(_ duration: Duration) {
         clock.advance(by: duration)
         wakes += 1
-        chain.fireDueTimers()
-        requests += chain.takeRequests()
+        requests += chain.fireDueTimers()
     }
 
     /// The requests made since the last call.

@@ -34,9 +34,9 @@ import WardCore
     @Test func aLongCommand_isNotIdleness_theClockStartsWhenThePromptComesBack() {
         let h = signedOn(IdleTimer(timeout: .seconds(300)))
         h.wait(.seconds(60))
-        h.dispatch(.line(Line("show labs")))
+        h.send(.line(Line("show labs")))
         h.clock.advance(by: .seconds(600))  // the command runs: the loop is busy, nothing fires
-        h.dispatch(.session(.promptReady))  // the prompt is back
+        h.send(.session(.promptReady))  // the prompt is back
         h.wait(.seconds(1))
         #expect(h.locks.isEmpty)
         h.wait(.seconds(299))
@@ -59,7 +59,7 @@ import WardCore
     @Test func aBatchLine_restartsTheIdleClock_too() {
         let h = signedOn(IdleTimer(timeout: .seconds(60)))
         h.wait(.seconds(50))
-        h.dispatch(.line(Line("show meds", source: .batch(file: "script.ward", line: 3))))
+        h.send(.line(Line("show meds", source: .batch(file: "script.ward", line: 3))))
         h.wait(.seconds(59))
         #expect(h.locks.isEmpty)
         h.wait(.seconds(1))
@@ -82,8 +82,8 @@ import WardCore
     @Test func keysAndLines_passOnUnchanged() {
         let h = signedOn(IdleTimer(timeout: .seconds(300)))
         let key = Event.key(KeyPress(Array("o".utf8)))
-        #expect(h.dispatch(key) == .delivered(key))
-        #expect(h.dispatch(.line(Line("open 42"))) == .delivered(.line(Line("open 42"))))
+        #expect(h.send(key) == .delivered(key))
+        #expect(h.send(.line(Line("open 42"))) == .delivered(.line(Line("open 42"))))
     }
 
     // MARK: The warning
@@ -181,7 +181,7 @@ import WardCore
         h.lock(.idle)
         #expect(h.chain.nextDeadline == nil)
         _ = h.takeRequests()
-        h.dispatch(.key(.redacted))  // typing the password is not a session to time
+        h.send(.key(.redacted))  // typing the password is not a session to time
         h.wait(.seconds(3600))
         #expect(h.requests.isEmpty)
         h.unlock()

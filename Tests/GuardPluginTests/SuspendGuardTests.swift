@@ -11,9 +11,9 @@ import WardCore
 
     /// Ctrl-Z, `away` on the boot clock, then `fg`: what the session dispatches around its stop.
     private func suspend(_ h: GuardHarness, away: Duration) {
-        h.dispatch(.lifecycle(.suspend))
+        h.send(.lifecycle(.suspend))
         h.clock.advance(by: away)
-        h.dispatch(.lifecycle(.resume(away: away)))
+        h.send(.lifecycle(.resume(away: away)))
     }
 
     @Test func backWithinTheGrace_resumesUnlocked() {
@@ -30,29 +30,29 @@ import WardCore
 
     @Test func awayLongerThanTheGrace_locks() {
         let h = signedOn(SuspendGuard(grace: .seconds(15)))
-        h.dispatch(.lifecycle(.suspend))
+        h.send(.lifecycle(.suspend))
         #expect(h.requests.isEmpty)  // nothing before the stop when there is a grace
         h.clock.advance(by: .milliseconds(15_001))
-        h.dispatch(.lifecycle(.resume(away: .milliseconds(15_001))))
+        h.send(.lifecycle(.resume(away: .milliseconds(15_001))))
         #expect(h.requests == [.lock(.suspend)])
     }
 
     @Test func aZeroGrace_locksBeforeStopping() {
         let h = signedOn(SuspendGuard(grace: .zero))
-        h.dispatch(.lifecycle(.suspend))
+        h.send(.lifecycle(.suspend))
         // The session performs this before it stops: the wipe happens while the process can run.
         #expect(h.requests == [.lock(.suspend)])
         h.lock(.suspend)
-        h.dispatch(.lifecycle(.resume(away: .seconds(1))))
+        h.send(.lifecycle(.resume(away: .seconds(1))))
         #expect(h.locks == [.suspend])  // once
     }
 
     @Test func theMachinesSleep_countsAsAway() {
         let h = signedOn(SuspendGuard(grace: .seconds(15)))
-        h.dispatch(.lifecycle(.suspend))
+        h.send(.lifecycle(.suspend))
         h.clock.advance(by: .seconds(3600))  // boot clock: the lid was closed
         // A resume the session could not measure (SIGCONT it did not pair with its stop).
-        h.dispatch(.lifecycle(.resume(away: .zero)))
+        h.send(.lifecycle(.resume(away: .zero)))
         #expect(h.locks == [.suspend])
     }
 
@@ -87,9 +87,9 @@ import WardCore
 
     @Test func passesLifecycleEventsOn_forTheSessionToAct() {
         let h = signedOn(SuspendGuard(grace: .zero))
-        #expect(h.dispatch(.lifecycle(.suspend)) == .delivered(.lifecycle(.suspend)))
+        #expect(h.send(.lifecycle(.suspend)) == .delivered(.lifecycle(.suspend)))
         let resume = Event.lifecycle(.resume(away: .seconds(1)))
-        #expect(h.dispatch(resume) == .delivered(resume))
+        #expect(h.send(resume) == .delivered(resume))
     }
 
     // MARK: Settings

@@ -24,7 +24,7 @@ import WardCore
             order.append("c")
             return .pass
         }
-        let outcome = chain(a, b, c).dispatch(.typed("x"))
+        let outcome = chain(a, b, c).send(.typed("x")).outcome
         #expect(order == ["a", "b", "c"])
         #expect(outcome == .delivered(.typed("x")))
     }
@@ -32,7 +32,7 @@ import WardCore
     @Test func consume_stopsTheEvent_andLaterInterceptorsNeverSeeIt() {
         let a = RecordingInterceptor("a") { _, _ in .consume }
         let b = RecordingInterceptor("b")
-        #expect(chain(a, b).dispatch(.typed("x")) == .consumed)
+        #expect(chain(a, b).send(.typed("x")).outcome == .consumed)
         #expect(b.seen.isEmpty)
     }
 
@@ -42,31 +42,45 @@ import WardCore
             return .pass
         }
         let b = RecordingInterceptor("b")
-        let outcome = chain(a, b).dispatch(.line(Line("open 42")))
+        let outcome = chain(a, b).send(.line(Line("open 42"))).outcome
         #expect(b.seen == [.line(Line("OPEN 42"))])
         #expect(outcome == .delivered(.line(Line("OPEN 42"))))
     }
 
-    @Test func deny_endsTheLine_withTheMessage_whateverTheDisposition() {
+    @Test func deny_endsTheLine_withTheMessage_andTheRequestsMadeBeforeIt() {
         let a = RecordingInterceptor("a") { _, context in
-            context.deny("outside working hours")
-            return .pass
+            context.lock(reason: .failure)
+            return .deny("outside working hours")
         }
         let b = RecordingInterceptor("b")
-        #expect(chain(a, b).dispatch(.line(Line("open 42"))) == .denied("outside working hours"))
+        let result = chain(a, b).send(.line(Line("open 42")))
+        #expect(result == ChainResult(outcome: .denied("outside working hours"), requests: [.lock(.failure)]))
         #expect(b.seen.isEmpty)
     }
 
-    @Test func requests_areKeptInOrder_untilTaken() {
+    @Test func requests_comeBackWithTheirEvent_inTheOrderTheyWereMade() {
         let a = RecordingInterceptor("a") { _, context in
             context.notice("locking in 30 s")
             context.lock(reason: .idle)
             return .pass
         }
-        let chain = chain(a)
-        _ = chain.dispatch(.typed("x"))
-        #expect(chain.takeRequests() == [.notice("locking in 30 s"), .lock(.idle)])
-        #expect(chain.takeRequests().isEmpty)
+        let b = RecordingInterceptor("b") { _, context in
+            context.notice("from b")
+            return .pass
+        }
+        let c = RecordingInterceptor("c") { _, context in
+            context.signOff(reason: .timeout)
+            return .pass
+        }
+        let chain = chain(a, b, c)
+        #expect(
+            chain.send(.typed("x")).requests == [
+                .notice("locking in 30 s"), .lock(.idle), .notice("from b"), .signOff(.timeout),
+            ]
+        )
+        a.answer = { _, _ in .pass }
+        b.answer = { _, _ in .consume }
+        #expect(chain.send(.typed("y")) == ChainResult(outcome: .consumed))  // nothing left over
     }
 
     @Test func timer_goesOnlyToTheInterceptorThatScheduledIt_whenDue() {
@@ -77,16 +91,19 @@ import WardCore
             context.schedule(after: .seconds(5))
             return .pass
         }
-        _ = chain.dispatch(.typed("y"))
+        _ = chain.send(.typed("y"))
         #expect(chain.nextDeadline == clock.now + .seconds(5))
 
         clock.advance(by: .seconds(4))
-        chain.fireDueTimers()
+        #expect(chain.fireDueTimers().isEmpty)
         #expect(!b.seen.contains(.timer))
 
-        b.answer = { _, _ in .pass }
+        b.answer = { _, context in
+            context.lock(reason: .idle)
+            return .consume
+        }
         clock.advance(by: .seconds(1))
-        chain.fireDueTimers()
+        #expect(chain.fireDueTimers() == [.lock(.idle)])
         #expect(b.seen.last == .timer)
         #expect(!a.seen.contains(.timer))
         #expect(chain.nextDeadline == nil)  // fired deadlines are withdrawn
@@ -102,7 +119,7 @@ import WardCore
             return .pass
         }
         let chain = chain(a, b)
-        _ = chain.dispatch(.typed("x"))
+        _ = chain.send(.typed("x"))
         #expect(chain.nextDeadline == clock.now + .seconds(10))
     }
 
@@ -112,9 +129,9 @@ import WardCore
             return .pass
         }
         let chain = chain(a)
-        _ = chain.dispatch(.typed("s"))
+        _ = chain.send(.typed("s"))
         #expect(chain.nextDeadline != nil)
-        _ = chain.dispatch(.typed("c"))
+        _ = chain.send(.typed("c"))
         #expect(chain.nextDeadline == nil)
     }
 
@@ -151,8 +168,11 @@ import WardCore
             return .pass
         }
         let chain = chain(a)
-        chain.session.user = "alice"
-        _ = chain.dispatch(.session(.signedOn(user: "alice", role: "clinician")))
+        var session = SessionInfo(id: "test")
+        chain.readsSession { session }
+        session.user = "alice"
+        _ = chain.send(.session(.signedOn(user: "alice", role: .clinician)))
         #expect(seenUser == "alice")
+        #expect(chain.session.user == "alice")
     }
 }

@@ -115,6 +115,6 @@ private func messages(_ text: String) -> [String] {
         )
         let env = environment(policy)
         #expect(env.sessionPolicy.idleTimeout == .seconds(300))
-        #expect(env.sessionPolicy(for: SessionInfo(id: "t", user: "alice", role: "clerk")).idleTimeout == .seconds(60))
+        #expect(env.sessionPolicy(for: SessionInfo(id: "t", user: "alice", role: .clerk)).idleTimeout == .seconds(60))
     }
 }

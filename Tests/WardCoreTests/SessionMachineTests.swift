@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import WardCore
 
@@ -18,7 +19,7 @@ import WardCore
     func signedOn() -> SessionMachine {
         var m = machine()
         _ = m.start(user: "alice")
-        _ = m.passwordChecked(role: "clinician")
+        _ = m.passwordChecked(role: .clinician)
         return m
     }
 
@@ -34,11 +35,11 @@ import WardCore
         var m = machine()
         _ = m.start(user: "alice")
         #expect(
-            m.passwordChecked(role: "clinician") == [
-                .announce(.signedOn(user: "alice", role: "clinician")), .resumeShell,
+            m.passwordChecked(role: .clinician) == [
+                .announce(.signedOn(user: "alice", role: .clinician)), .resumeShell,
             ]
         )
-        #expect(m.state == .signedOn(user: "alice", role: "clinician"))
+        #expect(m.state == .signedOn(user: "alice", role: .clinician))
     }
 
     @Test func aWrongPassword_waitsLongerEachTime_thenAsksAgain() {
@@ -66,7 +67,7 @@ import WardCore
         _ = m.deadlinePassed()
         _ = m.usernameEntered("alice")
         let actions = m.passwordChecked(role: nil)
-        #expect(actions.last == .end(.failedAttempts, status: 77))
+        #expect(actions.last == .end(.failedAttempts, status: .authenticationFailed))
         #expect(m.state == .ended(.failedAttempts))
     }
 
@@ -76,7 +77,7 @@ import WardCore
         clock.advance(by: .seconds(59))
         #expect(m.deadlinePassed().isEmpty)
         clock.advance(by: .seconds(1))
-        #expect(m.deadlinePassed().last == .end(.timeout, status: 77))
+        #expect(m.deadlinePassed().last == .end(.timeout, status: .authenticationFailed))
     }
 
     @Test func lock_announces_wipes_andAsksTheSameUser() {
@@ -96,8 +97,8 @@ import WardCore
         #expect(m.passwordChecked(role: nil) == [.say("Wrong password.")])
         clock.advance(by: .seconds(1))
         #expect(m.deadlinePassed() == [.askPassword(user: "alice", lockedBecause: .user)])
-        #expect(m.passwordChecked(role: "clinician") == [.announce(.unlocked(user: "alice")), .resumeShell])
-        #expect(m.state == .signedOn(user: "alice", role: "clinician"))
+        #expect(m.passwordChecked(role: .clinician) == [.announce(.unlocked(user: "alice")), .resumeShell])
+        #expect(m.state == .signedOn(user: "alice", role: .clinician))
     }
 
     @Test func lockedLongerThanSignoutAfter_signsOffWith75() {
@@ -107,22 +108,26 @@ import WardCore
         clock.advance(by: .seconds(900))
         let actions = m.deadlinePassed()
         #expect(actions.contains(.announce(.signedOff(.timeout))))
-        #expect(actions.last == .end(.timeout, status: 75))
+        #expect(actions.last == .end(.timeout, status: .lockedOut))
     }
 
     @Test func aBootClockJumpPastSignoutAfter_signsOffOnTheNextWake() {
         var m = signedOn()
         _ = m.lock(.suspend)
         clock.advance(by: .seconds(3600))  // the laptop slept
-        #expect(m.deadlinePassed().last == .end(.timeout, status: 75))
+        #expect(m.deadlinePassed().last == .end(.timeout, status: .lockedOut))
     }
 
     @Test func signOff_announcesOnlyWhenSomeoneWasSignedOn() {
         var before = machine()
         _ = before.start(user: nil)
-        #expect(before.signOff(.user) == [.end(.user, status: 0)])
+        #expect(before.signOff(.user) == [.end(.user, status: .success)])
         var m = signedOn()
-        #expect(m.signOff(.hangup, status: 129) == [.announce(.signedOff(.hangup)), .end(.hangup, status: 129)])
+        #expect(
+            m.signOff(.hangup, status: .killed(by: SIGHUP)) == [
+                .announce(.signedOff(.hangup)), .end(.hangup, status: .killed(by: SIGHUP)),
+            ]
+        )
         #expect(m.signOff(.user).isEmpty)
     }
 

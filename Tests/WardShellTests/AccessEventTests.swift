@@ -32,7 +32,7 @@ extension ShellFixture {
 
     @Test func open_inAHomeWithoutRecords_failed() {
         let shell = Shell(output: { _ in })
-        shell.signedOn(user: "alice", role: "clinician")
+        shell.signedOn(user: "alice", role: .clinician)
         #expect(shell.run(Line("open M1")) == .failed)
         #expect(shell.takeSessionEvents() == [.accessed(RecordAccess(.opened, record: "M1", outcome: .failed))])
     }
@@ -97,7 +97,7 @@ extension ShellFixture {
     }
 
     @Test func aClerksShowLabs_isAReadDenied_andTheSummaryARead() throws {
-        let f = try ShellFixture(role: "clerk", user: "bob")
+        let f = try ShellFixture(role: .clerk, user: "bob")
         f.run("open M1")
         _ = f.accesses()
         #expect(f.run("show labs").result == .failed)
@@ -111,7 +111,7 @@ extension ShellFixture {
     }
 
     @Test func show_withoutAChart_orAnUnknownSection_touchesNoRecord() throws {
-        let f = try ShellFixture(role: "clerk", user: "bob")
+        let f = try ShellFixture(role: .clerk, user: "bob")
         #expect(f.run("show labs").result == .failed)
         #expect(f.run("show").result == .failed)
         f.run("open M1")
@@ -129,7 +129,7 @@ extension ShellFixture {
     }
 
     @Test func aClerksNote_isAWriteDenied_toTheCurrentChart() throws {
-        for role in ["clerk", "auditor"] {
+        for role in [Role.clerk, .auditor] {
             let f = try ShellFixture(role: role, user: "bob")
             f.run("note hello")
             #expect(f.accesses().isEmpty, "no chart is open: no record to name")

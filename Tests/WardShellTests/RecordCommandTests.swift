@@ -43,7 +43,7 @@ import WardShell
     @Test func find_inAHomeWithoutRecords_saysHowToMakeThem() {
         var lines: [String] = []
         let shell = Shell(output: { lines.append($0) })
-        shell.signedOn(user: "alice", role: "clinician")
+        shell.signedOn(user: "alice", role: .clinician)
         #expect(shell.run(Line("find ada")) == .failed)
         #expect(lines.last?.contains("'ward demo'") == true && lines.last?.contains("'ward import PATH'") == true)
     }
@@ -53,7 +53,7 @@ import WardShell
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let shell = Shell(recordsHome: home)
-        shell.signedOn(user: "alice", role: "clinician")
+        shell.signedOn(user: "alice", role: .clinician)
         #expect(shell.run(Line("open M1")) == .failed)
         #expect(!FileManager.default.fileExists(atPath: home + "/" + SQLiteRecordStore.fileName))
     }

@@ -5,7 +5,7 @@ import WardShell
 
 @Suite struct RoleTests {
     @Test func clerk_opensDemographicsOnly() throws {
-        let f = try ShellFixture(role: "clerk", user: "bob")
+        let f = try ShellFixture(role: .clerk, user: "bob")
         let (result, output) = f.run("open M1")
         #expect(result == .succeeded)
         #expect(output.contains("Demographics only"))
@@ -17,7 +17,7 @@ import WardShell
     }
 
     @Test func clerk_isRefusedClinicalSections_withTheExactMessage() throws {
-        let f = try ShellFixture(role: "clerk", user: "bob")
+        let f = try ShellFixture(role: .clerk, user: "bob")
         f.run("open M1")
         #expect(f.run("show notes") == (.failed, "ward: 'show notes' is not allowed for the clerk role."))
         for section in ["labs", "vitals", "meds", "problems", "allergies", "encounters"] {
@@ -26,7 +26,7 @@ import WardShell
     }
 
     @Test func clerk_andAuditor_mayNotWriteNotes_andNothingChanges() throws {
-        for role in ["clerk", "auditor"] {
+        for role in [Role.clerk, .auditor] {
             let f = try ShellFixture(role: role, user: "bob")
             f.run("open M1")
             #expect(f.run("note hello") == (.failed, "ward: 'note' is not allowed for the \(role) role."))
@@ -35,7 +35,7 @@ import WardShell
     }
 
     @Test func auditor_findsAndOpens_butSeesNoClinicalSection() throws {
-        let f = try ShellFixture(role: "auditor", user: "carol")
+        let f = try ShellFixture(role: .auditor, user: "carol")
         #expect(f.run("find lovelace").output.contains("M1"))
         #expect(f.run("open M1").result == .succeeded)
         #expect(f.run("show").result == .succeeded)
@@ -58,6 +58,6 @@ import WardShell
 
     @Test func protocolDefault_allowsEveryone() {
         #expect(Shell.command(named: "find")?.allowedRoles == nil)
-        #expect(Shell.command(named: "note")?.allowedRoles == ["clinician"])
+        #expect(Shell.command(named: "note")?.allowedRoles == [.clinician])
     }
 }

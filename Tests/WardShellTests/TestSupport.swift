@@ -18,7 +18,7 @@ final class ShellFixture {
     var width = 100
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
 
-    init(role: String? = "clinician", user: String = "alice") throws {
+    init(role: Role? = .clinician, user: String = "alice") throws {
         home = NSTemporaryDirectory() + "ward-shell-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         store = try SQLiteRecordStore(home: home)

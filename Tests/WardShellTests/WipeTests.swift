@@ -21,7 +21,7 @@ import WardShell
         f.shell.wipe()
         #expect(throws: StoreError.closed) { try f.store.lookUp(mrn: "M1") }
         #expect(f.run("find lovelace").output == "ward: \(StoreError.closed.description)")
-        f.shell.signedOn(user: "alice", role: "clinician")
+        f.shell.signedOn(user: "alice", role: .clinician)
         #expect(try f.store.lookUp(mrn: "M1") != nil)
         #expect(f.run("open M1").result == .succeeded)
     }

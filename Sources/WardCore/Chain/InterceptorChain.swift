@@ -6,27 +6,35 @@ import Logging
 ///                  ┌──────────────── InterceptorChain ────────────────┐
 ///  tty bytes ──►   │  ┌───────────┐   ┌───────────┐   ┌─────────────┐ │   ──► readline (keys)
 ///  lines     ──►   │  │ idle-timer│──►│ audit-log │──►│suspend-guard│ │   ──► shell    (lines)
-///  signals   ──►   │  └───────────┘   └───────────┘   └─────────────┘ │   ──► session  (lifecycle)
+///  signals   ──►   │  └───────────┘   └───────────┘   └─────────────┘ │   ──► driver   (lifecycle)
 ///                  └──────▲──────────────────────────────────────────-┘
 ///  deadline  ──────────── └── .timer goes to the interceptor that scheduled it, and only to it
+///
+///  send(event) ──► ChainResult(outcome: delivered / consumed / denied, requests: [lock, notice…])
+///                      └──► SessionDriver acts on the outcome, then performs the requests in order
 /// ```
 ///
 /// The order is the site file's order, as in a NIO pipeline or sudo.conf. Walk through one line,
 /// `open 123`, with the chain above:
 ///
 /// 1. The idle timer notes the activity and returns `.pass`.
-/// 2. The audit log writes its record; if the write fails it calls `context.deny(_:)` and
-///    `context.lock(reason: .failure)`, and the line goes no further.
+/// 2. The audit log writes its record; if the write fails it calls `context.lock(reason:
+///    .failure)` and returns `.deny(message)`, and the line goes no further.
 /// 3. The suspend guard does not care about lines and returns `.pass`.
-/// 4. `dispatch` returns `.delivered(.line(open 123))`; the session runs it, then performs the
-///    requests the interceptors made (`takeRequests()`): a lock, a notice.
+/// 4. `send` returns `.delivered(.line(open 123))` with the requests the interceptors made on the
+///    way (a lock, a notice), collected from each context right after its interceptor ran, so
+///    they keep their order. `SessionDriver` runs the line, then performs the requests.
 ///
 /// An interceptor that returns `.consume` ends the event's way; one that returns
-/// `.replace(event)` hands `event` to the rest of the chain instead.
+/// `.replace(event)` hands `event` to the rest of the chain instead; one that returns
+/// `.deny(message)` ends it with `.denied(message)`.
+///
+/// The chain holds no session state of its own: contexts read who is signed on from the session
+/// driver (`readsSession(from:)`), which alone changes it.
 ///
 /// - Important: Not `Sendable`: the chain, its contexts and its interceptors live on the loop's
 ///   thread.
-public final class InterceptorChain: ChainState {
+public final class InterceptorChain {
     /// Where an event ended up.
     public enum Outcome: Equatable, Sendable {
         /// Passed every interceptor; this is the event to act on (perhaps replaced on the way).
@@ -37,75 +45,65 @@ public final class InterceptorChain: ChainState {
         case denied(String)
     }
 
-    package let clock: any WardClock
+    let clock: any WardClock
     private var links: [(interceptor: any Plugin, context: PluginContext)] = []
-    package var requests: [ChainRequest] = []
-    package var denial: String?
+    private var currentSession: () -> SessionInfo
 
     /// Interceptors that could not start (`PluginContext.failedToStart`), with why, in order.
-    public package(set) var startFailures: [(plugin: String, reason: String)] = []
+    public private(set) var startFailures: [(plugin: String, reason: String)] = []
     private let logger: Logger
 
-    /// Who is signed on. The session updates it before it announces a change.
-    public var session: SessionInfo
-
+    /// `session`: who the session is before anyone signs on (its id), until a driver takes the
+    /// session over (`readsSession(from:)`).
     public init(clock: any WardClock, session: SessionInfo, logger: Logger = Logger(label: "ward.chain")) {
         self.clock = clock
-        self.session = session
+        self.currentSession = { session }
         self.logger = logger
+    }
+
+    /// Who is signed on, as the contexts read it.
+    public var session: SessionInfo { currentSession() }
+
+    /// From now on the contexts read the session from `source`: the session driver's own state.
+    package func readsSession(from source: @escaping () -> SessionInfo) {
+        currentSession = source
     }
 
     /// The interceptors' names, in order.
     public var names: [String] { links.map(\.interceptor.name) }
 
-    /// Appends an interceptor at the end of the chain and tells it so.
-    public func append(_ interceptor: any Plugin) {
+    /// Appends an interceptor at the end of the chain and tells it so; returns what it asked for
+    /// as it was added (nothing, before anyone has signed on).
+    @discardableResult
+    public func append(_ interceptor: any Plugin) -> [ChainRequest] {
         var logger = self.logger
         logger[metadataKey: "plugin.name"] = "\(interceptor.name)"
-        let context = PluginContext(chain: self, name: interceptor.name, logger: logger)
+        let context = PluginContext(name: interceptor.name, clock: clock, logger: logger) { [unowned self] in
+            self.currentSession()
+        }
         links.append((interceptor, context))
         interceptor.added(context: context)
+        if let reason = context.startFailure { startFailures.append((interceptor.name, reason)) }
+        return context.takeRequests()
     }
 
-    /// Passes `event` through the interceptors in order.
-    public func dispatch(_ event: Event) -> Outcome {
+    /// Passes `event` through the interceptors in order; returns where it ended up and what the
+    /// interceptors asked for on the way, in order.
+    public func send(_ event: Event) -> ChainResult {
         var event = event
+        var requests: [ChainRequest] = []
         for link in links {
             let disposition = link.interceptor.intercept(event, context: link.context)
-            if let message = denial {
-                denial = nil
-                return .denied(message)
-            }
+            let asked = link.context.takeRequests()
+            if !asked.isEmpty { requests += asked }  // appending nothing would still cost an allocation
             switch disposition {
             case .pass: continue
-            case .consume: return .consumed
+            case .consume: return ChainResult(outcome: .consumed, requests: requests)
             case .replace(let replacement): event = replacement
+            case .deny(let message): return ChainResult(outcome: .denied(message), requests: requests)
             }
         }
-        return .delivered(event)
-    }
-
-    /// Tells every interceptor that the session changed, with `session` brought up to date
-    /// first, so the audit log's record of a sign-on already names the user. After a sign-off
-    /// nobody is signed on.
-    public func announce(_ event: SessionEvent) {
-        switch event {
-        case .signedOn(let user, let role):
-            session.user = user
-            session.role = role
-            session.isLocked = false
-        case .locked:
-            session.isLocked = true
-        case .unlocked:
-            session.isLocked = false
-        case .signOnFailed, .signedOff, .denied, .abandoned, .accessed, .promptReady:
-            break
-        }
-        _ = dispatch(.session(event))
-        if case .signedOff = event {
-            session.user = nil
-            session.role = nil
-        }
+        return ChainResult(outcome: .delivered(event), requests: requests)
     }
 
     /// The earliest deadline any interceptor is waiting for; the loop sleeps until then.
@@ -117,27 +115,25 @@ public final class InterceptorChain: ChainState {
         return earliest
     }
 
-    /// Sends `.timer` to each interceptor whose deadline has come, and only to it.
+    /// Sends `.timer` to each interceptor whose deadline has come, and only to it; returns what
+    /// they asked for, in order.
     ///
     /// The deadline is withdrawn before the call, so an interceptor that wants another one
     /// schedules it again (as `IdleStateHandler` re-arms in swift-nio).
-    public func fireDueTimers() {
+    public func fireDueTimers() -> [ChainRequest] {
         let now = clock.now
+        var requests: [ChainRequest] = []
         for link in links {
             guard let d = link.context.deadline, d <= now else { continue }
             link.context.cancelDeadline()
             _ = link.interceptor.intercept(.timer, context: link.context)
-            denial = nil
+            requests += link.context.takeRequests()
         }
-    }
-
-    /// What the interceptors asked for since the last call, in the order they asked.
-    public func takeRequests() -> [ChainRequest] {
-        defer { requests.removeAll(keepingCapacity: true) }
         return requests
     }
 
     /// Tells every interceptor the session is over, last first (as services stop in reverse).
+    /// What they ask for on the way out is dropped: the session has ended.
     public func removeAll() {
         for link in links.reversed() { link.interceptor.removed(context: link.context) }
         links.removeAll()

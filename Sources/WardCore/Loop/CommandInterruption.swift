@@ -56,7 +56,7 @@ public enum CommandInterruption {
 
     /// Runs one command and says whether it was abandoned: a terminate signal came while it ran
     /// and it failed (interrupted). A command that finished despite the signal was not abandoned.
-    /// Both sessions run commands through this, so they tell the chain the same thing.
+    /// `SessionDriver` runs every command through this, at a terminal and in a batch alike.
     /// `requested` is `requestedBy` but for tests, which must not end the whole test process.
     public static func run(
         _ command: () -> CommandResult,

@@ -23,7 +23,7 @@ private func forwardSignal(_ signo: Int32) {
 /// sees the pipe readable and turns the byte into `Event.lifecycle`.
 ///
 /// SIGTERM and SIGHUP also wake `TerminationWatchdog`, which this starts: they end Ward within
-/// a second even while a command runs, in the interactive session and in a batch alike.
+/// a second even while a command runs, at a terminal and in a batch alike (`SessionDriver`).
 public final class SignalPipe {
     /// Watch this in `poll`.
     public let readEnd: Int32

@@ -25,7 +25,7 @@ nonisolated(unsafe) private var terminationGraceMilliseconds: Int32 = 800
 ///    `_exit`s with 128 + the signal. The audit log then lacks the signal's record: the process
 ///    could not be asked to write it safely, and ending matters more.
 ///
-/// One per process, started by `SignalPipe` for both sessions, so there is one copy of this logic.
+/// One per process, started by `SignalPipe` for the session driver in every mode.
 ///
 /// - Important: The watchdog's thread blocks every signal: they must reach the loop's thread,
 ///   whose `poll` and blocking waits they interrupt.

@@ -1,7 +1,7 @@
 /// What runs a line once it has passed the chain: the records shell, for Ward.
 ///
 /// WardCore knows nothing about patients; the shell behind this protocol does.
-public protocol CommandRunner: AnyObject {
+public protocol CommandRunner: Wipeable {
     /// The prompt for the next line (it names the open chart, if any).
     var prompt: String { get }
 
@@ -20,10 +20,7 @@ public protocol CommandRunner: AnyObject {
 
     /// The user signed on (or unlocked): load what the session needs, say what the user must
     /// know first (a demo-data banner).
-    func signedOn(user: String, role: String)
-
-    /// The session locks: forget every chart and cache, release the store's memory.
-    func wipe()
+    func signedOn(user: String, role: Role)
 
     /// What the last command (or answer) did that the chain must hear of, oldest first: one
     /// `.accessed` for each record it touched, so the audit log records what was done rather

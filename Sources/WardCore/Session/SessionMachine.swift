@@ -1,7 +1,7 @@
 /// Who may use the session, and when: sign-on, lock, unlock, sign-off, as a state machine.
 ///
 /// Pure: it never reads the terminal, sleeps or checks a password. Each input is a `mutating
-/// func` that moves the state and returns the actions for `InteractiveSession` to perform, in
+/// func` that moves the state and returns the actions for `SessionDriver` to perform, in
 /// order (the swift-service-lifecycle pattern). So every rule is tested on a `ManualClock`:
 /// the growing delay between wrong passwords, the exit after too many, the password prompt's
 /// own timeout, and the sign-off after `signoutAfter` locked.
@@ -15,9 +15,9 @@ public struct SessionMachine {
     public enum State: Equatable, Sendable {
         /// Asking who is there; `user` once the name is known.
         case signingOn(user: String?)
-        case signedOn(user: String, role: String)
+        case signedOn(user: String, role: Role)
         /// Wiped, asking `user` for the password since `since`.
-        case locked(user: String, role: String, reason: LockReason, since: Instant)
+        case locked(user: String, role: Role, reason: LockReason, since: Instant)
         case ended(SignOffReason)
     }
 
@@ -35,7 +35,7 @@ public struct SessionMachine {
         /// Signed on or unlocked: give the shell its prompt back.
         case resumeShell
         /// End the process with this status.
-        case end(SignOffReason, status: Int32)
+        case end(SignOffReason, status: ExitStatus)
     }
 
     /// The rules that apply.
@@ -54,9 +54,6 @@ public struct SessionMachine {
             self.throttle = throttle
         }
     }
-
-    /// sysexits' EX_TEMPFAIL: locked, and no one came back to authenticate.
-    public static let lockedOutStatus: Int32 = 75
 
     public private(set) var state: State = .signingOn(user: nil)
     private let policy: Policy
@@ -95,7 +92,7 @@ public struct SessionMachine {
     }
 
     /// The password was checked: `role` is the user's role when it was right, nil when wrong.
-    public mutating func passwordChecked(role: String?) -> [Action] {
+    public mutating func passwordChecked(role: Role?) -> [Action] {
         switch state {
         case .signingOn(let user?):
             guard let role else { return failed(user: user, atLockScreen: false) }
@@ -122,7 +119,7 @@ public struct SessionMachine {
             if !atLockScreen { state = .signingOn(user: nil) }
         case .signOut(let status):
             actions.append(.say("Too many wrong passwords."))
-            actions += end(.failedAttempts, status: status)
+            actions += end(.failedAttempts, status: ExitStatus(rawValue: status))
         }
         return actions
     }
@@ -144,11 +141,11 @@ public struct SessionMachine {
         let now = clock.now
         if case .locked(_, _, _, let since) = state, now >= since + policy.signoutAfter {
             return [.say("Locked longer than \(DurationText.format(policy.signoutAfter)): signing off.")]
-                + end(.timeout, status: Self.lockedOutStatus)
+                + end(.timeout, status: .lockedOut)
         }
         if let expires = promptExpiresAt, now >= expires, case .signingOn = state {
             return [.say("No sign-on within \(DurationText.format(policy.passwordTimeout)).")]
-                + end(.timeout, status: AttemptThrottle.exitCode)
+                + end(.timeout, status: .authenticationFailed)
         }
         if let at = retryAt, now >= at {
             retryAt = nil
@@ -165,12 +162,12 @@ public struct SessionMachine {
     public var isWaiting: Bool { retryAt != nil }
 
     /// Ctrl-D at a prompt, `logout`, or the terminal closing: the session ends.
-    public mutating func signOff(_ reason: SignOffReason, status: Int32 = 0) -> [Action] {
+    public mutating func signOff(_ reason: SignOffReason, status: ExitStatus = .success) -> [Action] {
         if case .ended = state { return [] }
         return end(reason, status: status)
     }
 
-    private mutating func end(_ reason: SignOffReason, status: Int32) -> [Action] {
+    private mutating func end(_ reason: SignOffReason, status: ExitStatus) -> [Action] {
         let wasSignedOn: Bool
         switch state {
         case .signedOn, .locked: wasSignedOn = true

@@ -7,7 +7,7 @@ import Glibc
 /// flushes them; a buffer of stdio's own choosing would carry them into a core image taken after
 /// the lock. One per process: `setvbuf` replaces any earlier one. The memory is never freed,
 /// because stdio writes into it until the process exits.
-public final class StdoutBuffer {
+public final class StdoutBuffer: Wipeable {
     private let buffer: UnsafeMutablePointer<CChar>
     private let size: Int
 

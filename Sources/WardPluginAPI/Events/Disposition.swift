@@ -6,4 +6,6 @@ public enum Disposition: Equatable, Sendable {
     case consume
     /// Hand a different event to the next interceptor instead.
     case replace(Event)
+    /// Refuse the event with this message for the user; nobody after this interceptor sees it.
+    case deny(String)
 }

@@ -43,7 +43,7 @@ public enum Lifecycle: Equatable, Sendable {
 
 /// Changes of the session's state, announced through the chain so plugins (the audit log) see them.
 public enum SessionEvent: Equatable, Sendable {
-    case signedOn(user: String, role: String)
+    case signedOn(user: String, role: Role)
     case signOnFailed(user: String)
     case locked(LockReason)
     case unlocked(user: String)

@@ -1,16 +1,21 @@
 import Logging
 
 /// An interceptor's only way to talk back to the session: the time, its deadline, a lock, a
-/// notice, a denial.
+/// notice. (A denial is a returned `Disposition.deny`.)
 ///
-/// Only `InterceptorChain` makes one, one per interceptor. Requests are recorded and performed by
-/// the session after the event has passed the chain, never in the middle of it: a lock asked for
+/// Only `InterceptorChain` makes one, one per interceptor. Requests are recorded, handed back by
+/// `InterceptorChain.send` with the event's outcome, and performed by the session driver after
+/// the event has passed the chain, never in the middle of it: a lock asked for
 /// on a key press takes effect before the next key reaches readline.
 ///
 /// - Important: Not `Sendable`. It belongs to the loop's thread, like the chain.
 public final class PluginContext {
-    /// The chain this context belongs to; unowned because the chain owns its contexts.
-    private unowned let chain: any ChainState
+    private let clock: any WardClock
+    private let currentSession: () -> SessionInfo
+    /// What the interceptor asked for during the current call, in order; the chain takes them.
+    /// Unchecked: read after every call on the key path, only ever on the loop's thread, and
+    /// never while another access is open (the checks cost a third of a key's way through).
+    @exclusivity(unchecked) private var requests: [ChainRequest] = []
 
     /// This interceptor's pending deadline, if any. The loop sleeps until the nearest one.
     public private(set) var deadline: Instant?
@@ -21,17 +26,22 @@ public final class PluginContext {
     /// The name of the interceptor this context belongs to.
     public let name: String
 
-    package init(chain: any ChainState, name: String, logger: Logger) {
-        self.chain = chain
+    /// Why the interceptor could not start (`failedToStart`), if it said so.
+    package private(set) var startFailure: String?
+
+    /// `session` reads the driver's state: contexts see it, only the driver changes it.
+    package init(name: String, clock: any WardClock, logger: Logger, session: @escaping () -> SessionInfo) {
         self.name = name
+        self.clock = clock
         self.logger = logger
+        self.currentSession = session
     }
 
     /// The session clock's current time.
-    public var now: Instant { chain.clock.now }
+    public var now: Instant { clock.now }
 
     /// Who is signed on now, and whether the session is locked.
-    public var session: SessionInfo { chain.session }
+    public var session: SessionInfo { currentSession() }
 
     /// Asks for `.timer` at `instant`, replacing any earlier request of this interceptor.
     public func schedule(at instant: Instant) { deadline = instant }
@@ -43,26 +53,29 @@ public final class PluginContext {
     public func cancelDeadline() { deadline = nil }
 
     /// Asks the session to lock: wipe everything loaded and demand the password.
-    public func lock(reason: LockReason) { chain.requests.append(.lock(reason)) }
+    public func lock(reason: LockReason) { requests.append(.lock(reason)) }
 
     /// Asks the session to sign off entirely (a limit reached while locked).
-    public func signOff(reason: SignOffReason) { chain.requests.append(.signOff(reason)) }
+    public func signOff(reason: SignOffReason) { requests.append(.signOff(reason)) }
 
     /// Shows one line above the prompt, leaving the line being typed intact.
-    public func notice(_ text: String) { chain.requests.append(.notice(text)) }
+    public func notice(_ text: String) { requests.append(.notice(text)) }
 
     /// Asks the terminal to report focus changes (`Event.focus`), or to stop. The session turns
     /// reports off by itself at a password prompt and on exit, and back on after.
-    public func setFocusReporting(_ on: Bool) { chain.requests.append(.focusReporting(on)) }
+    public func setFocusReporting(_ on: Bool) { requests.append(.focusReporting(on)) }
 
     /// Reports, from `added`, that the plugin could not start (a log it cannot open). Ward then
     /// stops before anyone signs on, naming the site file's line: fail closed.
-    public func failedToStart(_ reason: String) { chain.startFailures.append((name, reason)) }
+    public func failedToStart(_ reason: String) { startFailure = reason }
 
-    /// Refuses the current line with a message for the user; the shell never sees it.
-    ///
-    /// Ends the event's way through the chain, as `.consume` does, whatever `intercept` returns.
-    public func deny(_ message: String) { chain.denial = message }
+    /// What the interceptor asked for since the last call, in order. The chain calls this after
+    /// each call into the interceptor, so the requests of a whole chain keep their order.
+    package func takeRequests() -> [ChainRequest] {
+        guard !requests.isEmpty else { return [] }  // the common case: a key, and nothing asked
+        defer { requests = [] }
+        return requests
+    }
 }
 
 @available(*, unavailable)

@@ -13,7 +13,7 @@ struct NoteCommand: ShellCommand {
         operand: .text(name: "text", help: "The note's text; quotes are not needed.")
     )
 
-    static let allowedRoles: Set<String>? = Shell.clinicalRoles
+    static let allowedRoles: Set<Role>? = Shell.clinicalRoles
 
     static let currentChartAccess: RecordAccess.Action? = .wrote
 

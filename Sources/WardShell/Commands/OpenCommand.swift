@@ -95,7 +95,7 @@ struct OpenCommand: ShellCommand {
         line += ", born \(patient.birthDate.isEmpty ? "unknown" : patient.birthDate), \(patient.sex.rawValue)."
         shell.write(line, .line)
         if shell.chartContents == .demographics {
-            shell.write("Demographics only: the \(shell.role ?? "") role does not see clinical sections.")
+            shell.write("Demographics only: the \(shell.role?.rawValue ?? "") role does not see clinical sections.")
         }
         return .succeeded
     }

@@ -7,7 +7,7 @@ struct WhoamiCommand: ShellCommand {
     init(_ arguments: ParsedArguments) {}
 
     func run(in shell: Shell) throws -> CommandResult {
-        shell.write("\(shell.user ?? "nobody") (\(shell.role ?? "no role"))", .line)
+        shell.write("\(shell.user ?? "nobody") (\(shell.role?.rawValue ?? "no role"))", .line)
         return .succeeded
     }
 }

@@ -59,7 +59,7 @@ final class WatchesLifecycle: Plugin {
 }
 
 let clock = BootClock()
-let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "bench", user: "demo", role: "clinician"))
+let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "bench", user: "demo", role: .clinician))
 let counter = CountsBytes()
 chain.append(NotesActivity())
 chain.append(IgnoresKeys())
@@ -76,7 +76,7 @@ let timer = ContinuousClock()
 for run in 0..<(runs + 3) {
     let start = timer.now
     for i in 0..<eventsPerRun {
-        if case .delivered = chain.dispatch(keys[i & 63]) {} else { fatalError("a key was swallowed") }
+        if case .delivered = chain.send(keys[i & 63]).outcome {} else { fatalError("a key was swallowed") }
     }
     let elapsed = timer.now - start
     if run >= 3 { perEvent.append(Double(elapsed.nanoseconds) / Double(eventsPerRun)) }  // 3 warm-ups

@@ -1,5 +1,5 @@
 // The idle lock on a real loop: WardCore's EventLoop on the boot clock, a real InterceptorChain,
-// and the IdleTimer plugin, as `InteractiveSession` wires them (without readline or a terminal).
+// and the IdleTimer plugin, as `SessionDriver` wires them (without readline or a terminal).
 //
 //   GuardsBenchmark precision [--trials N] [--timeout-ms MS] [--key-at-ms MS] [--timerfd]
 //       N trials; in each, a key arrives at MS (a pipe written by another thread, so it comes
@@ -46,11 +46,9 @@ func option(_ name: String, default value: Int) -> Int {
 
 /// A chain holding only the idle timer, already signed on.
 func signedOnChain(clock: BootClock, timeout: Duration) -> InterceptorChain {
-    let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "bench"))
+    let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "bench", user: "bench", role: .clinician))
     chain.append(IdleTimer(timeout: timeout, warnBefore: .zero))
-    chain.session.user = "bench"
-    chain.session.role = "clinician"
-    _ = chain.dispatch(.session(.signedOn(user: "bench", role: "clinician")))
+    _ = chain.send(.session(.signedOn(user: "bench", role: .clinician)))
     return chain
 }
 
@@ -130,8 +128,7 @@ func trial(timeout: Duration, keyAfter: Duration, timerfd: Bool = false) -> (lat
         var byte: UInt8 = 0
         _ = read(keyReadEnd, &byte, 1)
         keyAt = clock.now
-        _ = chain.dispatch(.key(KeyPress([0x78])))
-        _ = chain.takeRequests()
+        _ = chain.send(.key(KeyPress([0x78])))
     }
     let deadlineFD = timerfd ? DeadlineDescriptor() : nil
     if let deadlineFD {
@@ -142,8 +139,7 @@ func trial(timeout: Duration, keyAfter: Duration, timerfd: Bool = false) -> (lat
     }
     defer { if let deadlineFD { close(deadlineFD.fd) } }
     loop.onWake = {
-        chain.fireDueTimers()
-        for case .lock(.idle) in chain.takeRequests() {
+        for case .lock(.idle) in chain.fireDueTimers() {
             lockedAt = clock.now
             loop.stop()
         }
@@ -190,13 +186,11 @@ func serve() {
     loop.watch(0) {
         let n = read(0, &buffer, buffer.count)
         if n <= 0 { exit(0) }
-        _ = chain.dispatch(.key(KeyPress(Array(buffer[0..<n]))))
-        _ = chain.takeRequests()
+        _ = chain.send(.key(KeyPress(Array(buffer[0..<n]))))
     }
     loop.nextDeadline = { chain.nextDeadline }
     loop.onWake = {
-        chain.fireDueTimers()
-        for case .lock(.idle) in chain.takeRequests() {
+        for case .lock(.idle) in chain.fireDueTimers() {
             say("\nlocked after \(loop.wakeCount) wake-ups")
             loop.stop()
         }

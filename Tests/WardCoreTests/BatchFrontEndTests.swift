@@ -4,9 +4,10 @@ import Testing
 
 @testable import WardCore
 
-/// The batch session with a scripted shell, a recording chain and a real credential store.
-/// The script is a pipe whose write end is closed before the run, so nothing waits on time.
-struct BatchSessionTests {
+/// A script's session: the real driver and batch front end, with a scripted shell, a recording
+/// chain, a real credential store and signals of its own. The script is a pipe whose write end
+/// is closed before the run, so nothing waits on time.
+struct BatchFrontEndTests {
     /// A runner that records what it ran: `fail…` fails, `lock` and `logout` ask for those.
     final class ScriptedRunner: CommandRunner {
         var ran: [Line] = []
@@ -34,7 +35,7 @@ struct BatchSessionTests {
         }
 
         func completions(for word: String, before: String) -> [String] { [] }
-        func signedOn(user: String, role: String) { signOns.append(user) }
+        func signedOn(user: String, role: Role) { signOns.append(user) }
         func wipe() { wipes += 1 }
     }
 
@@ -54,6 +55,9 @@ struct BatchSessionTests {
         let recorder: RecordingInterceptor
         let chain: InterceptorChain
         let passwordFile: String
+        let signals = TestSignals()
+        /// Runs with the lines, before the first one is read: raise a signal here.
+        var beforeRun: () -> Void = {}
 
         init(answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }) throws {
             let home = try WardHome.open(option: scratch.path + "/ward")
@@ -78,15 +82,15 @@ struct BatchSessionTests {
         func run(
             _ script: String,
             password: PasswordSource? = nil,
-            onError: BatchSession.OnError = .stop
-        ) throws -> Int32 {
+            onError: BatchFrontEnd.OnError = .stop
+        ) throws -> WardCore.ExitStatus {
             var fds: [Int32] = [-1, -1]
             precondition(pipe(&fds) == 0)
             var bytes = Array(script.utf8)
             _ = Glibc.write(fds[1], &bytes, bytes.count)
             close(fds[1])
             defer { close(fds[0]) }
-            let session = BatchSession(
+            let frontEnd = BatchFrontEnd(
                 input: fds[0],
                 options: .init(
                     scriptName: "s.ward",
@@ -94,15 +98,20 @@ struct BatchSessionTests {
                     password: password ?? .file(path: passwordFile),
                     onError: onError
                 ),
+                reporter: reports,
+                stdout: nil
+            )
+            let session = SessionDriver(
+                frontEnd: frontEnd,
                 clock: ManualClock(),
                 chain: chain,
                 runner: runner,
                 credentials: credentials,
                 policy: SessionMachine.Policy(),
-                reporter: reports,
                 logger: Logger(label: "test"),
-                ownsProcess: false
+                signals: signals.install
             )
+            beforeRun()
             return try session.run()
         }
 
@@ -113,7 +122,7 @@ struct BatchSessionTests {
 
     @Test func everyLine_passesTheChain_withItsBatchSource_thenRuns() throws {
         let f = try Fixture()
-        #expect(try f.run("# comment\nfind ada\n\nopen W1\n") == 0)
+        #expect(try f.run("# comment\nfind ada\n\nopen W1\n") == .success)
         #expect(
             f.runner.ran == [
                 Line("find ada", source: .batch(file: "s.ward", line: 2)),
@@ -121,13 +130,13 @@ struct BatchSessionTests {
             ]
         )
         #expect(f.recorder.seen.contains(.line(Line("open W1", source: .batch(file: "s.ward", line: 4)))))
-        #expect(f.sessionEvents == [.signedOn(user: "alice", role: "clinician"), .signedOff(.endOfInput)])
+        #expect(f.sessionEvents == [.signedOn(user: "alice", role: .clinician), .signedOff(.endOfInput)])
     }
 
     @Test func wrongCredentials_exit77_beforeAnyLineRuns() throws {
         let f = try Fixture()
         try f.write("wrong\n", to: f.passwordFile)
-        #expect(try f.run("find ada\n") == 77)
+        #expect(try f.run("find ada\n") == .authenticationFailed)
         #expect(f.runner.ran.isEmpty)
         #expect(f.sessionEvents == [.signOnFailed(user: "alice")])
     }
@@ -135,14 +144,14 @@ struct BatchSessionTests {
     @Test func aPasswordFileOthersCanRead_isRefused_withTheReason() throws {
         let f = try Fixture()
         try f.write("correct horse\n", to: f.passwordFile, mode: 0o644)
-        #expect(try f.run("find ada\n") == 78)
+        #expect(try f.run("find ada\n") == .configuration)
         #expect(f.runner.ran.isEmpty)
         #expect(f.reports.notices.contains { $0.contains("group or others can read it") && $0.contains("chmod 600") })
     }
 
     @Test func onErrorStop_endsAtTheFirstFailure_withStatus1() throws {
         let f = try Fixture()
-        #expect(try f.run("find ada\nfail here\nopen W1\n") == 1)
+        #expect(try f.run("find ada\nfail here\nopen W1\n") == .failure)
         #expect(f.runner.ran.map(\.text) == ["find ada", "fail here"])
         #expect(f.reports.finished.last! == ("s.ward:2", .failed))
         #expect(f.sessionEvents.last == .signedOff(.commandFailed))
@@ -150,17 +159,17 @@ struct BatchSessionTests {
 
     @Test func onErrorContinue_runsEverything_andStillExits1() throws {
         let f = try Fixture()
-        #expect(try f.run("fail one\nfind ada\nfail two\n", onError: .continue) == 1)
+        #expect(try f.run("fail one\nfind ada\nfail two\n", onError: .continue) == .failure)
         #expect(f.runner.ran.map(\.text) == ["fail one", "find ada", "fail two"])
         #expect(f.sessionEvents.last == .signedOff(.endOfInput))
     }
 
     @Test func aLineAPluginDenies_neverRuns_isAnnounced_andCountsAsAFailure() throws {
         let f = try Fixture { event, context in
-            if case .line(let line) = event, line.text.hasPrefix("open") { context.deny("not now") }
+            if case .line(let line) = event, line.text.hasPrefix("open") { return .deny("not now") }
             return .pass
         }
-        #expect(try f.run("open W1\nfind ada\n", onError: .continue) == 1)
+        #expect(try f.run("open W1\nfind ada\n", onError: .continue) == .failure)
         #expect(f.runner.ran.map(\.text) == ["find ada"])
         #expect(f.reports.finished.first! == ("s.ward:1", .denied("not now")))
         #expect(
@@ -172,13 +181,13 @@ struct BatchSessionTests {
 
     @Test func afterALock_thePasswordFileIsReadAgain_beforeTheNextLineRuns() throws {
         let f = try Fixture()
-        #expect(try f.run("open W1\nlock\nshow\n") == 0)
+        #expect(try f.run("open W1\nlock\nshow\n") == .success)
         #expect(f.runner.wipes == 1)
         #expect(f.runner.ran.map(\.text) == ["open W1", "lock", "show"])
         #expect(f.runner.signOns == ["alice", "alice"])
         #expect(
             f.sessionEvents == [
-                .signedOn(user: "alice", role: "clinician"), .locked(.user), .unlocked(user: "alice"),
+                .signedOn(user: "alice", role: .clinician), .locked(.user), .unlocked(user: "alice"),
                 .signedOff(.endOfInput),
             ]
         )
@@ -189,7 +198,7 @@ struct BatchSessionTests {
         f.runner.onRun = { line in
             if line.text == "lock" { try? f.write("changed\n", to: f.passwordFile) }
         }
-        #expect(try f.run("open W1\nlock\nshow\n") == 77)
+        #expect(try f.run("open W1\nlock\nshow\n") == .authenticationFailed)
         #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
         #expect(
             f.reports.notices.contains { $0.contains("no longer signs on alice") && $0.contains("before s.ward:3") }
@@ -203,7 +212,7 @@ struct BatchSessionTests {
         var bytes = Array("correct horse\n".utf8)
         _ = write(fds[1], &bytes, bytes.count)
         close(fds[1])
-        #expect(try f.run("open W1\nlock\nshow\n", password: .descriptor(fds[0])) == 75)
+        #expect(try f.run("open W1\nlock\nshow\n", password: .descriptor(fds[0])) == .lockedOut)
         #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
         #expect(f.runner.wipes == 1)
         #expect(
@@ -214,7 +223,7 @@ struct BatchSessionTests {
 
     @Test func aCommandThatAsks_isAnsweredWithNothing_andFails() throws {
         let f = try Fixture()
-        #expect(try f.run("ask\nfind ada\n") == 1)
+        #expect(try f.run("ask\nfind ada\n") == .failure)
         #expect(f.runner.answers == [nil])
         #expect(f.runner.ran.map(\.text) == ["ask"])
         #expect(f.reports.finished.first! == ("s.ward:1", .failed))
@@ -225,7 +234,7 @@ struct BatchSessionTests {
             if event == .session(.unlocked(user: "alice")) { context.lock(reason: .failure) }
             return .pass
         }
-        #expect(try f.run("lock\nshow\nfind ada\n", onError: .continue) == 1)
+        #expect(try f.run("lock\nshow\nfind ada\n", onError: .continue) == .failure)
         #expect(f.runner.ran.map(\.text) == ["lock"])
         #expect(
             f.reports.finished.map(\.0) == ["s.ward:1", "s.ward:2", "s.ward:3"]
@@ -237,7 +246,7 @@ struct BatchSessionTests {
 
     @Test func logout_endsTheBatch_withoutReadingFurther() throws {
         let f = try Fixture()
-        #expect(try f.run("find ada\nlogout\nopen W1\n") == 0)
+        #expect(try f.run("find ada\nlogout\nopen W1\n") == .success)
         #expect(f.runner.ran.map(\.text) == ["find ada", "logout"])
         #expect(f.sessionEvents.last == .signedOff(.user))
     }
@@ -247,9 +256,29 @@ struct BatchSessionTests {
             if case .line(let line) = event, line.text == "find ada" { context.lock(reason: .idle) }
             return .pass
         }
-        #expect(try f.run("find ada\nopen W1\n") == 0)
+        #expect(try f.run("find ada\nopen W1\n") == .success)
         #expect(f.runner.wipes == 1)
         #expect(f.runner.ran.map(\.text) == ["find ada", "open W1"])
         #expect(f.reports.notices.contains { $0.contains("locked (idle) after s.ward:1") })
+    }
+
+    @Test func sigHUP_passesTheChainAsHangup_saysWhere_andSignsOffWith129() throws {
+        let f = try Fixture()
+        f.beforeRun = { f.signals.raise(.sighup) }
+        #expect(try f.run("find ada\n") == .killed(by: SIGHUP))
+        #expect(f.runner.ran.isEmpty)
+        #expect(f.recorder.seen.contains(.lifecycle(.hangup)))
+        #expect(f.sessionEvents.last == .signedOff(.hangup))
+        #expect(f.reports.notices.last == "SIGHUP: stopped before the first line.")
+    }
+
+    @Test func sigTERM_passesTheChainAsTerminate_andSignsOffWith143() throws {
+        let f = try Fixture()
+        f.runner.onRun = { _ in f.signals.raise(.sigterm) }
+        #expect(try f.run("find ada\nopen W1\n") == .killed(by: SIGTERM))
+        #expect(f.runner.ran.map(\.text) == ["find ada"])
+        let i = try #require(f.recorder.seen.firstIndex(of: .lifecycle(.terminate)))
+        #expect(f.recorder.seen[(i + 1)...].contains(.session(.signedOff(.terminate))))
+        #expect(f.reports.notices.last == "SIGTERM: stopped after s.ward:1.")
     }
 }

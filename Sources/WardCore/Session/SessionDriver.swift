@@ -1,0 +1,437 @@
+import Glibc
+import Logging
+
+/// The session, in every mode: sign-on, the chain, the shell, the lock and the ending, on one
+/// loop.
+///
+/// ```
+/// input     ─► front end (TerminalFrontEnd, BatchFrontEnd) ─► send / run ─► chain ─► shell
+/// signals   ─► SignalSource ─► signalTable ─► .lifecycle ─► chain ─► this driver (stop, end)
+/// deadline  ─► chain.fireDueTimers ─► the plugin that asked ─► requests (lock, notice)
+/// ```
+///
+/// Who may type what is `SessionMachine`'s decision; the driver performs its actions, asking
+/// its front end to show them (a prompt, the lock screen). Every event passes the chain through
+/// one call, `InterceptorChain.send`, and the requests it returns are performed here, in order,
+/// after the event has been acted on: a lock asked for on a key press takes effect before the
+/// next key reaches readline. The driver owns the session's state (`SessionInfo`); the plugins'
+/// contexts read it.
+///
+/// Every signal passes the chain as a lifecycle event, in every mode, through `signalTable`:
+/// a terminal hung up or sent SIGTERM leaves the audit log its `signal` record and a sign-off.
+///
+/// - Important: Not `Sendable`. It owns the loop and runs on the thread that calls `run()`.
+public final class SessionDriver {
+    /// How one signal reaches the session: the event it passes the chain as, and how the session
+    /// ends after it, if it does.
+    public struct SignalRoute: Sendable {
+        public let signal: UnixSignal
+        public let event: Lifecycle
+        /// The sign-off that follows the event, nil when the session goes on.
+        public let signOff: SignOffReason?
+        public let status: ExitStatus
+        /// Ctrl-C ends a script; where a person types, it cancels the line instead.
+        public let endsOnlyAScript: Bool
+
+        init(
+            _ signal: UnixSignal,
+            _ event: Lifecycle,
+            signOff: SignOffReason? = nil,
+            status: ExitStatus = .success,
+            endsOnlyAScript: Bool = false
+        ) {
+            self.signal = signal
+            self.event = event
+            self.signOff = signOff
+            self.status = status
+            self.endsOnlyAScript = endsOnlyAScript
+        }
+    }
+
+    /// Every signal the session handles, in both modes. SIGQUIT is Ctrl-C's twin, so it never
+    /// dumps core with patient data in it. SIGCONT's time away is measured when the stop was ours.
+    public static let signalTable: [SignalRoute] = [
+        SignalRoute(.sigint, .interrupt, signOff: .interrupt, status: .killed(by: SIGINT), endsOnlyAScript: true),
+        SignalRoute(.sigquit, .interrupt, signOff: .interrupt, status: .killed(by: SIGINT), endsOnlyAScript: true),
+        SignalRoute(.sigtstp, .suspend),
+        SignalRoute(.sigcont, .resume(away: .zero)),
+        SignalRoute(.sighup, .hangup, signOff: .hangup, status: .killed(by: SIGHUP)),
+        SignalRoute(.sigterm, .terminate, signOff: .terminate, status: .killed(by: SIGTERM)),
+        SignalRoute(.sigwinch, .resize),
+    ]
+
+    /// What became of one line.
+    public enum LineOutcome: Equatable, Sendable {
+        /// It passed the chain and ran, with this result.
+        case ran(CommandResult)
+        /// A plugin swallowed it; nothing ran, and nothing failed.
+        case consumed
+        /// A plugin refused it, with this message; the shell never saw it.
+        case refused(String)
+    }
+
+    /// Why a line that comes while the session is locked again is not run.
+    static let lockedAgain = "not run: the session locked again as it signed on."
+
+    let clock: any WardClock
+    let runner: any CommandRunner
+    let logger: Logger
+    private let frontEnd: any SessionFrontEnd
+    private let chain: InterceptorChain
+    private let credentials: CredentialStore
+    private let loop: EventLoop
+    private let lock = Lock()
+    private let makeSignals: ([UnixSignal]) throws -> any SignalSource
+    private var signals: (any SignalSource)?
+    private var machine: SessionMachine
+    /// Who is signed on, as the plugins read it. Only the driver changes it.
+    private var info: SessionInfo
+    private var exitStatus = ExitStatus.success
+    /// Set while our own stop's SIGCONT byte is still in the pipe.
+    private var resumedFromOwnStop = false
+    /// What sign-on learned, shown once the shell starts.
+    private var signOnNews: [String] = []
+
+    /// - Parameter signals: Installs the handlers for the table's signals; by default the
+    ///   process's own `SignalPipe`. Tests give a pipe of their own.
+    public init(
+        frontEnd: any SessionFrontEnd,
+        clock: any WardClock,
+        chain: InterceptorChain,
+        runner: any CommandRunner,
+        credentials: CredentialStore,
+        policy: SessionMachine.Policy,
+        logger: Logger,
+        signals: @escaping ([UnixSignal]) throws -> any SignalSource = { try SignalPipe(signals: $0) }
+    ) {
+        self.frontEnd = frontEnd
+        self.clock = clock
+        self.chain = chain
+        self.runner = runner
+        self.credentials = credentials
+        self.logger = logger
+        self.makeSignals = signals
+        self.loop = EventLoop(clock: clock)
+        self.machine = SessionMachine(policy: policy, clock: clock)
+        self.info = chain.session
+        chain.readsSession { [unowned self] in self.info }
+        lock.register(runner, as: "shell")
+        frontEnd.attach(to: self, lock: lock)
+    }
+
+    /// Runs the session until it ends; returns how the process should exit. The front end gives
+    /// back what it took (the terminal's settings) on every way out, a thrown error included.
+    public func run() throws -> ExitStatus {
+        // A script has no window: a resize would only interrupt its writes.
+        let handled = Self.signalTable.filter { frontEnd.isInteractive || $0.event != .resize }
+        let signals = try makeSignals(handled.map(\.signal))
+        self.signals = signals
+        frontEnd.open()
+        defer {
+            signals.close()
+            frontEnd.close()
+        }
+        loop.watch(signals.readEnd) { [unowned self] in self.handleSignals() }
+        loop.watch(frontEnd.inputFD) { [unowned self] in self.frontEnd.inputReadable() }
+        loop.nextDeadline = { [unowned self] in
+            [chain.nextDeadline, frontEnd.nextDeadline, machine.nextDeadline].compactMap { $0 }.min()
+        }
+        loop.onWake = { [unowned self] in self.wake() }
+
+        perform(machine.start(user: frontEnd.user))
+        if !hasEnded { loop.run() }
+        return exitStatus
+    }
+
+    // MARK: For the front ends
+
+    /// The session has ended: nothing more is performed, and the loop stops.
+    package private(set) var hasEnded = false
+
+    /// Signed on and not locked: the shell has the input.
+    package var isSignedOn: Bool {
+        if case .signedOn = machine.state { true } else { false }
+    }
+
+    package var isLocked: Bool {
+        if case .locked = machine.state { true } else { false }
+    }
+
+    /// The holders of data a lock wipes, in order.
+    package var wipeOrder: [String] { lock.names }
+
+    /// Sends `event` through the chain, performs what the plugins asked for, and returns where
+    /// the event ended up.
+    @discardableResult
+    package func send(_ event: Event) -> InterceptorChain.Outcome {
+        let sent = chain.send(event)
+        perform(sent.requests)
+        return sent.outcome
+    }
+
+    /// One line's whole way: the chain, the command, what the chain must hear of it (an
+    /// abandoned command, the shell's session events), the front end's report, then the
+    /// requests the plugins made on the way, in order.
+    ///
+    /// The requests wait until the command is reported: a plugin's lock must not wipe the
+    /// output of a command before the front end has shown it, nor leave it after.
+    package func run(_ line: Line) -> LineOutcome {
+        // Signed on again, and a safeguard (an audit log that cannot be written) locked at
+        // once: the line is not run, and counts as a failure like any refused line.
+        let sent = isSignedOn ? chain.send(.line(line)) : ChainResult(outcome: .denied(Self.lockedAgain))
+        var requests = sent.requests
+        let outcome: LineOutcome
+        switch sent.outcome {
+        case .delivered(.line(let passed)):
+            let run = CommandInterruption.run { runner.run(passed) }
+            if let signal = run.abandonedBy {
+                requests += chain.send(.session(.abandoned(passed, because: signal))).requests
+            }
+            // Nobody is there to answer a question: the command fails, saying how to do without.
+            if case .ask = run.result, !frontEnd.isInteractive {
+                outcome = .ran(runner.answer(nil))
+            } else {
+                outcome = .ran(run.result)
+            }
+        case .delivered, .consumed:
+            outcome = .consumed
+        case .denied(let message):
+            frontEnd.refused(line, message: message)
+            requests += chain.send(.session(.denied(line, message: message))).requests
+            outcome = .refused(message)
+        }
+        requests += commandDone()
+        frontEnd.commandFinished(line, outcome)
+        perform(requests)
+        return outcome
+    }
+
+    /// The answer to the question the last command asked: not a command, so not a `.line`; what
+    /// it leads to (breaking the glass) is announced.
+    package func answer(_ text: String) -> CommandResult {
+        let result = runner.answer(text)
+        perform(commandDone())
+        return result
+    }
+
+    /// After a command: the plugins hear what it did to each record (`RecordAccess`).
+    private func commandDone() -> [ChainRequest] {
+        runner.takeSessionEvents().flatMap { chain.send(.session($0)).requests }
+    }
+
+    /// The prompt is back: the chain hears it (the idle timer counts from here), then the front
+    /// end shows it, unless a plugin locked or ended the session meanwhile.
+    package func showPrompt() {
+        guard isSignedOn else { return }
+        send(.session(.promptReady))
+        guard isSignedOn else { return }
+        frontEnd.showPrompt()
+    }
+
+    package func usernameEntered(_ name: String) {
+        perform(machine.usernameEntered(name))
+    }
+
+    /// Checks the password `read` gives for the user being asked, and signs on, unlocks, or
+    /// says why not. `accepted` runs once the password is right, before the shell hears of it.
+    ///
+    /// Where nobody can type again (a script), a wrong password ends the session (77); at a
+    /// terminal the machine waits, then asks again. An account locked by failed attempts is
+    /// refused before the password is checked: the session ends (77), audited as a failed
+    /// sign-on; retrying could not succeed before the lock runs out.
+    package func checkPassword(_ read: () throws(AuthError) -> Password, accepted: () -> Void = {}) {
+        let user: String
+        let atLockScreen: Bool
+        switch machine.state {
+        case .signingOn(let name?): (user, atLockScreen) = (name, false)
+        case .locked(let name, _, _, _): (user, atLockScreen) = (name, true)
+        default: return
+        }
+        do throws(AuthError) {
+            let password = try read()
+            let role: Role
+            if atLockScreen {
+                role = try credentials.unlock(name: user, password: password).role
+            } else {
+                let summary = try credentials.signOn(name: user, password: password, tty: frontEnd.terminalName)
+                signOnNews = summary.lines
+                role = summary.role
+            }
+            accepted()
+            perform(machine.passwordChecked(role: role))
+        } catch .wrongCredentials where frontEnd.isInteractive || !atLockScreen {
+            perform(machine.passwordChecked(role: nil))
+            if !frontEnd.isInteractive {
+                perform(machine.signOff(.failedAttempts, status: .authenticationFailed))
+            }
+        } catch {
+            frontEnd.cannotSignOn(error, atLockScreen: atLockScreen)
+            if case .accountLocked = error, !atLockScreen { announce(.signOnFailed(user: user)) }
+            perform(machine.signOff(.failedAttempts, status: error.exitStatus))
+        }
+    }
+
+    package func lock(_ reason: LockReason) {
+        perform(machine.lock(reason))
+    }
+
+    package func signOff(_ reason: SignOffReason, status: ExitStatus = .success) {
+        perform(machine.signOff(reason, status: status))
+    }
+
+    /// Handles the signals and deadlines that came while a command ran (a batch calls this
+    /// between lines, so a SIGTERM stops the script before the next line).
+    package func catchUp() {
+        handleSignals()
+        if !hasEnded, let due = loop.nextDeadline(), clock.now >= due { wake() }
+    }
+
+    // MARK: Performing
+
+    private func wake() {
+        guard !hasEnded else { return }
+        frontEnd.wake()
+        perform(chain.fireDueTimers())
+        if let due = machine.nextDeadline, clock.now >= due { perform(machine.deadlinePassed()) }
+    }
+
+    private func perform(_ actions: [SessionMachine.Action]) {
+        for action in actions {
+            guard !hasEnded else { return }
+            switch action {
+            case .askUsername:
+                frontEnd.askUsername()
+            case .askPassword(let user, let reason):
+                frontEnd.askPassword(user: user, lockedBecause: reason)
+            case .announce(let event):
+                announce(event)
+            case .wipe(let user, let reason):
+                lock.wipeAll()
+                frontEnd.showLockScreen(user: user, reason: reason)
+                logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
+            case .say(let text):
+                frontEnd.say(text)
+            case .resumeShell:
+                guard case .signedOn(let user, let role) = machine.state else { break }
+                frontEnd.showShell(news: signOnNews)
+                signOnNews = []
+                runner.signedOn(user: user, role: role)
+                showPrompt()
+            case .end(let reason, let status):
+                finish(reason, status: status)
+            }
+        }
+    }
+
+    /// Tells the chain that the session changed, with `info` brought up to date first, so the
+    /// audit log's record of a sign-on already names the user. After a sign-off nobody is
+    /// signed on.
+    private func announce(_ event: SessionEvent) {
+        switch event {
+        case .signedOn(let user, let role):
+            info.user = user
+            info.role = role
+            info.isLocked = false
+        case .locked:
+            info.isLocked = true
+        case .unlocked:
+            info.isLocked = false
+        case .signOnFailed, .signedOff, .denied, .abandoned, .accessed, .promptReady:
+            break
+        }
+        let sent = chain.send(.session(event))
+        if case .signedOff = event {
+            info.user = nil
+            info.role = nil
+        }
+        perform(sent.requests)
+    }
+
+    private func perform(_ requests: [ChainRequest]) {
+        for request in requests {
+            guard !hasEnded else { return }
+            switch request {
+            case .notice(let text): frontEnd.notice(text)
+            case .lock(let reason): lock(reason)
+            case .signOff(let reason): signOff(reason)
+            case .focusReporting(let on): frontEnd.setFocusReporting(on)
+            }
+        }
+    }
+
+    // MARK: Signals
+
+    /// Reads the signals that arrived and passes each through the chain, by `signalTable`.
+    package func handleSignals() {
+        guard let signals else { return }
+        for signal in signals.drain() {
+            guard !hasEnded else { return }
+            handle(signal)
+        }
+    }
+
+    /// The terminal is gone (EOF or EIO on it): the SIGHUP that comes with a closed terminal,
+    /// handled as soon as the front end sees it, so the chain hears the hangup either way.
+    package func terminalClosed() {
+        handle(.sighup)
+    }
+
+    private func handle(_ signal: UnixSignal) {
+        guard !hasEnded, let route = Self.signalTable.first(where: { $0.signal == signal }) else { return }
+        switch route.event {
+        case .suspend:
+            suspend()
+        case .resume where resumedFromOwnStop:
+            resumedFromOwnStop = false
+        case .resume:
+            // A stop that was not ours (kill -STOP): take the terminal back as it was.
+            resume(away: .zero)
+        default:
+            let outcome = send(.lifecycle(route.event))
+            guard !hasEnded else { return }
+            if let reason = route.signOff, !(route.endsOnlyAScript && frontEnd.isInteractive) {
+                frontEnd.stopping(by: signal)
+                signOff(reason, status: route.status)
+            } else if case .delivered = outcome {
+                frontEnd.received(route.event)
+            }
+        }
+    }
+
+    /// Ctrl-Z: the chain hears of it first (a plugin may lock, which wipes before the stop),
+    /// then the front end hands back what the stop must not keep, and the process stops until
+    /// `fg`.
+    private func suspend() {
+        send(.lifecycle(.suspend))
+        guard !hasEnded, let signals else { return }
+        frontEnd.willStop()
+        let stoppedAt = clock.now
+        signals.stopUntilContinued()
+        resumedFromOwnStop = true  // this resume stands for the SIGCONT byte now in the pipe
+        resume(away: clock.now - stoppedAt)
+    }
+
+    /// The front end takes the terminal back before the requests (a lock) are performed.
+    private func resume(away: Duration) {
+        let sent = chain.send(.lifecycle(.resume(away: away)))
+        frontEnd.resumed()
+        perform(sent.requests)
+    }
+
+    // MARK: Ending
+
+    /// Removes every plugin, lets the front end say its last words, and stops the loop. A
+    /// second call (a SIGTERM during the first) does nothing. Memory needs no wipe here: the
+    /// process exits.
+    private func finish(_ reason: SignOffReason, status: ExitStatus) {
+        guard !hasEnded else { return }
+        hasEnded = true
+        exitStatus = status
+        chain.removeAll()
+        frontEnd.ended(reason, status: status)
+        loop.stop()
+    }
+}
+
+@available(*, unavailable)
+extension SessionDriver: Sendable {}

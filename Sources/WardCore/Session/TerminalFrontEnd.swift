@@ -1,0 +1,378 @@
+import CReadline
+import Glibc
+import Logging
+
+/// A person at a terminal: keys, readline, the sign-on prompts and the lock screen.
+///
+/// ```
+/// tty bytes ─► KeyDecoder ─► .key ─► driver.send ─► LineEditor (readline) ─► line ─► driver.run
+/// prompts   ─► PromptReader (canonical mode, never readline) ─► driver.checkPassword
+/// ```
+///
+/// The user name and the password are read in the terminal's canonical mode, not by readline,
+/// which would keep the password. A key at a prompt reaches the chain as redacted activity.
+/// Keys typed ahead of a lock are thrown away, never run, and counted for the user.
+///
+/// - Important: Not `Sendable`. It runs on the driver's loop thread.
+public final class TerminalFrontEnd: SessionFrontEnd {
+    /// What the terminal's input is for right now.
+    private enum Input: Equatable {
+        /// Keys for readline and the shell.
+        case shell
+        case username
+        case password
+        /// A wrong password's delay, the lock screen's text, or the end: input is discarded.
+        case discard
+    }
+
+    public let user: String?
+    public var isInteractive: Bool { true }
+    public var inputFD: Int32 { terminal.fd }
+
+    private let terminal: Terminal
+    private let editor = LineEditor()
+    private let prompts: PromptReader
+    private unowned var driver: SessionDriver!
+    private var decoder = KeyDecoder()
+    private var input = Input.discard
+    private var currentPrompt: (text: String, kind: PromptReader.Kind)?
+    /// A plugin asked for focus reports; they are on whenever the shell has the terminal.
+    private var focusReportsWanted = false
+    /// The question the last command asked (break the glass: why?); the next line answers it.
+    private var question: String?
+    /// Lines typed ahead of a lock and thrown away; the user is told after unlocking.
+    private var discardedLines = 0
+    /// A typed line went past `Line.maximumLength`: its remaining keys, up to its Enter, are dropped.
+    private var discardingLongLine = false
+    /// When a long line's held redraw is due (`LineEditor.redrawsAtOnce`), nil when none is held.
+    private var redrawDue: Instant?
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    /// - Parameter user: `--user`, when given: the password is asked for at once.
+    public init(terminal: Terminal, user: String?) {
+        self.terminal = terminal
+        self.user = user
+        self.prompts = PromptReader(terminal: terminal)
+    }
+
+    public var terminalName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
+
+    public var nextDeadline: Instant? { [decoder.pendingDeadline, redrawDue].compactMap { $0 }.min() }
+
+    /// Registers, in the order a lock wipes them after the shell: keys typed ahead (counted),
+    /// the question, readline (taken away first, then wiped: notes/readline.md §3; its wipe
+    /// zeroes standard output's buffer too), and the key decoder's held bytes.
+    public func attach(to driver: SessionDriver, lock: Lock) {
+        self.driver = driver
+        editor.completer = { [unowned driver] word, before in driver.runner.completions(for: word, before: before) }
+        editor.onCompletion = { [unowned self] in self.lineCompleted($0) }
+        lock.register("typeahead") { [unowned self] in
+            discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
+        }
+        lock.register("question") { [unowned self] in question = nil }
+        lock.register("readline") { [unowned self] in
+            editor.remove()
+            editor.wipe()
+        }
+        lock.register("key decoder") { [unowned self] in decoder.wipe() }
+    }
+
+    public func open() {}
+
+    public func close() { terminal.restore() }
+
+    // MARK: Input
+
+    public func inputReadable() {
+        switch input {
+        case .shell:
+            readKeys()
+        case .username:
+            guard let answer = prompts.readAnswer() else { return driver.signOff(.user) }
+            driver.send(.key(.redacted))
+            driver.usernameEntered(String(decoding: answer, as: UTF8.self))
+        case .password:
+            guard var answer = prompts.readAnswer() else {
+                Terminal.write("\n")
+                return driver.signOff(.user)
+            }
+            Terminal.write("\n")
+            driver.send(.key(.redacted))  // activity the chain may count, never its value
+            input = .discard
+            driver.checkPassword {
+                defer { explicit_bzero(&answer, answer.count) }
+                return Password(bytes: answer)
+            }
+        case .discard:
+            discardedLines += prompts.discardTypeahead()
+        }
+    }
+
+    private func readKeys() {
+        let n = read(terminal.fd, &readBuffer, readBuffer.count)
+        if n < 0, errno == EINTR || errno == EAGAIN { return }
+        // The terminal is gone (EOF or EIO: a closed pane, a dropped SSH connection): a hangup,
+        // which the chain hears, often before the SIGHUP itself arrives.
+        guard n > 0 else { return driver.terminalClosed() }
+        let outputs = decoder.decode(readBuffer[0..<n], at: driver.clock.now)
+        explicit_bzero(&readBuffer, n)
+        var more = pollfd(fd: terminal.fd, events: Int16(POLLIN), revents: 0)
+        deliver(outputs, moreComing: poll(&more, 1, 0) > 0)
+    }
+
+    /// Hands each key to the chain, then what passed to readline: plain text is queued and taken
+    /// in one go at the end (`LineEditor.queueText`), so a burst costs one redraw, not one per
+    /// character; any other key acts at once, after the text before it. `moreComing`: the
+    /// terminal has more input waiting, so even that one redraw waits for it.
+    ///
+    /// A line may not grow past `Line.maximumLength`: the key that would pass it is refused
+    /// before the chain sees it, the line is dropped with a message, and the rest of it (up to
+    /// its Enter) never reaches the chain or readline.
+    private func deliver(_ outputs: [KeyDecoder.Output], moreComing: Bool = false) {
+        defer { if hasShell, !outputs.isEmpty { drainText(moreComing: moreComing) } }
+        for (i, output) in outputs.enumerated() {
+            guard hasShell else {
+                // Locked (or ended) by an earlier key or line: the rest was typed ahead. Never run it.
+                discardedLines += outputs[i...].reduce(0) { count, output in
+                    guard case .key(let key) = output else { return count }
+                    return count + key.bytes.filter { $0 == 0x0A || $0 == 0x0D }.count
+                }
+                return
+            }
+            switch output {
+            case .key(let key):
+                let isText = Self.isPlainText(key)
+                if discardingLongLine {
+                    if !isText, key.bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) { discardingLongLine = false }
+                    continue
+                }
+                if isText || key.isPaste, editor.pendingLineLength + key.bytes.count > Line.maximumLength {
+                    refuseLongLine(restDiscarded: isText)
+                    discardingLongLine = isText
+                    continue
+                }
+                guard case .delivered(.key(let passed)) = driver.send(.key(key)), hasShell else { continue }
+                if Self.isPlainText(passed) {
+                    editor.queueText(passed.bytes)
+                } else {
+                    editor.feed(passed.bytes)
+                }
+            case .focus(let focus):
+                driver.send(.focus(focus))
+            case .pasteTooLong:
+                refuseLongLine(restDiscarded: false)
+            }
+        }
+    }
+
+    /// The shell has the keys: signed on, not locked, not ended.
+    private var hasShell: Bool { !driver.hasEnded && input == .shell }
+
+    /// Lets readline take the text delivered; draws the line now, unless it is long and input
+    /// is still arriving.
+    ///
+    /// Redrawing costs the line's length, and a paste the terminal did not bracket arrives in
+    /// reads of a few KB: one redraw per read made a 1 MiB paste O(n²) (2 s of CPU). A long
+    /// line's redraw therefore waits until the input has paused for `LineEditor.redrawPause`,
+    /// so a paste is drawn once; a short line (anything typed) is drawn at once.
+    private func drainText(moreComing: Bool) {
+        let long = editor.pendingLineLength >= LineEditor.redrawsAtOnce
+        editor.drainText(moreComing: moreComing || long)
+        guard editor.hasHeldRedisplay else {
+            redrawDue = nil
+            return
+        }
+        redrawDue = long ? driver.clock.now + LineEditor.redrawPause : driver.clock.now
+    }
+
+    /// Printable bytes only (UTF-8 included), no control, no escape: what readline inserts.
+    private static func isPlainText(_ key: KeyPress) -> Bool {
+        !key.isPaste && !key.bytes.isEmpty && key.bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+    }
+
+    /// `restDiscarded`: typed (or pasted unbracketed), so what follows up to Enter is dropped too.
+    private func refuseLongLine(restDiscarded: Bool) {
+        let rest = restDiscarded ? " What follows, up to the next Enter, is discarded." : ""
+        editor.refuseLine("ward: " + Line.tooLongMessage + rest)
+    }
+
+    public func wake() {
+        deliver(decoder.flush(at: driver.clock.now))
+        if let due = redrawDue, driver.clock.now >= due {
+            redrawDue = nil
+            if input == .shell { editor.showHeldRedisplay() }
+        }
+    }
+
+    // MARK: Lines
+
+    private func lineCompleted(_ completion: LineEditor.Completion) {
+        switch completion {
+        case .endOfInput:
+            Terminal.write("\n")
+            driver.signOff(.user)
+        case .line(let text) where text.utf8.count > Line.maximumLength:
+            // Grown past the limit by editing (yanks): refused before the chain sees it.
+            Terminal.write("ward: \(Line.tooLongMessage)\n")
+            finished(.failed)
+        case .line(let text) where question != nil:
+            // The answer to the command's question: its keys passed the chain; it is not a command.
+            question = nil
+            finished(driver.answer(text))
+        case .line(let text):
+            switch driver.run(Line(text)) {
+            case .ran(let result): finished(result)
+            case .consumed: finished(.succeeded)
+            case .refused: finished(.failed)
+            }
+        }
+    }
+
+    /// After a command (or an answer): the next prompt, the command's question, the lock or the end.
+    private func finished(_ result: CommandResult) {
+        guard driver.isSignedOn else { return }  // a plugin locked or ended the session
+        switch result {
+        case .signOff: driver.signOff(.user)
+        case .lock: driver.lock(.user)
+        case .ask(let text):
+            question = text
+            driver.showPrompt()
+        case .succeeded, .failed: driver.showPrompt()
+        }
+    }
+
+    public func refused(_ line: Line, message: String) {
+        Terminal.write("ward: " + Sanitizer.text(message) + "\n")
+    }
+
+    public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {}
+
+    public func showPrompt() {
+        if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
+        editor.prompt = question ?? driver.runner.prompt
+        editor.install()
+        editor.drain()  // keys typed ahead during the command
+    }
+
+    // MARK: What the session shows
+
+    public func askUsername() {
+        ask("Username: ", kind: .visible, then: .username)
+    }
+
+    public func askPassword(user: String, lockedBecause reason: LockReason?) {
+        ask("Password for \(user): ", kind: .secret, then: .password)
+    }
+
+    private func ask(_ text: String, kind: PromptReader.Kind, then next: Input) {
+        currentPrompt = (text, kind)
+        input = next
+        prompts.show(text, kind: kind)
+    }
+
+    public func say(_ text: String) {
+        input = .discard
+        Terminal.write(Sanitizer.text(text) + "\n")
+    }
+
+    public func cannotSignOn(_ error: AuthError, atLockScreen: Bool) {
+        say("ward: \(error)")
+    }
+
+    public func notice(_ text: String) {
+        if input == .shell { editor.printAbove(text) }
+    }
+
+    public func setFocusReporting(_ on: Bool) {
+        focusReportsWanted = on
+        if input == .shell { Terminal.write(on ? Terminal.focusReportingOn : Terminal.focusReportingOff) }
+    }
+
+    public func showShell(news: [String]) {
+        terminal.restore()
+        currentPrompt = nil
+        Terminal.write(Terminal.clearScreenAndScrollback)
+        for line in news { Terminal.write(Sanitizer.text(line) + "\n") }
+        if discardedLines > 0 {
+            let lines = discardedLines == 1 ? "1 line" : "\(discardedLines) lines"
+            Terminal.write("\(lines) typed while locked \(discardedLines == 1 ? "was" : "were") discarded, not run.\n")
+            discardedLines = 0
+        }
+        input = .shell
+    }
+
+    /// Everything loaded is gone (the lock walked its holders); now the screen and scrollback.
+    public func showLockScreen(user: String, reason: LockReason) {
+        input = .discard
+        Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
+        Terminal.write("Ward is locked: \(Self.explain(reason)). Signed on as \(Sanitizer.line(user)).\n")
+        Terminal.write("Type the password to unlock, or press Ctrl-D to sign off.\n")
+    }
+
+    private static func explain(_ reason: LockReason) -> String {
+        switch reason {
+        case .idle: "no activity"
+        case .suspend: "away after Ctrl-Z"
+        case .focus: "the window was out of focus"
+        case .user: "locked by the user"
+        case .maxSession: "the session time limit was reached"
+        case .failure: "a safeguard failed"
+        }
+    }
+
+    // MARK: Signals
+
+    public func received(_ event: Lifecycle) {
+        switch event {
+        case .interrupt where input == .shell:
+            editor.cancelLine()
+        case .interrupt:
+            // The kernel threw the partial line away (ISIG); ask again on a fresh line.
+            guard let prompt = currentPrompt else { return }
+            Terminal.write("\n")
+            prompts.show(prompt.text, kind: prompt.kind)
+        case .resize:
+            if input == .shell { editor.resize() }
+        default:
+            break
+        }
+    }
+
+    public func stopping(by signal: UnixSignal) {}
+
+    /// Ctrl-Z: the screen is cleared and the terminal handed back before the process stops.
+    public func willStop() {
+        Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
+        Terminal.write("Ward is stopped and its screen cleared. Type 'fg' to go back.\n")
+        if input == .shell { editor.prepareForStop() }
+        terminal.restore()
+    }
+
+    public func resumed() {
+        if input == .shell {
+            if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
+            editor.resumeAfterStop()
+        } else if let prompt = currentPrompt {
+            prompts.show("\n" + prompt.text, kind: prompt.kind, flush: false)
+        }
+    }
+
+    // MARK: Ending
+
+    /// Clears the screen and restores the terminal. The screen and scrollback are cleared
+    /// because a clinician who signs off at a shared terminal must not leave a chart on it;
+    /// not after failed attempts, so the reason stays readable.
+    public func ended(_ reason: SignOffReason, status: ExitStatus) {
+        input = .discard
+        editor.remove()
+        decoder.wipe()
+        if reason != .failedAttempts, status != .authenticationFailed {
+            Terminal.write(Terminal.clearScreenAndScrollback)
+        }
+        Terminal.write(Terminal.focusReportingOff + "Signed off.\n")
+        terminal.restore()
+    }
+}
+
+@available(*, unavailable)
+extension TerminalFrontEnd: Sendable {}

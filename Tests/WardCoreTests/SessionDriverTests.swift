@@ -1,0 +1,255 @@
+import Glibc
+import Logging
+import Testing
+
+@testable import WardCore
+
+/// The session driver on a `ManualClock`, with a fake front end that plays a person at a
+/// terminal (`interactive`) or a script, a recording chain, a scripted shell, a real credential
+/// store and signals of its own.
+struct SessionDriverTests {
+    /// Reads its input from a pipe, one line per answer or command, and logs what the driver
+    /// asks it to show. A line `!SIGHUP` (or another name) raises that signal for this session.
+    final class FakeFrontEnd: SessionFrontEnd {
+        let user: String?
+        let isInteractive: Bool
+        let inputFD: Int32
+        let signals: TestSignals
+        var terminalName: String? { nil }
+        var nextDeadline: Instant? { nil }
+        private(set) var log: [String] = []
+        private unowned var driver: SessionDriver!
+        private var asking: String?
+
+        init(interactive: Bool, input: Int32, signals: TestSignals) {
+            self.user = "alice"
+            self.isInteractive = interactive
+            self.inputFD = input
+            self.signals = signals
+        }
+
+        func attach(to driver: SessionDriver, lock: Lock) {
+            self.driver = driver
+            lock.register("fake typeahead") { [unowned self] in log.append("wiped") }
+        }
+
+        func open() {}
+        func close() {}
+        func wake() {}
+
+        func inputReadable() {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = read(inputFD, &buffer, buffer.count)
+            guard n > 0 else { return driver.signOff(.endOfInput) }
+            for text in String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init) {
+                guard !driver.hasEnded else { return }
+                if let name = text.split(separator: "!").first, text.hasPrefix("!") {
+                    signals.raise(Self.signal(named: String(name)))
+                    driver.catchUp()  // as a batch does between lines; a terminal, before the next key
+                } else if asking == "password" {
+                    asking = nil
+                    driver.checkPassword { Password(bytes: Array(text.utf8)) }
+                } else if case .ran(let result) = driver.run(Line(text)) {
+                    if result == .lock { driver.lock(.user) } else { driver.showPrompt() }
+                } else {
+                    driver.showPrompt()
+                }
+            }
+        }
+
+        static func signal(named name: String) -> UnixSignal {
+            [UnixSignal.sighup, .sigterm, .sigint, .sigtstp, .sigcont].first { "\($0)" == name }!
+        }
+
+        func askUsername() { log.append("username?") }
+        func askPassword(user: String, lockedBecause reason: LockReason?) {
+            asking = "password"
+            log.append("password? \(user)" + (reason.map { " (\($0))" } ?? ""))
+        }
+        func say(_ text: String) { log.append("say \(text)") }
+        func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { log.append("cannot sign on") }
+        func notice(_ text: String) { log.append("notice \(text)") }
+        func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
+        func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
+        func showShell(news: [String]) { log.append("shell") }
+        func showPrompt() { log.append("prompt") }
+        func refused(_ line: Line, message: String) { log.append("refused \(message)") }
+        func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) { log.append("finished \(line.text)") }
+        func received(_ event: Lifecycle) { log.append("received \(event)") }
+        func stopping(by signal: UnixSignal) { log.append("stopping by \(signal)") }
+        func willStop() { log.append("stop") }
+        func resumed() { log.append("resumed") }
+        func ended(_ reason: SignOffReason, status: WardCore.ExitStatus) { log.append("ended \(reason) \(status)") }
+    }
+
+    final class Fixture {
+        let scratch = ScratchHome()
+        let credentials: CredentialStore
+        let runner = BatchFrontEndTests.ScriptedRunner()
+        let recorder: RecordingInterceptor
+        let chain: InterceptorChain
+        let signals = TestSignals()
+        let clock = ManualClock()
+        private(set) var frontEnd: FakeFrontEnd?
+
+        init(answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }) throws {
+            let home = try WardHome.open(option: scratch.path + "/ward")
+            credentials = CredentialStore(home: home, parameters: .testing)
+            try credentials.add(name: "alice", role: .clinician, password: Password("correct horse"))
+            recorder = RecordingInterceptor("recorder", answer: answer)
+            chain = InterceptorChain(clock: clock, session: SessionInfo(id: "test"))
+            chain.append(recorder)
+        }
+
+        /// Runs a session whose input is `input`; the exit status.
+        func run(_ input: String, interactive: Bool) throws -> WardCore.ExitStatus {
+            var fds: [Int32] = [-1, -1]
+            precondition(pipe(&fds) == 0)
+            var bytes = Array(input.utf8)
+            _ = Glibc.write(fds[1], &bytes, bytes.count)
+            close(fds[1])
+            defer { close(fds[0]) }
+            let frontEnd = FakeFrontEnd(interactive: interactive, input: fds[0], signals: signals)
+            self.frontEnd = frontEnd
+            let driver = SessionDriver(
+                frontEnd: frontEnd,
+                clock: clock,
+                chain: chain,
+                runner: runner,
+                credentials: credentials,
+                policy: SessionMachine.Policy(),
+                logger: Logger(label: "test"),
+                signals: signals.install
+            )
+            return try driver.run()
+        }
+
+        var log: [String] { frontEnd?.log ?? [] }
+
+        var sessionEvents: [SessionEvent] {
+            recorder.seen.compactMap { if case .session(let e) = $0, e != .promptReady { e } else { nil } }
+        }
+
+        /// What the chain saw, signals and session changes only, in order.
+        var lifecycleAndSession: [Event] {
+            recorder.seen.filter {
+                switch $0 {
+                case .lifecycle: true
+                case .session(let e): e != .promptReady
+                default: false
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func signOn_announcesTheUser_thenTheShellRunsTheLines(interactive: Bool) throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\nfind ada\n", interactive: interactive) == .success)
+        #expect(f.runner.ran.map(\.text) == ["find ada"])
+        #expect(f.runner.signOns == ["alice"])
+        #expect(f.sessionEvents == [.signedOn(user: "alice", role: .clinician), .signedOff(.endOfInput)])
+        #expect(Array(f.log.prefix(4)) == ["password? alice", "shell", "prompt", "finished find ada"])
+        #expect(f.signals.handled.contains(.sighup) && f.signals.handled.contains(.sigterm))
+        #expect(f.signals.handled.contains(.sigwinch) == interactive)  // a script has no window
+    }
+
+    @Test(arguments: [true, false])
+    func aPluginsLockRequest_wipesEveryHolder_thenAsksForThePassword(interactive: Bool) throws {
+        let f = try Fixture { event, context in
+            if event == .line(Line("find ada")) { context.lock(reason: .idle) }
+            return .pass
+        }
+        #expect(try f.run("correct horse\nfind ada\ncorrect horse\nopen W1\n", interactive: interactive) == .success)
+        #expect(f.runner.wipes == 1)
+        let locked = try #require(f.log.firstIndex(of: "wiped"))
+        #expect(
+            Array(f.log[(locked - 1)...].prefix(7)) == [
+                "finished find ada", "wiped", "lock screen idle", "password? alice (idle)", "shell", "prompt",
+                "finished open W1",
+            ]
+        )
+        #expect(f.runner.ran.map(\.text) == ["find ada", "open W1"])
+        #expect(
+            f.sessionEvents == [
+                .signedOn(user: "alice", role: .clinician), .locked(.idle), .unlocked(user: "alice"),
+                .signedOff(.endOfInput),
+            ]
+        )
+    }
+
+    @Test(arguments: [true, false])
+    func sigHUP_passesTheChainAsHangup_thenSignsOffWith129(interactive: Bool) throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\nfind ada\n!SIGHUP\n", interactive: interactive) == .killed(by: SIGHUP))
+        #expect(f.lifecycleAndSession.suffix(2) == [.lifecycle(.hangup), .session(.signedOff(.hangup))])
+        #expect(f.log.suffix(2) == ["stopping by SIGHUP", "ended hangup 129"])
+    }
+
+    @Test(arguments: [true, false])
+    func sigTERM_passesTheChainAsTerminate_thenSignsOffWith143(interactive: Bool) throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\n!SIGTERM\nfind ada\n", interactive: interactive) == .killed(by: SIGTERM))
+        #expect(f.lifecycleAndSession.suffix(2) == [.lifecycle(.terminate), .session(.signedOff(.terminate))])
+        #expect(f.runner.ran.isEmpty)  // the signal came before the line was handled
+        #expect(f.log.last == "ended terminate 143")
+    }
+
+    @Test func ctrlC_cancelsTheLine_whereAPersonTypes() throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\n!SIGINT\nfind ada\n", interactive: true) == .success)
+        #expect(f.recorder.seen.contains(.lifecycle(.interrupt)))
+        #expect(f.log.contains("received interrupt"))
+        #expect(f.runner.ran.map(\.text) == ["find ada"])
+    }
+
+    @Test func ctrlC_endsAScript_with130() throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\n!SIGINT\nfind ada\n", interactive: false) == .killed(by: SIGINT))
+        #expect(f.lifecycleAndSession.suffix(2) == [.lifecycle(.interrupt), .session(.signedOff(.interrupt))])
+    }
+
+    @Test func ctrlZ_passesTheChain_stops_andResumesWithTheTimeAway() throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\n!SIGTSTP\n!SIGCONT\n", interactive: true) == .success)
+        #expect(f.signals.stops == 1)
+        #expect(f.recorder.seen.contains(.lifecycle(.suspend)))
+        #expect(f.recorder.seen.filter { if case .lifecycle(.resume) = $0 { true } else { false } }.count == 1)
+        #expect(f.log.contains("stop") && f.log.contains("resumed"))
+    }
+
+    @Test(arguments: [true, false])
+    func aWrongPassword_isAskedAgainAtATerminal_andEndsAScript(interactive: Bool) throws {
+        let f = try Fixture()
+        let status = try f.run("wrong\n", interactive: interactive)
+        #expect(f.sessionEvents == [.signOnFailed(user: "alice")])
+        #expect(f.log.contains("say Wrong user name or password."))
+        #expect(status == (interactive ? .success : .authenticationFailed))
+    }
+
+    @Test func aDeniedLine_isRefusedBeforeTheChainHearsOfIt_andNeverRuns() throws {
+        let f = try Fixture { event, _ in
+            if case .line(let line) = event, line.text == "open W1" { return .deny("not now") }
+            return .pass
+        }
+        #expect(try f.run("correct horse\nopen W1\n", interactive: true) == .success)
+        #expect(f.runner.ran.isEmpty)
+        #expect(f.log.contains("refused not now"))
+        #expect(f.sessionEvents.contains(.denied(Line("open W1"), message: "not now")))
+    }
+
+    @Test func theLock_wipesTheShellFirst_thenWhatTheFrontEndHolds() throws {
+        let f = try Fixture()
+        let driver = SessionDriver(
+            frontEnd: FakeFrontEnd(interactive: true, input: -1, signals: f.signals),
+            clock: f.clock,
+            chain: f.chain,
+            runner: f.runner,
+            credentials: f.credentials,
+            policy: SessionMachine.Policy(),
+            logger: Logger(label: "test"),
+            signals: f.signals.install
+        )
+        #expect(driver.wipeOrder == ["shell", "current record", "fake typeahead"])
+    }
+}
