@@ -125,8 +125,11 @@ import Testing
         #expect(try p.waitForExit() == status)
 
         let records = try h.auditRecords()
-        #expect(records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "signal", "sign-off"])
-        #expect(records[2]["signal"] as? String == name)
+        #expect(
+            records.compactMap { $0["kind"] as? String } == ["sign-on", "command", "access", "signal", "sign-off"]
+        )
+        #expect(records[2]["mrn"] as? String == "W0000011")
+        #expect(records[3]["signal"] as? String == name)
         #expect(records.last?["how"] as? String == how)
         #expect(Self.signalsHeard(plugin.log) == [how])
         #expect(try h.verifyAudit() == 0)

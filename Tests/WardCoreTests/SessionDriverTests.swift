@@ -250,6 +250,6 @@ struct SessionDriverTests {
             logger: Logger(label: "test"),
             signals: f.signals.install
         )
-        #expect(driver.wipeOrder == ["shell", "current record", "fake typeahead"])
+        #expect(driver.wipeOrder == ["shell", "fake typeahead"])
     }
 }
