@@ -38,7 +38,7 @@ extension Ward.Config {
         var forUser: String?
 
         @Option(name: .customLong("for-role"), help: ArgumentHelp("Show the limits for this role.", valueName: "role"))
-        var forRole: String?
+        var forRole: Role?
 
         func run() throws {
             let environment = ConfigEnvironment.current
@@ -105,11 +105,11 @@ enum PolicyCheck {
     }
 
     /// The effective policy as a site file would write it, with where it came from.
-    static func describe(_ policy: SitePolicy, user: String?, role: String?) -> String {
+    static func describe(_ policy: SitePolicy, user: String?, role: Role?) -> String {
         var out = "# site file: \(policy.file)\n"
         out += "# user file: \(policy.preferences?.file ?? "(none)")\n"
         if user != nil || role != nil {
-            out += "# for user \(user ?? "(any)"), role \(role ?? "(any)")\n"
+            out += "# for user \(user ?? "(any)"), role \(role?.rawValue ?? "(any)")\n"
         }
         let effective = policy.effectivePolicy(user: user, role: role)
         out += "\n[session]\n"
@@ -119,8 +119,8 @@ enum PolicyCheck {
         for (name, override) in policy.users.sorted(by: { $0.key < $1.key }) {
             out += describe(override, table: "user.\(name)")
         }
-        for (name, override) in policy.roles.sorted(by: { $0.key < $1.key }) {
-            out += describe(override, table: "role.\(name)")
+        for (role, override) in policy.roles.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            out += describe(override, table: "role.\(role)")
         }
         if let display = policy.preferences?.display {
             out += "\n[display]\ncolor = \"\(display.color.rawValue)\"\nbell = \(display.bell)\n"
@@ -143,3 +143,5 @@ enum PolicyCheck {
         return out
     }
 }
+
+extension Role: ExpressibleByArgument {}

@@ -393,12 +393,12 @@ private func messages(_ text: String) -> [String] {
             idle-timeout = "1m"
             """
         )
-        let alice = policy.effectivePolicy(user: "alice", role: "clerk")
+        let alice = policy.effectivePolicy(user: "alice", role: .clerk)
         #expect(alice.idleTimeout == .seconds(60))
         #expect(alice.signoutAfter == .seconds(600))
-        let bob = policy.effectivePolicy(user: "bob", role: "clerk")
+        let bob = policy.effectivePolicy(user: "bob", role: .clerk)
         #expect(bob.idleTimeout == .seconds(180))
-        let carol = policy.effectivePolicy(user: "carol", role: "clinician")
+        let carol = policy.effectivePolicy(user: "carol", role: .clinician)
         #expect(carol.idleTimeout == .seconds(300))
         #expect(carol.signoutAfter == .seconds(900))
         #expect(policy.effectivePolicy(user: nil, role: nil).idleTimeout == .seconds(300))

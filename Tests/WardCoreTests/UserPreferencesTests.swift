@@ -41,7 +41,7 @@ private func messages(_ user: String, site text: String = site) -> [String] {
             bell = true
             """
         )
-        let mine = policy.effectivePolicy(user: "alice", role: "clinician")
+        let mine = policy.effectivePolicy(user: "alice", role: .clinician)
         #expect(mine.idleTimeout == .seconds(120))
         #expect(mine.maxFailedAttempts == 3)
         #expect(mine.maxSession == .seconds(4 * 3600))
@@ -85,8 +85,8 @@ private func messages(_ user: String, site text: String = site) -> [String] {
     @Test func userFile_isClampedToTheSignedOnUsersCeiling() throws {
         // 20m is within the auditor role's 30m, so the file is accepted; a clinician still gets 5m.
         let policy = try apply("[session]\nidle-timeout = \"20m\"\n")
-        #expect(policy.effectivePolicy(user: "a", role: "auditor").idleTimeout == .seconds(1200))
-        #expect(policy.effectivePolicy(user: "a", role: "clinician").idleTimeout == .seconds(300))
+        #expect(policy.effectivePolicy(user: "a", role: .auditor).idleTimeout == .seconds(1200))
+        #expect(policy.effectivePolicy(user: "a", role: .clinician).idleTimeout == .seconds(300))
     }
 
     @Test func userFile_mayNotDropSitePlugin_namingBothFiles() {
@@ -141,7 +141,7 @@ private func messages(_ user: String, site text: String = site) -> [String] {
             "[session]\nidle-timeout = \"2m\"\n",
             site: "[role.auditor]\nidle-timeout = \"30m\"\nwarn-before = \"5m\"\n"
         )
-        let mine = policy.effectivePolicy(user: "a", role: "auditor")
+        let mine = policy.effectivePolicy(user: "a", role: .auditor)
         #expect(mine.idleTimeout == .seconds(120))
         #expect(mine.warnBefore == .seconds(60))
     }

@@ -22,8 +22,8 @@ import Logging
 ///    .failure)` and returns `.deny(message)`, and the line goes no further.
 /// 3. The suspend guard does not care about lines and returns `.pass`.
 /// 4. `send` returns `.delivered(.line(open 123))` with the requests the interceptors made on the
-///    way (a lock, a notice), collected from each context right after its interceptor ran, so
-///    they keep their order. `SessionDriver` runs the line, then performs the requests.
+///    way (a lock, a notice), in the order they were asked: every context writes to the chain's
+///    one `RequestQueue`. `SessionDriver` runs the line, then performs the requests.
 ///
 /// An interceptor that returns `.consume` ends the event's way; one that returns
 /// `.replace(event)` hands `event` to the rest of the chain instead; one that returns
@@ -48,6 +48,8 @@ public final class InterceptorChain {
     let clock: any WardClock
     private var links: [(interceptor: any Plugin, context: PluginContext)] = []
     private var currentSession: () -> SessionInfo
+    /// What the plugins ask for while an event passes; `send` hands it back with the outcome.
+    private let requests = RequestQueue()
 
     /// Interceptors that could not start (`PluginContext.failedToStart`), with why, in order.
     public private(set) var startFailures: [(plugin: String, reason: String)] = []
@@ -78,32 +80,28 @@ public final class InterceptorChain {
     public func append(_ interceptor: any Plugin) -> [ChainRequest] {
         var logger = self.logger
         logger[metadataKey: "plugin.name"] = "\(interceptor.name)"
-        let context = PluginContext(name: interceptor.name, clock: clock, logger: logger) { [unowned self] in
-            self.currentSession()
+        let context = PluginContext(name: interceptor.name, clock: clock, logger: logger, requests: requests) {
+            [unowned self] in self.currentSession()
         }
         links.append((interceptor, context))
         interceptor.added(context: context)
         if let reason = context.startFailure { startFailures.append((interceptor.name, reason)) }
-        return context.takeRequests()
+        return requests.take()
     }
 
     /// Passes `event` through the interceptors in order; returns where it ended up and what the
     /// interceptors asked for on the way, in order.
     public func send(_ event: Event) -> ChainResult {
         var event = event
-        var requests: [ChainRequest] = []
         for link in links {
-            let disposition = link.interceptor.intercept(event, context: link.context)
-            let asked = link.context.takeRequests()
-            if !asked.isEmpty { requests += asked }  // appending nothing would still cost an allocation
-            switch disposition {
+            switch link.interceptor.intercept(event, context: link.context) {
             case .pass: continue
-            case .consume: return ChainResult(outcome: .consumed, requests: requests)
+            case .consume: return ChainResult(outcome: .consumed, requests: requests.take())
             case .replace(let replacement): event = replacement
-            case .deny(let message): return ChainResult(outcome: .denied(message), requests: requests)
+            case .deny(let message): return ChainResult(outcome: .denied(message), requests: requests.take())
             }
         }
-        return ChainResult(outcome: .delivered(event), requests: requests)
+        return ChainResult(outcome: .delivered(event), requests: requests.take())
     }
 
     /// The earliest deadline any interceptor is waiting for; the loop sleeps until then.
@@ -122,14 +120,12 @@ public final class InterceptorChain {
     /// schedules it again (as `IdleStateHandler` re-arms in swift-nio).
     public func fireDueTimers() -> [ChainRequest] {
         let now = clock.now
-        var requests: [ChainRequest] = []
         for link in links {
             guard let d = link.context.deadline, d <= now else { continue }
             link.context.cancelDeadline()
             _ = link.interceptor.intercept(.timer, context: link.context)
-            requests += link.context.takeRequests()
         }
-        return requests
+        return requests.take()
     }
 
     /// Tells every interceptor the session is over, last first (as services stop in reverse).

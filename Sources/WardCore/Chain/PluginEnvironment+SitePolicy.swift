@@ -9,7 +9,7 @@ extension PluginEnvironment {
             home: home,
             sessionPolicy: policy.effectivePolicy(user: nil, role: nil),
             logger: logger,
-            policyForSession: { session in policy.effectivePolicy(user: session.user, role: session.role?.rawValue) }
+            policyForSession: { session in policy.effectivePolicy(user: session.user, role: session.role) }
         )
     }
 }

@@ -13,9 +13,6 @@ import TOMLKit
 public struct SitePolicy: Sendable {
     /// What messages name when there is no site file.
     public static let builtInFile = "(built-in defaults)"
-    /// The roles a `[role.NAME]` table may name.
-    public static let knownRoles = Role.allCases.map(\.rawValue)
-
     /// The site file's path, or `builtInFile`.
     public let file: String
     /// `[session]` over Ward's defaults; what applies to a user no override names.
@@ -23,7 +20,7 @@ public struct SitePolicy: Sendable {
     /// `[user.NAME]` tables.
     public let users: [String: SessionOverride]
     /// `[role.NAME]` tables.
-    public let roles: [String: SessionOverride]
+    public let roles: [Role: SessionOverride]
     /// The user file, when one was read and accepted (`applying(_:)`).
     public internal(set) var preferences: UserPreferences?
 
@@ -56,7 +53,7 @@ public struct SitePolicy: Sendable {
         file: String,
         session: SessionOverride,
         users: [String: SessionOverride],
-        roles: [String: SessionOverride],
+        roles: [Role: SessionOverride],
         pluginTables: [PluginTable]
     ) {
         self.file = file
@@ -87,7 +84,7 @@ public struct SitePolicy: Sendable {
     ///
     /// Should the combination leave `warn-before` no shorter than `idle-timeout` (a user file
     /// shortening the timeout below a role's warning), the warning comes at half the timeout.
-    public func effectivePolicy(user: String?, role: String?) -> SessionPolicy {
+    public func effectivePolicy(user: String?, role: Role?) -> SessionPolicy {
         var policy = sitePolicy
         if let role, let override = roles[role] { policy = override.applied(to: policy) }
         if let user, let override = users[user] { policy = override.applied(to: policy) }
@@ -126,7 +123,7 @@ extension SitePolicy {
         var errors: [ConfigError] = []
         var session = SessionOverride(file: file, line: 0)
         var users: [String: SessionOverride] = [:]
-        var roles: [String: SessionOverride] = [:]
+        var roles: [Role: SessionOverride] = [:]
         var tables: [PluginTable]?
 
         for key in document.keys(in: []) {
@@ -163,14 +160,15 @@ extension SitePolicy {
                         )
                         continue
                     }
-                    if key == "role", Role(rawValue: name) == nil {
+                    let role = Role(rawValue: name)
+                    if key == "role", role == nil {
                         errors.append(
                             .outOfRange(
                                 file: file,
                                 line: table.line,
                                 key: "role.\(name)",
                                 value: "\"\(name)\"",
-                                allowed: knownRoles.map { "\"\($0)\"" }.joined(separator: ", ")
+                                allowed: Role.allCases.map { "\"\($0)\"" }.joined(separator: ", ")
                             )
                         )
                     }
@@ -179,7 +177,7 @@ extension SitePolicy {
                     {
                         errors.append(conflict)
                     }
-                    if key == "user" { users[name] = override } else { roles[name] = override }
+                    if key == "user" { users[name] = override } else if let role { roles[role] = override }
                 }
             default:
                 let suggestion = ["session", "plugin", "user", "role"].first { editDistance($0, key) <= 2 }

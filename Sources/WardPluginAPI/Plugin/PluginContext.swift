@@ -12,10 +12,8 @@ import Logging
 public final class PluginContext {
     private let clock: any WardClock
     private let currentSession: () -> SessionInfo
-    /// What the interceptor asked for during the current call, in order; the chain takes them.
-    /// Unchecked: read after every call on the key path, only ever on the loop's thread, and
-    /// never while another access is open (the checks cost a third of a key's way through).
-    @exclusivity(unchecked) private var requests: [ChainRequest] = []
+    /// Where what the interceptor asks for goes; the chain takes it after the event.
+    private let requests: RequestQueue
 
     /// This interceptor's pending deadline, if any. The loop sleeps until the nearest one.
     public private(set) var deadline: Instant?
@@ -30,8 +28,15 @@ public final class PluginContext {
     package private(set) var startFailure: String?
 
     /// `session` reads the driver's state: contexts see it, only the driver changes it.
-    package init(name: String, clock: any WardClock, logger: Logger, session: @escaping () -> SessionInfo) {
+    package init(
+        name: String,
+        clock: any WardClock,
+        logger: Logger,
+        requests: RequestQueue,
+        session: @escaping () -> SessionInfo
+    ) {
         self.name = name
+        self.requests = requests
         self.clock = clock
         self.logger = logger
         self.currentSession = session
@@ -68,14 +73,6 @@ public final class PluginContext {
     /// Reports, from `added`, that the plugin could not start (a log it cannot open). Ward then
     /// stops before anyone signs on, naming the site file's line: fail closed.
     public func failedToStart(_ reason: String) { startFailure = reason }
-
-    /// What the interceptor asked for since the last call, in order. The chain calls this after
-    /// each call into the interceptor, so the requests of a whole chain keep their order.
-    package func takeRequests() -> [ChainRequest] {
-        guard !requests.isEmpty else { return [] }  // the common case: a key, and nothing asked
-        defer { requests = [] }
-        return requests
-    }
 }
 
 @available(*, unavailable)
