@@ -510,6 +510,7 @@ _ward_config_check() {
         return
         ;;
     '--for-role')
+        __ward_add_completions -W 'clinician'$'\n''clerk'$'\n''auditor'
         return
         ;;
     esac

@@ -200,7 +200,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward conf
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" site' -l 'site' -d 'The site policy file.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" for-user' -l 'for-user' -d 'Show the limits for this user.' -rfka ''
-complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" for-role' -l 'for-role' -d 'Show the limits for this role.' -rfka ''
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" for-role' -l 'for-role' -d 'Show the limits for this role.' -rfka 'clinician clerk auditor'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" version' -l 'version' -d 'Show the version.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward config check" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward plugins" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
