@@ -145,8 +145,9 @@ final class GuardHarness {
         driver.handleSignals()
     }
 
-    /// A plugin added to the session as it runs (as a site's plugin restarted would be): what
-    /// it asks for at once is the chain's answer to `append`, which no driver call performs.
+    /// A plugin added to the chain while someone is signed on. What it asks for at once is
+    /// `append`'s answer, which no driver call performs: the test checks it as requests. What
+    /// it asks for later (a deadline's lock) the driver performs.
     func add(_ plugin: any Plugin) -> [ChainRequest] {
         chain.append(plugin)
     }
