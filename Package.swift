@@ -116,13 +116,18 @@ let package = Package(
 
         // The FHIR bundle builders the records and shell tests share.
         .target(name: "FHIRTestSupport", path: "Tests/FHIRTestSupport"),
+        // The fake front end, signals and shell the driver's and the guards' tests run sessions with.
+        .target(name: "SessionTestSupport", dependencies: ["WardCore"], path: "Tests/SessionTestSupport"),
 
-        .testTarget(name: "WardCoreTests", dependencies: ["WardCore"]),
+        .testTarget(name: "WardCoreTests", dependencies: ["WardCore", "SessionTestSupport"]),
         .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords", "FHIRTestSupport"]),
         .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore", "FHIRTestSupport"]),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),
-        .testTarget(name: "GuardPluginTests", dependencies: ["IdleTimer", "SuspendGuard", "FocusGuard", "WardCore"]),
+        .testTarget(
+            name: "GuardPluginTests",
+            dependencies: ["IdleTimer", "SuspendGuard", "FocusGuard", "WardCore", "SessionTestSupport"]
+        ),
         // -- more test targets above this line --
         // Drives the real binary in a pseudo-terminal; depends on `ward` so it is built first.
         .testTarget(name: "EndToEndTests", dependencies: ["ward"]),

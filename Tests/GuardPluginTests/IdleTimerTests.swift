@@ -5,119 +5,119 @@ import Testing
 import WardCore
 
 @Suite struct IdleTimerTests {
-    /// A signed-on session whose chain holds `timer` alone.
-    private func signedOn(_ timer: IdleTimer) -> GuardHarness {
-        let harness = GuardHarness(timer)
-        harness.signOn()
-        return harness
-    }
-
     // MARK: The idle lock
 
-    @Test func locks_whenNoKeyForTheTimeout() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300)))
-        h.wait(.seconds(299))
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(1))
-        #expect(h.locks == [.idle])
-    }
-
-    @Test func locksExactlyAtTheDeadline_notOnALaterTick() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300)))
-        let deadline = h.clock.now + .seconds(300)
-        #expect(h.chain.nextDeadline == deadline)
-        h.wait(.seconds(600))
-        #expect(h.locks == [.idle])
-        #expect(h.wakes == 1)  // one wake-up, at the deadline: nothing periodic
-    }
-
-    @Test func aLongCommand_isNotIdleness_theClockStartsWhenThePromptComesBack() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300)))
-        h.wait(.seconds(60))
-        h.send(.line(Line("show labs")))
-        h.clock.advance(by: .seconds(600))  // the command runs: the loop is busy, nothing fires
-        h.send(.session(.promptReady))  // the prompt is back
-        h.wait(.seconds(1))
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(299))
-        #expect(h.locks == [.idle])
-    }
-
-    @Test func everyKeyPress_restartsTheIdleClock() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300)))
-        for _ in 0..<10 {
-            h.wait(.seconds(200))
-            h.type("x")
+    @Test func locks_whenNoKeyForTheTimeout() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300))) { h in
+            h.wait(.seconds(299))
+            #expect(h.log.isEmpty)
+            h.wait(.seconds(1))
+            #expect(h.log == h.locked(.idle))
+            #expect(h.shellWipes == 1)
         }
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(299))
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(1))
-        #expect(h.locks == [.idle])
     }
 
-    @Test func aBatchLine_restartsTheIdleClock_too() {
-        let h = signedOn(IdleTimer(timeout: .seconds(60)))
-        h.wait(.seconds(50))
-        h.send(.line(Line("show meds", source: .batch(file: "script.ward", line: 3))))
-        h.wait(.seconds(59))
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(1))
-        #expect(h.locks == [.idle])
+    @Test func locksExactlyAtTheDeadline_notOnALaterTick() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300))) { h in
+            let deadline = h.clock.now + .seconds(300)
+            #expect(h.chain.nextDeadline == deadline)
+            h.wait(.seconds(600))
+            #expect(h.locks == [.idle])
+            #expect(h.wakes == 1)  // one wake-up, at the deadline: nothing periodic
+        }
     }
 
-    @Test func aKeyPress_onlyNotesTheTime_theEarlyDeadlineReArms() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300)))
-        let first = h.chain.nextDeadline
-        h.wait(.seconds(100))
-        h.type("a")
-        #expect(h.chain.nextDeadline == first)  // not rescheduled per keystroke
-        h.wait(.seconds(200))  // the old deadline fires early and re-arms for key + timeout
-        #expect(h.locks.isEmpty)
-        #expect(h.chain.nextDeadline == first.map { $0 + .seconds(100) })
-        h.wait(.seconds(100))
-        #expect(h.locks == [.idle])
+    @Test func aLongCommand_isNotIdleness_theClockStartsWhenThePromptComesBack() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300))) { h in
+            h.wait(.seconds(60))
+            h.run(Line("show labs"), taking: .seconds(600))  // the loop is busy: nothing fires
+            h.showPrompt()  // the prompt is back
+            h.wait(.seconds(1))
+            #expect(h.locks.isEmpty)
+            h.wait(.seconds(299))
+            #expect(h.locks == [.idle])
+        }
     }
 
-    @Test func keysAndLines_passOnUnchanged() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300)))
-        let key = Event.key(KeyPress(Array("o".utf8)))
-        #expect(h.send(key) == .delivered(key))
-        #expect(h.send(.line(Line("open 42"))) == .delivered(.line(Line("open 42"))))
+    @Test func everyKeyPress_restartsTheIdleClock() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300))) { h in
+            for _ in 0..<10 {
+                h.wait(.seconds(200))
+                h.type("x")
+            }
+            #expect(h.log.isEmpty)
+            h.wait(.seconds(299))
+            #expect(h.log.isEmpty)
+            h.wait(.seconds(1))
+            #expect(h.log == h.locked(.idle))
+        }
+    }
+
+    @Test func aBatchLine_restartsTheIdleClock_too() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60))) { h in
+            h.wait(.seconds(50))
+            h.run(Line("show meds", source: .batch(file: "script.ward", line: 3)))
+            h.wait(.seconds(59))
+            #expect(h.locks.isEmpty)
+            h.wait(.seconds(1))
+            #expect(h.locks == [.idle])
+        }
+    }
+
+    @Test func aKeyPress_onlyNotesTheTime_theEarlyDeadlineReArms() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300))) { h in
+            let first = h.chain.nextDeadline
+            h.wait(.seconds(100))
+            h.type("a")
+            #expect(h.chain.nextDeadline == first)  // not rescheduled per keystroke
+            h.wait(.seconds(200))  // the old deadline fires early and re-arms for key + timeout
+            #expect(h.log.isEmpty)
+            #expect(h.chain.nextDeadline == first.map { $0 + .seconds(100) })
+            h.wait(.seconds(100))
+            #expect(h.locks == [.idle])
+        }
+    }
+
+    @Test func keysAndLines_passOnUnchanged() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300))) { h in
+            let key = Event.key(KeyPress(Array("o".utf8)))
+            #expect(h.send(key) == .delivered(key))
+            #expect(h.send(.line(Line("open 42"))) == .delivered(.line(Line("open 42"))))
+        }
     }
 
     // MARK: The warning
 
-    @Test func warns_warnBeforeTheDeadline_thenLocks() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
-        h.wait(.seconds(269))
-        #expect(h.notices.isEmpty)
-        h.wait(.seconds(1))
-        #expect(h.notices == ["ward: locking in 30 s"])
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(30))
-        #expect(h.notices == ["ward: locking in 30 s"])  // said once
-        #expect(h.locks == [.idle])
+    @Test func warns_warnBeforeTheDeadline_thenLocks() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30))) { h in
+            h.wait(.seconds(269))
+            #expect(h.log.isEmpty)
+            h.wait(.seconds(1))
+            #expect(h.log == ["notice ward: locking in 30 s"])
+            h.wait(.seconds(30))
+            #expect(h.log == ["notice ward: locking in 30 s"] + h.locked(.idle))  // said once
+        }
     }
 
-    @Test func aKeyPressAfterTheWarning_cancelsTheLock() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
-        h.wait(.seconds(280))
-        #expect(h.notices == ["ward: locking in 30 s"])
-        h.type("x")
-        h.wait(.seconds(60))  // past the old deadline
-        #expect(h.locks.isEmpty)
-        #expect(h.takeRequests() == [.notice("ward: locking in 30 s")])  // quiet: no "cancelled" notice
-        h.wait(.seconds(210))  // a fresh warning before the new deadline
-        #expect(h.notices == ["ward: locking in 30 s"])
-        h.wait(.seconds(30))
-        #expect(h.locks == [.idle])
+    @Test func aKeyPressAfterTheWarning_cancelsTheLock() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30))) { h in
+            h.wait(.seconds(280))
+            #expect(h.notices == ["ward: locking in 30 s"])
+            h.type("x")
+            h.wait(.seconds(60))  // past the old deadline
+            #expect(h.take() == ["notice ward: locking in 30 s"])  // quiet: no "cancelled" notice
+            h.wait(.seconds(210))  // a fresh warning before the new deadline
+            #expect(h.log == ["notice ward: locking in 30 s"])
+            h.wait(.seconds(30))
+            #expect(h.locks == [.idle])
+        }
     }
 
-    @Test func zeroWarnBefore_locksWithoutANotice() {
-        let h = signedOn(IdleTimer(timeout: .seconds(60), warnBefore: .zero))
-        h.wait(.seconds(60))
-        #expect(h.requests == [.lock(.idle)])
+    @Test func zeroWarnBefore_locksWithoutANotice() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60), warnBefore: .zero)) { h in
+            h.wait(.seconds(60))
+            #expect(h.log == h.locked(.idle))
+        }
     }
 
     @Test func theWarning_saysTheTimeLeftTheWayPeopleReadIt() {
@@ -129,122 +129,135 @@ import WardCore
         #expect(IdleTimer.phrase(.seconds(3600)) == "1 h")
     }
 
-    @Test func aLongWarning_isPhrasedInMinutes() {
-        let h = signedOn(IdleTimer(timeout: .seconds(900), warnBefore: .seconds(120)))
-        h.wait(.seconds(780))
-        #expect(h.notices == ["ward: locking in 2 min"])
+    @Test func aLongWarning_isPhrasedInMinutes() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(900), warnBefore: .seconds(120))) { h in
+            h.wait(.seconds(780))
+            #expect(h.log == ["notice ward: locking in 2 min"])
+        }
     }
 
     // MARK: Boot time
 
-    @Test func aJumpPastTheDeadline_locksAtOnceOnTheNextWake_withoutWarning() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
-        h.wait(.seconds(10))
-        h.sleepThenWake(.seconds(7200))  // the laptop lid closed for two hours
-        #expect(h.requests == [.lock(.idle)])
+    @Test func aJumpPastTheDeadline_locksAtOnceOnTheNextWake_withoutWarning() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30))) { h in
+            h.wait(.seconds(10))
+            h.sleepThenWake(.seconds(7200))  // the laptop lid closed for two hours
+            #expect(h.log == h.locked(.idle))
+        }
     }
 
-    @Test func aJumpIntoTheWarningWindow_warnsWithTheTimeReallyLeft() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30)))
-        h.sleepThenWake(.seconds(285))
-        #expect(h.requests == [.notice("ward: locking in 15 s")])
-        h.wait(.seconds(15))
-        #expect(h.locks == [.idle])
+    @Test func aJumpIntoTheWarningWindow_warnsWithTheTimeReallyLeft() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30))) { h in
+            h.sleepThenWake(.seconds(285))
+            #expect(h.take() == ["notice ward: locking in 15 s"])
+            h.wait(.seconds(15))
+            #expect(h.log == h.locked(.idle))
+        }
     }
 
-    @Test func aJumpPastTheMaxSession_locksForMaxSession() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: .seconds(3600)))
-        h.sleepThenWake(.seconds(86_400))
-        #expect(h.requests == [.lock(.maxSession)])
+    @Test func aJumpPastTheMaxSession_locksForMaxSession() throws {
+        let timer = IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: .seconds(3600))
+        try GuardHarness.session(timer) { h in
+            h.sleepThenWake(.seconds(86_400))
+            #expect(h.log == h.locked(.maxSession))
+        }
     }
 
     // MARK: When it runs
 
-    @Test func doesNotRun_beforeSignOn() {
-        let h = GuardHarness(IdleTimer(timeout: .seconds(60)))
-        #expect(h.chain.nextDeadline == nil)
-        h.type("x")
-        h.wait(.seconds(3600))
-        #expect(h.requests.isEmpty)
+    @Test func doesNotRun_beforeSignOn() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60)), signedOn: false) { h in
+            #expect(h.chain.nextDeadline == nil)
+            h.type("x")
+            h.wait(.seconds(3600))
+            #expect(h.log == ["password? demo"])  // still asking, nothing else
+        }
     }
 
-    @Test func starts_whenAddedToAChainThatIsAlreadySignedOn() {
-        let h = GuardHarness(IdleTimer(timeout: .seconds(60)), user: "demo")
-        h.wait(.seconds(60))
-        #expect(h.locks == [.idle])
+    /// Added to a session already signed on: the timer starts at once, and its lock is the
+    /// driver's.
+    @Test func starts_whenAddedToAChainThatIsAlreadySignedOn() throws {
+        try GuardHarness.session { h in
+            #expect(h.add(IdleTimer(timeout: .seconds(60))).isEmpty)
+            h.wait(.seconds(60))
+            #expect(h.log == h.locked(.idle))
+        }
     }
 
-    @Test func stops_whenLocked_andStartsAfresh_onUnlock() {
-        let h = signedOn(IdleTimer(timeout: .seconds(60), warnBefore: .seconds(10)))
-        h.wait(.seconds(60))
-        #expect(h.locks == [.idle])
-        h.lock(.idle)
-        #expect(h.chain.nextDeadline == nil)
-        _ = h.takeRequests()
-        h.send(.key(.redacted))  // typing the password is not a session to time
-        h.wait(.seconds(3600))
-        #expect(h.requests.isEmpty)
-        h.unlock()
-        h.wait(.seconds(59))
-        #expect(h.notices == ["ward: locking in 10 s"])
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(1))
-        #expect(h.locks == [.idle])
+    @Test func stops_whenLocked_andStartsAfresh_onUnlock() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60), warnBefore: .seconds(10))) { h in
+            h.wait(.seconds(60))
+            #expect(h.take() == ["notice ward: locking in 10 s"] + h.locked(.idle))
+            #expect(h.chain.nextDeadline == nil)
+            h.send(.key(.redacted))  // typing the password is not a session to time
+            h.wait(.seconds(3600))
+            #expect(h.log.isEmpty)
+            h.unlock()
+            #expect(h.take() == ["shell", "prompt"])
+            h.wait(.seconds(59))
+            #expect(h.log == ["notice ward: locking in 10 s"])
+            h.wait(.seconds(1))
+            #expect(h.locks == [.idle])
+        }
     }
 
-    @Test func stops_whenLockedForAnotherReason() {
-        let h = signedOn(IdleTimer(timeout: .seconds(60)))
-        h.wait(.seconds(30))
-        h.lock(.user)
-        h.wait(.seconds(3600))
-        #expect(h.requests.isEmpty)
+    @Test func stops_whenLockedForAnotherReason() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60))) { h in
+            h.wait(.seconds(30))
+            h.lock(.user)
+            #expect(h.take() == h.locked(.user))
+            h.wait(.seconds(3600))
+            #expect(h.log.isEmpty)
+        }
     }
 
-    @Test func stops_atSignOff() {
-        let h = signedOn(IdleTimer(timeout: .seconds(60)))
-        h.signOff()
-        #expect(h.chain.nextDeadline == nil)
-        h.wait(.seconds(3600))
-        #expect(h.requests.isEmpty)
+    @Test func stops_atSignOff() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60))) { h in
+            h.signOff()
+            #expect(h.take() == ["ended user 0"])
+            #expect(h.chain.nextDeadline == nil)
+            h.wait(.seconds(3600))
+            #expect(h.log.isEmpty)
+        }
     }
 
     // MARK: max-session
 
-    @Test func maxSession_locks_howeverActiveTheUser() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: .seconds(1200)))
-        for _ in 0..<19 {
-            h.wait(.seconds(60))
-            h.type("x")
+    @Test func maxSession_locks_howeverActiveTheUser() throws {
+        let timer = IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: .seconds(1200))
+        try GuardHarness.session(timer) { h in
+            for _ in 0..<19 {
+                h.wait(.seconds(60))
+                h.type("x")
+            }
+            #expect(h.log.isEmpty)
+            h.wait(.seconds(30))
+            #expect(h.log == ["notice ward: session limit reached: locking in 30 s"])
+            h.type("x")  // a key cannot cancel this one
+            h.wait(.seconds(30))
+            #expect(h.log == ["notice ward: session limit reached: locking in 30 s"] + h.locked(.maxSession))
+            #expect(h.chain.nextDeadline == nil)
         }
-        #expect(h.locks.isEmpty)
-        #expect(h.notices.isEmpty)
-        h.wait(.seconds(30))
-        #expect(h.notices == ["ward: session limit reached: locking in 30 s"])
-        h.type("x")  // a key cannot cancel this one
-        h.wait(.seconds(30))
-        #expect(h.locks == [.maxSession])
-        #expect(h.notices.count == 1)
-        #expect(h.chain.nextDeadline == nil)
     }
 
-    @Test func maxSession_countsAgainFromTheUnlock() {
-        let h = signedOn(IdleTimer(timeout: .seconds(300), maxSession: .seconds(600)))
-        for _ in 0..<10 {
+    @Test func maxSession_countsAgainFromTheUnlock() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(300), maxSession: .seconds(600))) { h in
+            for _ in 0..<10 {
+                h.wait(.seconds(60))
+                h.type("x")
+            }
+            #expect(h.take() == h.locked(.maxSession))
+            h.wait(.seconds(120))
+            h.unlock()
+            _ = h.take()
+            for _ in 0..<9 {
+                h.wait(.seconds(60))
+                h.type("x")
+            }
+            #expect(h.locks.isEmpty)  // not straight back to a lock
             h.wait(.seconds(60))
-            h.type("x")
+            #expect(h.locks == [.maxSession])
         }
-        #expect(h.locks == [.maxSession])
-        h.lock(.maxSession)
-        h.wait(.seconds(120))
-        h.unlock()
-        _ = h.takeRequests()
-        for _ in 0..<9 {
-            h.wait(.seconds(60))
-            h.type("x")
-        }
-        #expect(h.locks.isEmpty)  // not straight back to a lock
-        h.wait(.seconds(60))
-        #expect(h.locks == [.maxSession])
     }
 
     @Test func maxSession_isOffByDefault() throws {
@@ -255,10 +268,11 @@ import WardCore
         #expect(timer.limits == IdleTimer.Limits(timeout: .seconds(300), warnBefore: .seconds(30), maxSession: nil))
     }
 
-    @Test func theIdleLock_stillComesFirst_whenSooner() {
-        let h = signedOn(IdleTimer(timeout: .seconds(60), maxSession: .seconds(3600)))
-        h.wait(.seconds(60))
-        #expect(h.locks == [.idle])
+    @Test func theIdleLock_stillComesFirst_whenSooner() throws {
+        try GuardHarness.session(IdleTimer(timeout: .seconds(60), maxSession: .seconds(3600))) { h in
+            h.wait(.seconds(60))
+            #expect(h.log == h.locked(.idle))
+        }
     }
 
     // MARK: Settings
@@ -363,18 +377,18 @@ import WardCore
         )
         let environment = PluginEnvironment(home: "/nonexistent", policy: policy)
         let timers = try guardPlugins.makePlugins(policy.plugins, environment: environment)
-        let h = GuardHarness(try #require(timers.first))
-        h.signOn("alice")
-        h.wait(.seconds(120))
-        #expect(h.locks == [.idle])
-        h.lock(.idle)
-        h.signOff()
-        _ = h.takeRequests()
-        h.signOn("bob")
-        h.wait(.seconds(299))
-        #expect(h.locks.isEmpty)
-        h.wait(.seconds(1))
-        #expect(h.locks == [.idle])
+        let timer = try #require(timers.first)
+        // The same timer in two sessions, one after the other: each sign-on asks for its user's.
+        try GuardHarness.session(timer, user: "alice") { h in
+            h.wait(.seconds(120))
+            #expect(h.log == h.locked(.idle))
+        }
+        try GuardHarness.session(timer, user: "bob") { h in
+            h.wait(.seconds(299))
+            #expect(h.log.isEmpty)
+            h.wait(.seconds(1))
+            #expect(h.log == h.locked(.idle))
+        }
     }
 }
 

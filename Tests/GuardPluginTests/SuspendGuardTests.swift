@@ -3,93 +3,97 @@ import Testing
 import WardCore
 
 @Suite struct SuspendGuardTests {
-    private func signedOn(_ guardPlugin: SuspendGuard) -> GuardHarness {
-        let harness = GuardHarness(guardPlugin)
-        harness.signOn()
-        return harness
+    /// What a stop and its `fg` show when nothing locks.
+    private let stopped = ["stop", "resumed"]
+
+    @Test func backWithinTheGrace_resumesUnlocked() throws {
+        try GuardHarness.session(SuspendGuard()) { h in
+            h.suspend(away: .seconds(10))
+            #expect(h.log == stopped)
+            #expect(h.isSignedOn)
+        }
     }
 
-    /// Ctrl-Z, `away` on the boot clock, then `fg`: what the session dispatches around its stop.
-    private func suspend(_ h: GuardHarness, away: Duration) {
-        h.send(.lifecycle(.suspend))
-        h.clock.advance(by: away)
-        h.send(.lifecycle(.resume(away: away)))
+    @Test func backAfterExactlyTheGrace_resumesUnlocked() throws {
+        try GuardHarness.session(SuspendGuard(grace: .seconds(15))) { h in
+            h.suspend(away: .seconds(15))
+            #expect(h.log == stopped)
+        }
     }
 
-    @Test func backWithinTheGrace_resumesUnlocked() {
-        let h = signedOn(SuspendGuard())
-        suspend(h, away: .seconds(10))
-        #expect(h.requests.isEmpty)
+    @Test func awayLongerThanTheGrace_locks_afterTheTerminalIsTakenBack() throws {
+        try GuardHarness.session(SuspendGuard(grace: .seconds(15))) { h in
+            h.suspend(away: .milliseconds(15_001))
+            // Nothing before the stop when there is a grace; the lock once the terminal is back.
+            #expect(h.log == stopped + h.locked(.suspend))
+            #expect(h.shellWipes == 1)
+        }
     }
 
-    @Test func backAfterExactlyTheGrace_resumesUnlocked() {
-        let h = signedOn(SuspendGuard(grace: .seconds(15)))
-        suspend(h, away: .seconds(15))
-        #expect(h.requests.isEmpty)
+    @Test func aZeroGrace_locksBeforeStopping() throws {
+        try GuardHarness.session(SuspendGuard(grace: .zero)) { h in
+            h.suspend(away: .seconds(1))
+            // The wipe happens while the process can run, and once.
+            #expect(h.log == h.locked(.suspend) + stopped)
+        }
     }
 
-    @Test func awayLongerThanTheGrace_locks() {
-        let h = signedOn(SuspendGuard(grace: .seconds(15)))
-        h.send(.lifecycle(.suspend))
-        #expect(h.requests.isEmpty)  // nothing before the stop when there is a grace
-        h.clock.advance(by: .milliseconds(15_001))
-        h.send(.lifecycle(.resume(away: .milliseconds(15_001))))
-        #expect(h.requests == [.lock(.suspend)])
+    @Test func theMachinesSleep_countsAsAway() throws {
+        try GuardHarness.session(SuspendGuard(grace: .seconds(15))) { h in
+            h.send(.lifecycle(.suspend))
+            h.clock.advance(by: .seconds(3600))  // boot clock: the lid was closed
+            // A SIGCONT the session did not pair with its stop: it passes as a resume it could
+            // not measure.
+            h.signal(.sigcont)
+            #expect(h.log == ["resumed"] + h.locked(.suspend))
+        }
     }
 
-    @Test func aZeroGrace_locksBeforeStopping() {
-        let h = signedOn(SuspendGuard(grace: .zero))
-        h.send(.lifecycle(.suspend))
-        // The session performs this before it stops: the wipe happens while the process can run.
-        #expect(h.requests == [.lock(.suspend)])
-        h.lock(.suspend)
-        h.send(.lifecycle(.resume(away: .seconds(1))))
-        #expect(h.locks == [.suspend])  // once
+    @Test func ignoresSuspends_beforeSignOn() throws {
+        try GuardHarness.session(SuspendGuard(grace: .zero), signedOn: false) { h in
+            _ = h.take()
+            h.suspend(away: .seconds(3600))
+            #expect(h.log == stopped)
+        }
     }
 
-    @Test func theMachinesSleep_countsAsAway() {
-        let h = signedOn(SuspendGuard(grace: .seconds(15)))
-        h.send(.lifecycle(.suspend))
-        h.clock.advance(by: .seconds(3600))  // boot clock: the lid was closed
-        // A resume the session could not measure (SIGCONT it did not pair with its stop).
-        h.send(.lifecycle(.resume(away: .zero)))
-        #expect(h.locks == [.suspend])
+    @Test func ignoresSuspends_whileLocked_andGuardsAgain_afterUnlock() throws {
+        try GuardHarness.session(SuspendGuard(grace: .seconds(15))) { h in
+            h.lock(.idle)
+            _ = h.take()
+            h.suspend(away: .seconds(60))
+            #expect(h.log == stopped)
+            h.unlock()
+            _ = h.take()
+            h.suspend(away: .seconds(60))
+            #expect(h.log == stopped + h.locked(.suspend))
+        }
     }
 
-    @Test func ignoresSuspends_beforeSignOn() {
-        let h = GuardHarness(SuspendGuard(grace: .zero))
-        suspend(h, away: .seconds(3600))
-        #expect(h.requests.isEmpty)
+    @Test func ignoresSuspends_afterSignOff() throws {
+        try GuardHarness.session(SuspendGuard(grace: .zero)) { h in
+            h.signOff()
+            _ = h.take()
+            h.suspend(away: .seconds(60))
+            #expect(h.log.isEmpty)
+        }
     }
 
-    @Test func ignoresSuspends_whileLocked_andGuardsAgain_afterUnlock() {
-        let h = signedOn(SuspendGuard(grace: .seconds(15)))
-        h.lock(.idle)
-        suspend(h, away: .seconds(60))
-        #expect(h.requests.isEmpty)
-        h.unlock()
-        suspend(h, away: .seconds(60))
-        #expect(h.locks == [.suspend])
+    /// Added to a session already signed on: it guards the next stop at once.
+    @Test func guards_whenAddedToAChainThatIsAlreadySignedOn() throws {
+        try GuardHarness.session { h in
+            #expect(h.add(SuspendGuard()).isEmpty)
+            h.suspend(away: .seconds(20))
+            #expect(h.locks == [.suspend])
+        }
     }
 
-    @Test func ignoresSuspends_afterSignOff() {
-        let h = signedOn(SuspendGuard(grace: .zero))
-        h.signOff()
-        suspend(h, away: .seconds(60))
-        #expect(h.requests.isEmpty)
-    }
-
-    @Test func guards_whenAddedToAChainThatIsAlreadySignedOn() {
-        let h = GuardHarness(SuspendGuard(), user: "demo")
-        suspend(h, away: .seconds(20))
-        #expect(h.locks == [.suspend])
-    }
-
-    @Test func passesLifecycleEventsOn_forTheSessionToAct() {
-        let h = signedOn(SuspendGuard(grace: .zero))
-        #expect(h.send(.lifecycle(.suspend)) == .delivered(.lifecycle(.suspend)))
-        let resume = Event.lifecycle(.resume(away: .seconds(1)))
-        #expect(h.send(resume) == .delivered(resume))
+    @Test func passesLifecycleEventsOn_forTheSessionToAct() throws {
+        try GuardHarness.session(SuspendGuard(grace: .zero)) { h in
+            #expect(h.send(.lifecycle(.suspend)) == .delivered(.lifecycle(.suspend)))
+            let resume = Event.lifecycle(.resume(away: .seconds(1)))
+            #expect(h.send(resume) == .delivered(resume))
+        }
     }
 
     // MARK: Settings

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import SessionTestSupport
 import Testing
 
 @testable import WardCore
@@ -8,37 +9,6 @@ import Testing
 /// chain, a real credential store and signals of its own. The script is a pipe whose write end
 /// is closed before the run, so nothing waits on time.
 struct BatchFrontEndTests {
-    /// A runner that records what it ran: `fail…` fails, `lock` and `logout` ask for those.
-    final class ScriptedRunner: CommandRunner {
-        var ran: [Line] = []
-        var answers: [String?] = []
-        var onRun: ((Line) -> Void)?
-        var wipes = 0
-        var signOns: [String] = []
-        var prompt: String { "ward> " }
-
-        func run(_ line: Line) -> CommandResult {
-            ran.append(line)
-            onRun?(line)
-            switch line.text {
-            case let text where text.hasPrefix("fail"): return .failed
-            case "lock": return .lock
-            case "ask": return .ask("Why?")
-            case "logout": return .signOff
-            default: return .succeeded
-            }
-        }
-
-        func answer(_ text: String?) -> CommandResult {
-            answers.append(text)
-            return .failed
-        }
-
-        func completions(for word: String, before: String) -> [String] { [] }
-        func signedOn(user: String, role: Role) { signOns.append(user) }
-        func wipe() { wipes += 1 }
-    }
-
     final class Reports: BatchReporter {
         var finished: [(String, BatchStatus)] = []
         var notices: [String] = []

@@ -1,91 +1,18 @@
 import Glibc
 import Logging
+import SessionTestSupport
 import Testing
 
 @testable import WardCore
 
-/// The session driver on a `ManualClock`, with a fake front end that plays a person at a
+/// The session driver on a `ManualClock`, with a fake front end (`FakeFrontEnd`) that plays a person at a
 /// terminal (`interactive`) or a script, a recording chain, a scripted shell, a real credential
 /// store and signals of its own.
 struct SessionDriverTests {
-    /// Reads its input from a pipe, one line per answer or command, and logs what the driver
-    /// asks it to show. A line `!SIGHUP` (or another name) raises that signal for this session.
-    final class FakeFrontEnd: SessionFrontEnd {
-        let user: String?
-        let isInteractive: Bool
-        let inputFD: Int32
-        let signals: TestSignals
-        var terminalName: String? { nil }
-        var nextDeadline: Instant? { nil }
-        private(set) var log: [String] = []
-        private unowned var driver: SessionDriver!
-        private var asking: String?
-
-        init(interactive: Bool, input: Int32, signals: TestSignals) {
-            self.user = "alice"
-            self.isInteractive = interactive
-            self.inputFD = input
-            self.signals = signals
-        }
-
-        func attach(to driver: SessionDriver, lock: Lock) {
-            self.driver = driver
-            lock.register("fake typeahead") { [unowned self] in log.append("wiped") }
-        }
-
-        func open() {}
-        func close() {}
-        func wake() {}
-
-        func inputReadable() {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = read(inputFD, &buffer, buffer.count)
-            guard n > 0 else { return driver.signOff(.endOfInput) }
-            for text in String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init) {
-                guard !driver.hasEnded else { return }
-                if let name = text.split(separator: "!").first, text.hasPrefix("!") {
-                    signals.raise(Self.signal(named: String(name)))
-                    driver.catchUp()  // as a batch does between lines; a terminal, before the next key
-                } else if asking == "password" {
-                    asking = nil
-                    driver.checkPassword { Password(bytes: Array(text.utf8)) }
-                } else if case .ran(let result) = driver.run(Line(text)) {
-                    if result == .lock { driver.lock(.user) } else { driver.showPrompt() }
-                } else {
-                    driver.showPrompt()
-                }
-            }
-        }
-
-        static func signal(named name: String) -> UnixSignal {
-            [UnixSignal.sighup, .sigterm, .sigint, .sigtstp, .sigcont].first { "\($0)" == name }!
-        }
-
-        func askUsername() { log.append("username?") }
-        func askPassword(user: String, lockedBecause reason: LockReason?) {
-            asking = "password"
-            log.append("password? \(user)" + (reason.map { " (\($0))" } ?? ""))
-        }
-        func say(_ text: String) { log.append("say \(text)") }
-        func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { log.append("cannot sign on") }
-        func notice(_ text: String) { log.append("notice \(text)") }
-        func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
-        func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
-        func showShell(news: [String]) { log.append("shell") }
-        func showPrompt() { log.append("prompt") }
-        func refused(_ line: Line, message: String) { log.append("refused \(message)") }
-        func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) { log.append("finished \(line.text)") }
-        func received(_ event: Lifecycle) { log.append("received \(event)") }
-        func stopping(by signal: UnixSignal) { log.append("stopping by \(signal)") }
-        func willStop() { log.append("stop") }
-        func resumed() { log.append("resumed") }
-        func ended(_ reason: SignOffReason, status: WardCore.ExitStatus) { log.append("ended \(reason) \(status)") }
-    }
-
     final class Fixture {
         let scratch = ScratchHome()
         let credentials: CredentialStore
-        let runner = BatchFrontEndTests.ScriptedRunner()
+        let runner = ScriptedRunner()
         let recorder: RecordingInterceptor
         let chain: InterceptorChain
         let signals = TestSignals()

@@ -1,17 +1,18 @@
 import Glibc
-
-@testable import WardCore
+import WardCore
 
 /// Signals for one test's session, on a pipe of its own: `raise` sends one to this session only,
 /// where a real signal would reach the whole test process.
-final class TestSignals: SignalSource {
-    let readEnd: Int32
+package final class TestSignals: SignalSource {
+    package let readEnd: Int32
     private let writeEnd: Int32
     /// The signals the driver asked for, from its table.
-    private(set) var handled: [UnixSignal] = []
-    private(set) var stops = 0
+    package private(set) var handled: [UnixSignal] = []
+    package private(set) var stops = 0
+    /// Runs while the session is stopped (Ctrl-Z), before `fg`: let time pass here.
+    package var whileStopped: () -> Void = {}
 
-    init() {
+    package init() {
         var fds: [Int32] = [-1, -1]
         precondition(pipe(&fds) == 0)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
@@ -25,17 +26,17 @@ final class TestSignals: SignalSource {
     }
 
     /// What `SessionDriver(signals:)` takes.
-    func install(_ signals: [UnixSignal]) -> any SignalSource {
+    package func install(_ signals: [UnixSignal]) -> any SignalSource {
         handled = signals
         return self
     }
 
-    func raise(_ signal: UnixSignal) {
+    package func raise(_ signal: UnixSignal) {
         var byte = UInt8(signal.rawValue)
         _ = write(writeEnd, &byte, 1)
     }
 
-    func drain() -> [UnixSignal] {
+    package func drain() -> [UnixSignal] {
         var result: [UnixSignal] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
@@ -46,7 +47,10 @@ final class TestSignals: SignalSource {
         return result
     }
 
-    func stopUntilContinued() { stops += 1 }
+    package func stopUntilContinued() {
+        stops += 1
+        whileStopped()
+    }
 
-    func close() {}
+    package func close() {}
 }

@@ -1,0 +1,89 @@
+import Glibc
+import WardCore
+
+/// A person at a terminal (`interactive`) or a script, for `SessionDriver`: reads its input from
+/// a pipe, one line per answer or command, and logs what the driver asks it to show. A line
+/// `!SIGHUP` (or another name) raises that signal for this session.
+///
+/// A test that needs more than lines (keys, time passing, focus reports) sets `play`: it runs on
+/// the driver's loop at the first input, the way a front end's own input handling would.
+package final class FakeFrontEnd: SessionFrontEnd {
+    package let user: String?
+    package let isInteractive: Bool
+    package let inputFD: Int32
+    package let signals: TestSignals
+    package var terminalName: String? { nil }
+    package var nextDeadline: Instant? { nil }
+    /// What the driver asked the front end to do, in order (`"wiped"`: the lock wiped its holder).
+    package private(set) var log: [String] = []
+    /// Runs once, at the first input, before its lines are read.
+    package var play: (() -> Void)?
+    private unowned var driver: SessionDriver!
+    private var asking: String?
+
+    package init(interactive: Bool, input: Int32, signals: TestSignals, user: String = "alice") {
+        self.user = user
+        self.isInteractive = interactive
+        self.inputFD = input
+        self.signals = signals
+    }
+
+    package func attach(to driver: SessionDriver, lock: Lock) {
+        self.driver = driver
+        lock.register("fake typeahead") { [unowned self] in log.append("wiped") }
+    }
+
+    package func open() {}
+    package func close() {}
+    package func wake() {}
+
+    package func inputReadable() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(inputFD, &buffer, buffer.count)
+        guard n > 0 else { return driver.signOff(.endOfInput) }
+        if let play {
+            self.play = nil
+            play()
+        }
+        for text in String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init) {
+            guard !driver.hasEnded else { return }
+            if let name = text.split(separator: "!").first, text.hasPrefix("!") {
+                signals.raise(Self.signal(named: String(name)))
+                driver.catchUp()  // as a batch does between lines; a terminal, before the next key
+            } else if asking == "password" {
+                asking = nil
+                driver.checkPassword { Password(bytes: Array(text.utf8)) }
+            } else if case .ran(let result) = driver.run(Line(text)) {
+                if result == .lock { driver.lock(.user) } else { driver.showPrompt() }
+            } else {
+                driver.showPrompt()
+            }
+        }
+    }
+
+    static func signal(named name: String) -> UnixSignal {
+        [UnixSignal.sighup, .sigterm, .sigint, .sigtstp, .sigcont].first { "\($0)" == name }!
+    }
+
+    package func askUsername() { log.append("username?") }
+    package func askPassword(user: String, lockedBecause reason: LockReason?) {
+        asking = "password"
+        log.append("password? \(user)" + (reason.map { " (\($0))" } ?? ""))
+    }
+    package func say(_ text: String) { log.append("say \(text)") }
+    package func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { log.append("cannot sign on") }
+    package func notice(_ text: String) { log.append("notice \(text)") }
+    package func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
+    package func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
+    package func showShell(news: [String]) { log.append("shell") }
+    package func showPrompt() { log.append("prompt") }
+    package func refused(_ line: Line, message: String) { log.append("refused \(message)") }
+    package func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
+        log.append("finished \(line.text)")
+    }
+    package func received(_ event: Lifecycle) { log.append("received \(event)") }
+    package func stopping(by signal: UnixSignal) { log.append("stopping by \(signal)") }
+    package func willStop() { log.append("stop") }
+    package func resumed() { log.append("resumed") }
+    package func ended(_ reason: SignOffReason, status: ExitStatus) { log.append("ended \(reason) \(status)") }
+}
