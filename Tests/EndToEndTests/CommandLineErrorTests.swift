@@ -28,25 +28,8 @@ import Testing
 
         /// Runs `ward ARGS` to its end with standard input from /dev/null (so a script, `-`).
         func ward(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            let id = UUID().uuidString
-            let out = directory.appendingPathComponent("out-\(id)").path
-            let err = directory.appendingPathComponent("err-\(id)").path
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            let pid = try TerminalHarness.spawn(
-                TerminalHarness.wardPath,
-                arguments,
-                environment: environment,
-                actions: &actions
-            )
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-            return ((status >> 8) & 0xFF, read(out), read(err))
+            let run = try TerminalHarness.runToEnd(arguments, environment: environment, capturingIn: directory)
+            return (run.status, String(decoding: run.out, as: UTF8.self), String(decoding: run.err, as: UTF8.self))
         }
     }
 

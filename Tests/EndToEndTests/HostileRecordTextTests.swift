@@ -360,25 +360,7 @@ final class HostileHome {
 
     /// Runs `ward ARGS`; standard output and error as raw bytes.
     func run(_ arguments: [String]) throws -> (out: [UInt8], err: [UInt8], status: Int32) {
-        let id = UUID().uuidString
-        let outPath = harness.directory.appendingPathComponent("out-\(id)").path
-        let errPath = harness.directory.appendingPathComponent("err-\(id)").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let pid = try TerminalHarness.spawn(
-            TerminalHarness.wardPath,
-            arguments,
-            environment: environment,
-            actions: &actions
-        )
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let out = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data())
-        let err = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data())
-        return (out, err, (status >> 8) & 0xFF)
+        let run = try TerminalHarness.runToEnd(arguments, environment: environment, capturingIn: harness.directory)
+        return (run.out, run.err, run.status)
     }
 }
