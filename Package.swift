@@ -14,12 +14,10 @@ let package = Package(
         .library(name: "WardRecords", targets: ["WardRecords"]),
         // For Benchmarks/Guards, which depends on this package by path.
         .library(name: "IdleTimer", targets: ["IdleTimer"]),
-        // For Fuzzing/, whose site-file targets know every built-in plugin (with AuditLog and IdleTimer).
-        .library(name: "SuspendGuard", targets: ["SuspendGuard"]),
-        .library(name: "FocusGuard", targets: ["FocusGuard"]),
-        .library(name: "ExternalPlugin", targets: ["ExternalPlugin"]),
         // For Fuzzing/, the libFuzzer targets, which depend on this package by path.
         .library(name: "WardShell", targets: ["WardShell"]),
+        // For Fuzzing/'s site-file targets: the same list of built-in plugins as the executable.
+        .library(name: "BuiltInPlugins", targets: ["BuiltInPlugins"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -64,7 +62,7 @@ let package = Package(
         // The records shell: one file per command, each parsed by its own small CommandSyntax.
         .target(name: "WardShell", dependencies: ["WardCore", "WardRecords"]),
 
-        // The executable: argument parsing and wiring. The only place that knows every plugin.
+        // The executable: argument parsing and wiring.
         .executableTarget(
             name: "ward",
             dependencies: [
@@ -73,14 +71,18 @@ let package = Package(
                 "WardCore",
                 "WardShell",
                 "WardRecords",
+                "BuiltInPlugins",
                 "AuditLog",
-                "ExternalPlugin",
-                "IdleTimer",
-                "SuspendGuard",
-                "FocusGuard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The list of built-in plugin types: the only place that knows every plugin. Beside the
+        // executable in a target of its own so that Fuzzing/ reads the same list.
+        .target(
+            name: "BuiltInPlugins",
+            dependencies: ["WardCore", "AuditLog", "ExternalPlugin", "IdleTimer", "SuspendGuard", "FocusGuard"]
         ),
 
         // The records: SQLite store through GRDB, schema, demo generator, FHIR R4 import, LoadedChart.

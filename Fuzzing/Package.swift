@@ -7,14 +7,11 @@
 // would then clash with it.)
 import PackageDescription
 
-/// The built-in plugins, for the targets that read site files: a site file names them.
-let plugins = ["IdleTimer", "AuditLog", "SuspendGuard", "FocusGuard", "ExternalPlugin"]
-
 /// Each target: what it fuzzes (`Fuzz<name>`, Sources/Fuzz<name>/) and the Ward libraries it calls.
 let fuzzTargets: [(name: String, libraries: [String])] = [
     ("FHIRBundle", ["WardRecords"]),
-    ("SiteFile", ["WardCore"] + plugins),
-    ("UserPreferences", ["WardCore"] + plugins),
+    ("SiteFile", ["WardCore", "BuiltInPlugins"]),
+    ("UserPreferences", ["WardCore", "BuiltInPlugins"]),
     ("KeyDecoder", ["WardCore"]),
     ("BatchInput", ["WardCore"]),
     ("ShellWords", ["WardShell"]),

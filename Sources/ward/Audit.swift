@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditLog
+import BuiltInPlugins
 import WardCore
 
 extension Ward {

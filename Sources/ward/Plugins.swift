@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuiltInPlugins
 import WardCore
 
 extension Ward {

@@ -1,3 +1,4 @@
+import BuiltInPlugins
 import Logging
 import WardCore
 

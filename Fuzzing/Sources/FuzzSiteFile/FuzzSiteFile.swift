@@ -1,18 +1,11 @@
 // The site file loader: any bytes as `site.toml`.
 // Entry point: `SitePolicy.parse(_:file:plugins:)`, what `SitePolicy.loadSite` calls once the file is read.
 // It must return a policy or throw `ConfigError` (whose description is rendered too), never trap.
-import AuditLog
-import ExternalPlugin
-import FocusGuard
-import IdleTimer
-import SuspendGuard
+import BuiltInPlugins
 import WardCore
 
-/// The built-in plugins and the default chain, as the executable lists them (`Sources/ward/BuiltInPlugins.swift`).
-let plugins = PluginRegistry(
-    [IdleTimer.self, AuditLog.self, SuspendGuard.self, FocusGuard.self, ExternalPlugin.self],
-    defaultChain: [IdleTimer.self, AuditLog.self, SuspendGuard.self]
-)
+/// The built-in plugins and the default chain, the executable's own list.
+let plugins = pluginRegistry
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSiteFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -1,18 +1,11 @@
 // The user preference loader: any bytes as `~/.config/ward/config.toml`, then put over the
 // built-in site policy as `SitePolicy.load` does.
 // Entry points: `UserPreferences.parse(_:file:plugins:)` and `SitePolicy.applying(_:)`.
-import AuditLog
-import ExternalPlugin
-import FocusGuard
-import IdleTimer
-import SuspendGuard
+import BuiltInPlugins
 import WardCore
 
-/// The built-in plugins and the default chain, as the executable lists them (`Sources/ward/BuiltInPlugins.swift`).
-let plugins = PluginRegistry(
-    [IdleTimer.self, AuditLog.self, SuspendGuard.self, FocusGuard.self, ExternalPlugin.self],
-    defaultChain: [IdleTimer.self, AuditLog.self, SuspendGuard.self]
-)
+/// The built-in plugins and the default chain, the executable's own list.
+let plugins = pluginRegistry
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUserPreferences(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -5,10 +5,12 @@ import IdleTimer
 import SuspendGuard
 import WardCore
 
-/// Every plugin this executable has, in the order `ward plugins` lists them: the one place that
+/// Every plugin Ward is built with, in the order `ward plugins` lists them: the one place that
 /// knows them all, as argument-parser lists subcommands. A site file may name each by its
-/// `name`; `ward plugins`, `ward config check` and the session's chain read this list.
-let builtInPlugins: [any Plugin.Type] = [
+/// `name`; `ward plugins`, `ward config check`, the session's chain and the site-file fuzz
+/// targets read this list. A target of its own, beside the executable, only so that the fuzz
+/// package can use the same list instead of a copy.
+public let builtInPlugins: [any Plugin.Type] = [
     IdleTimer.self,
     AuditLog.self,
     SuspendGuard.self,
@@ -18,7 +20,7 @@ let builtInPlugins: [any Plugin.Type] = [
 
 /// The chain without a site file, or with one that has no `[[plugin]]`: idle lock, audit trail,
 /// suspend guard, each with its own defaults (5m from `idle-timeout`, the log in the home, 15s).
-let defaultPluginChain: [any Plugin.Type] = [IdleTimer.self, AuditLog.self, SuspendGuard.self]
+public let defaultPluginChain: [any Plugin.Type] = [IdleTimer.self, AuditLog.self, SuspendGuard.self]
 
 /// The built-in plugins and the default chain, as site files are checked and chains are built.
-let pluginRegistry = PluginRegistry(builtInPlugins, defaultChain: defaultPluginChain)
+public let pluginRegistry = PluginRegistry(builtInPlugins, defaultChain: defaultPluginChain)
