@@ -29,6 +29,14 @@ enum ChartFormat {
         return observation.text ?? ""
     }
 
+    /// A list of names in one cell: `Diabetic diet; Exercise`.
+    static func list(_ items: [String]) -> String { items.joined(separator: "; ") }
+
+    /// What a report found: its results by name, else its conclusion.
+    static func findings(_ report: DiagnosticReport) -> String {
+        report.results.isEmpty ? report.conclusion : list(report.results)
+    }
+
     private static let timeFormatter = formatter("yyyy-MM-dd HH:mm")
     private static let dayFormatter = formatter("yyyy-MM-dd")
 

@@ -44,6 +44,8 @@ public struct CommandSyntax: Sendable {
     public var aliases: [String]
     /// One sentence for `help`.
     public var abstract: String
+    /// More for `help COMMAND`, after the overview: the values a word may take, each on its line.
+    public var discussion: String?
     public var operand: Operand
     public var options: [Option]
 
@@ -51,12 +53,14 @@ public struct CommandSyntax: Sendable {
         _ name: String,
         aliases: [String] = [],
         abstract: String,
+        discussion: String? = nil,
         operand: Operand = .none,
         options: [Option] = []
     ) {
         self.name = name
         self.aliases = aliases
         self.abstract = abstract
+        self.discussion = discussion
         self.operand = operand
         self.options = options
     }
@@ -76,7 +80,9 @@ public struct CommandSyntax: Sendable {
 
     /// What `help COMMAND` and `COMMAND --help` print, laid out as swift-argument-parser did.
     public var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", ""]
+        var lines = ["OVERVIEW: \(abstract)", ""]
+        if let discussion { lines += [discussion, ""] }
+        lines += ["USAGE: \(usage)", ""]
         switch operand {
         case .none: break
         case .word(let word, let text, _), .words(let word, let text), .text(let word, let text):

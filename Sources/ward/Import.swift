@@ -45,7 +45,7 @@ extension Ward {
             }
             for failure in report.failures.dropFirst(reported) { StandardError.report(failure.description) }
             if report.files > 0 { progress.finish() }
-            var summary = "Imported \(report.bundles) of \(report.files) bundles: \(report.patients) patients"
+            var summary = "\(report.headline): \(report.patients) patients"
             if !report.imported.isEmpty { summary += "; " + ImportReport.summary(report.imported) }
             if !report.skipped.isEmpty { summary += ". Skipped: " + ImportReport.summary(report.skipped) }
             StandardError.write(summary + ".\n")

@@ -15,7 +15,11 @@ import Testing
     #expect(stat(home.recordsPath, &info) == 0)
     #expect(info.st_mode & 0o777 == 0o600)
     let applied = try store.read { try RecordsSchema.migrator.appliedIdentifiers($0) }
-    #expect(applied == [RecordsSchema.tablesMigration, RecordsSchema.indexesMigration])
+    #expect(
+        applied == [
+            RecordsSchema.tablesMigration, RecordsSchema.indexesMigration, RecordsSchema.careRecordsMigration,
+        ]
+    )
     let tables = try store.read {
         try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     }

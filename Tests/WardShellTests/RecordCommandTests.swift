@@ -160,9 +160,9 @@ import WardShell
         f.run("open M1")
         let output = f.run("show").output
         #expect(output == f.run("show summary").output)
-        #expect(output.contains("Name         Lovelace, Ada Augusta"))
-        #expect(output.contains("Allergies    1"))
-        #expect(output.contains("Labs         1"))
+        #expect(output.contains("Name            Lovelace, Ada Augusta"))
+        #expect(output.contains("Allergies       1"))
+        #expect(output.contains("Labs            1"))
     }
 
     @Test func show_eachSection_printsItsTable() throws {

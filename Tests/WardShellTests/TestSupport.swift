@@ -7,7 +7,8 @@ import WardShell
 /// A records home in a fresh temporary directory with three patients, and a shell over it whose
 /// output is captured.
 ///
-/// - `M1` Ada Augusta Lovelace: a whole chart (allergy, problem, medication, encounter, vitals, a lab).
+/// - `M1` Ada Augusta Lovelace: a whole chart (allergy, problem, medication, encounter, vitals, a lab,
+///   an immunization, a procedure, a care plan, a report, social history, a survey).
 /// - `M2` Charles Babbage: demographics only.
 /// - `M3` Grace Hopper: restricted (FHIR security label R).
 final class ShellFixture {
@@ -90,6 +91,11 @@ final class ShellFixture {
                 unit: "%",
                 effective: "2020-05-06T07:08:09Z"
             ),
+            Bundles.immunization("p1"),
+            Bundles.procedure("p1", display: "Depression screening", reason: ("p1-x", "Stress (finding)")),
+            Bundles.carePlan("p1"),
+            Bundles.diagnosticReport("p1", name: "Hemoglobin A1c panel", results: [("p1-a1c", "Hemoglobin A1c")]),
+            Bundles.smokingStatus("p1"), Bundles.surveyScore("p1"),
         ])
     }
 }

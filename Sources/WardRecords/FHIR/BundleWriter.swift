@@ -84,6 +84,46 @@ struct BundleWriter {
                 try id(reference), storable(encounter.kind), storable(encounter.display),
                 storable(encounter.reason), seconds(encounter.start), seconds(encounter.end),
             ])
+        case .immunization(let reference, let immunization):
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO immunization (patient_id, code, vaccine, status, date)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                    """
+            ).execute(arguments: [
+                try id(reference), storable(immunization.code), storable(immunization.vaccine),
+                storable(immunization.status), seconds(immunization.date),
+            ])
+        case .procedure(let reference, let procedure):
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO procedure (patient_id, code, display, reason, status, performed)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                    """
+            ).execute(arguments: [
+                try id(reference), storable(procedure.code), storable(procedure.display), storable(procedure.reason),
+                storable(procedure.status), seconds(procedure.performed),
+            ])
+        case .carePlan(let reference, let plan):
+            try db.cachedStatement(
+                sql: #"""
+                    INSERT INTO care_plan (patient_id, category, activities, status, start, "end")
+                    VALUES (?, CAST(? AS TEXT), ?, CAST(? AS TEXT), ?, ?)
+                    """#
+            ).execute(arguments: [
+                try id(reference), storable(plan.category), RecordsSchema.listText(plan.activities),
+                storable(plan.status), seconds(plan.start), seconds(plan.end),
+            ])
+        case .report(let reference, let report):
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO diagnostic_report (patient_id, code, name, status, date, results, conclusion)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, CAST(? AS TEXT))
+                    """
+            ).execute(arguments: [
+                try id(reference), storable(report.code), storable(report.name), storable(report.status),
+                seconds(report.date), RecordsSchema.listText(report.results), storable(report.conclusion),
+            ])
         }
     }
 
@@ -142,7 +182,7 @@ struct BundleWriter {
                 """,
             arguments: values + [id]
         )
-        for table in ["allergy", "problem", "medication", "encounter"] {
+        for table in RecordsSchema.importedTables {
             try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
         }
         let observations = RecordsSchema.observationIDs(patient: id)

@@ -36,6 +36,10 @@ struct FHIRBundle {
         /// One row per value; never empty (an observation without a value is `skipped`).
         case observations(PatientReference, [Observation])
         case encounter(PatientReference, Encounter)
+        case immunization(PatientReference, Immunization)
+        case procedure(PatientReference, Procedure)
+        case carePlan(PatientReference, CarePlan)
+        case report(PatientReference, DiagnosticReport)
         /// A resource Ward does not keep, under the name it is counted by.
         case skipped(String)
     }
@@ -43,6 +47,7 @@ struct FHIRBundle {
     /// The resource types the importer reads; every other type is counted and skipped.
     static let readTypes: Set<String> = [
         "Patient", "AllergyIntolerance", "Condition", "MedicationRequest", "Observation", "Encounter",
+        "Immunization", "Procedure", "CarePlan", "DiagnosticReport",
     ]
 
     private(set) var patients: [ImportedPatient] = []
@@ -51,17 +56,23 @@ struct FHIRBundle {
     /// Each Patient's FHIR id, to its position in `patients`.
     private var patientIDs: [String: Int] = [:]
     private var medicationCodes: [String: (code: String, display: String)] = [:]
+    /// Conditions' and Observations' names, by `fullUrl` and `Type/id`: what an encounter's or a
+    /// procedure's `reasonReference`, or a report's `result`, names when it has no `display`.
+    private var names: [String: String] = [:]
+    /// Bounds `names`: a reference past it shows its `display` or nothing, the import goes on.
+    static let nameLimit = 200_000
 
-    /// The first pass: the bundle's patients and medications, checked.
-    init(reading reader: JSONStreamReader) throws {
+    /// The first pass: the input's patients and medications, checked, and the names of its
+    /// conditions and observations.
+    init(reading source: some FHIRSource) throws {
         var mrns: [String: Int] = [:]
-        try Self.walk(reader, firstPass: true) { entry in
-            let resource = try entry.require("resource")
+        try source.forEachResource(firstPass: true) { entry in
+            let resource = entry.resource
             let type = try resource.require("resourceType").string()
-            let fullURL = try entry.string("fullUrl")
+            let fullURL = entry.fullURL
             let id = try resource.string("id")
             if type == "Patient" {
-                let fhirID = try Self.fhirID(entry, resource, id: id, fullURL: fullURL)
+                let fhirID = try Self.fhirID(entry, id: id)
                 let patient = try Self.patient(resource, fhirID: fhirID)
                 if patientIDs[fhirID] != nil { throw PatientClash.sameIDInBundle(id: fhirID) }
                 // The store compares MRNs without case (`COLLATE NOCASE`), and so does this check.
@@ -82,6 +93,11 @@ struct FHIRBundle {
             } else if type == "Medication" {
                 let code = try Self.concept(try resource.require("code"))
                 for key in [fullURL, id.map { "Medication/\($0)" }].compactMap({ $0 }) { medicationCodes[key] = code }
+            } else if type == "Condition" || type == "Observation", names.count < Self.nameLimit,
+                let code = try resource.field("code")
+            {
+                let name = try Self.concept(code).display
+                for key in [fullURL, id.map { "\(type)/\($0)" }].compactMap({ $0 }) { names[key] = name }
             }
         }
     }
@@ -89,13 +105,13 @@ struct FHIRBundle {
     /// The second pass: every entry converted, in the order of the file, to `body`. Returns the
     /// resources read and skipped, by type.
     func readResources(
-        _ reader: JSONStreamReader,
+        _ source: some FHIRSource,
         _ body: (Resource) throws -> Void
     ) throws -> (read: [String: Int], skipped: [String: Int]) {
         var read: [String: Int] = [:]
         var skipped: [String: Int] = [:]
-        try Self.walk(reader) { entry in
-            let resource = try entry.require("resource")
+        try source.forEachResource(firstPass: false) { entry in
+            let resource = entry.resource
             let type = try resource.require("resourceType").string()
             let converted = try self.resource(resource, type: type, entry: entry)
             if case .skipped(let name) = converted {
@@ -108,77 +124,31 @@ struct FHIRBundle {
         return (read, skipped)
     }
 
-    /// Walks the bundle object: checks `resourceType` and hands each entry of `entry` to `body`,
-    /// as a cursor at `entry[n]`; every other member is checked and skipped.
-    private static func walk(
-        _ reader: JSONStreamReader,
-        firstPass: Bool = false,
-        _ body: (JSONCursor) throws -> Void
-    ) throws {
-        guard try reader.peekSignificant() == UInt8(ascii: "{") else {
-            throw FHIRProblem(path: "(root)", problem: "expected a FHIR Bundle object")
-        }
-        var type: String?
-        var sawEntry = false
-        try reader.readObject { key in
-            switch key {
-            case "resourceType":
-                guard type == nil else { throw FHIRProblem(path: "resourceType", problem: "written twice") }
-                guard case .string(let value) = try reader.value(), value == "Bundle" else {
-                    throw FHIRProblem(path: "resourceType", problem: "expected \"Bundle\"")
-                }
-                type = value
-            case "entry":
-                guard !sawEntry else { throw FHIRProblem(path: "entry", problem: "written twice") }
-                sawEntry = true
-                if try reader.peekSignificant() == UInt8(ascii: "n") {
-                    try reader.skipValue()  // null: no entries
-                    return
-                }
-                guard try reader.peekSignificant() == UInt8(ascii: "[") else {
-                    throw FHIRProblem(path: "entry", problem: "expected an array")
-                }
-                try reader.readArray { index in
-                    let entry = firstPass ? try firstPassEntry(reader) : try reader.value()
-                    try body(JSONCursor(entry, path: "entry[\(index)]"))
-                }
-            default:
-                try reader.skipValue()
-            }
-        }
-        try reader.finish()
-        guard type != nil else { throw FHIRProblem(path: "resourceType", problem: "expected \"Bundle\"") }
-    }
-
-    /// An entry as the first pass needs it: its `fullUrl`, and its resource built only as far as
-    /// its `resourceType` when that is neither Patient nor Medication (Synthea writes it first).
-    /// The rest is checked as JSON and skipped, so the first pass builds little more than the
-    /// patients. Anything else the second pass builds and checks in full, duplicate keys included.
-    private static func firstPassEntry(_ reader: JSONStreamReader) throws -> JSONValue {
+    /// A resource as the first pass needs it: built whole when it is a Patient or a Medication;
+    /// only its `resourceType`, `id` and `code` when it is a Condition or an Observation (whose
+    /// names references may need); else only as far as its `resourceType` (Synthea writes it
+    /// first). The rest is checked as JSON and skipped, so the first pass builds little more than
+    /// the patients. Everything the second pass builds and checks in full, duplicate keys included.
+    static func firstPassResource(_ reader: JSONStreamReader) throws -> JSONValue {
         guard try reader.peekSignificant() == UInt8(ascii: "{") else { return try reader.value() }
-        var members: [String: JSONValue] = [:]
-        try reader.readObject { key in
-            guard key == "resource" || key == "fullUrl" else { return try reader.skipValue() }
-            guard key == "resource", try reader.peekSignificant() == UInt8(ascii: "{") else {
-                members[key] = try reader.value()
-                return
-            }
-            var resource: [String: JSONValue] = [:]
-            var skipping = false
-            try reader.readObject { member in
-                if skipping { return try reader.skipValue() }
-                let value = try reader.value()
-                resource[member] = value
-                if member == "resourceType", case .string(let type) = value, type != "Patient", type != "Medication" {
-                    skipping = true
+        var resource: [String: JSONValue] = [:]
+        var keep: Set<String>?  // nil: every member
+        try reader.readObject { member in
+            if let keep, !keep.contains(member) { return try reader.skipValue() }
+            let value = try reader.value()
+            resource[member] = value
+            if member == "resourceType", case .string(let type) = value {
+                switch type {
+                case "Patient", "Medication": keep = nil
+                case "Condition", "Observation": keep = ["resourceType", "id", "code"]
+                default: keep = []
                 }
             }
-            members[key] = .object(resource)
         }
-        return .object(members)
+        return .object(resource)
     }
 
-    private func resource(_ resource: JSONCursor, type: String, entry: JSONCursor) throws -> Resource {
+    private func resource(_ resource: JSONCursor, type: String, entry: FHIRSourceEntry) throws -> Resource {
         func subject(_ key: String) throws -> PatientReference {
             let reference = try resource.require(key).require("reference")
             let text = try reference.string()
@@ -199,12 +169,7 @@ struct FHIRBundle {
 
         switch type {
         case "Patient":
-            let fhirID = try Self.fhirID(
-                entry,
-                resource,
-                id: try resource.string("id"),
-                fullURL: try entry.string("fullUrl")
-            )
+            let fhirID = try Self.fhirID(entry, id: try resource.string("id"))
             guard let index = patientIDs[fhirID] else {
                 throw FHIRProblem(path: resource.path("id"), problem: "the file changed while it was read")
             }
@@ -251,7 +216,7 @@ struct FHIRBundle {
                     code: code.code,
                     display: code.display,
                     status: try resource.string("status") ?? "",
-                    dosage: try resource.array("dosageInstruction").first?.string("text") ?? "",
+                    dosage: try resource.array("dosageInstruction").first.map(Self.dosage) ?? "",
                     authored: try Self.time(resource, "authoredOn").map(instant)
                 )
             )
@@ -265,15 +230,77 @@ struct FHIRBundle {
                 throw FHIRProblem(path: period.path("start"), problem: "required but missing")
             }
             let kind = try resource.array("type").first.map(Self.concept)
-            let reason = try resource.array("reasonCode").first.map(Self.concept)
             return .encounter(
                 try subject("subject"),
                 Encounter(
                     kind: try resource.field("class")?.string("code") ?? "",
                     display: kind?.display ?? "",
-                    reason: reason?.display ?? "",
+                    reason: try reason(resource),
                     start: instant(start),
                     end: try Self.time(period, "end").map(instant)
+                )
+            )
+        case "Immunization":
+            let vaccine = try Self.concept(try resource.require("vaccineCode"))
+            return .immunization(
+                try subject("patient"),
+                Immunization(
+                    code: vaccine.code,
+                    vaccine: vaccine.display,
+                    status: try resource.string("status") ?? "",
+                    date: try Self.time(resource, "occurrenceDateTime").map(instant)
+                )
+            )
+        case "Procedure":
+            let code = try Self.concept(try resource.require("code"))
+            var performed = try Self.time(resource, "performedDateTime")
+            if performed == nil, let period = try resource.field("performedPeriod") {
+                performed = try Self.time(period, "start")
+            }
+            return .procedure(
+                try subject("subject"),
+                Procedure(
+                    code: code.code,
+                    display: code.display,
+                    reason: try reason(resource),
+                    status: try resource.string("status") ?? "",
+                    performed: performed.map(instant)
+                )
+            )
+        case "CarePlan":
+            let categories = try resource.array("category").map(Self.concept)
+            // The most specific category: the first with a name of its own, not a bare code.
+            let category = categories.first { $0.display != $0.code } ?? categories.first
+            let activities = try resource.array("activity").compactMap { activity -> String? in
+                guard let code = try activity.field("detail")?.field("code") else { return nil }
+                return try Self.concept(code).display
+            }
+            let period = try resource.field("period")
+            return .carePlan(
+                try subject("subject"),
+                CarePlan(
+                    category: category?.display ?? "",
+                    activities: activities,
+                    status: try resource.string("status") ?? "",
+                    start: try period.flatMap { try Self.time($0, "start") }.map(instant),
+                    end: try period.flatMap { try Self.time($0, "end") }.map(instant)
+                )
+            )
+        case "DiagnosticReport":
+            let code = try Self.concept(try resource.require("code"))
+            var date = try Self.time(resource, "effectiveDateTime")
+            if date == nil, let period = try resource.field("effectivePeriod") { date = try Self.time(period, "start") }
+            if date == nil { date = try Self.time(resource, "issued") }
+            let results = try resource.array("result").compactMap(name(of:))
+            return .report(
+                try subject("subject"),
+                DiagnosticReport(
+                    code: code.code,
+                    name: code.display,
+                    status: try resource.string("status") ?? "",
+                    date: date.map(instant),
+                    results: results,
+                    conclusion: try resource.string("conclusion") ?? ""
                 )
             )
         default:
@@ -281,20 +308,32 @@ struct FHIRBundle {
         }
     }
 
+    /// Why, for an Encounter or a Procedure: the first `reasonCode`'s text, else the name of the
+    /// first `reasonReference` (a Condition), else empty.
+    private func reason(_ resource: JSONCursor) throws -> String {
+        if let code = try resource.array("reasonCode").first { return try Self.concept(code).display }
+        guard let reference = try resource.array("reasonReference").first else { return "" }
+        return try name(of: reference) ?? ""
+    }
+
+    /// What a Reference names: its `display`, else the name of the Condition or Observation it
+    /// refers to in this input, else nil.
+    private func name(of reference: JSONCursor) throws -> String? {
+        if let display = try reference.string("display") { return display }
+        guard let target = try reference.string("reference") else { return nil }
+        return names[target]
+    }
+
     /// A Patient's FHIR id: its `id`, else the entry's `fullUrl`; printable ASCII without spaces,
     /// because it is compared in queries and quoted in errors.
-    private static func fhirID(
-        _ entry: JSONCursor,
-        _ resource: JSONCursor,
-        id: String?,
-        fullURL: String?
-    ) throws -> String {
-        guard let fhirID = id ?? fullURL, !fhirID.isEmpty else {
+    private static func fhirID(_ entry: FHIRSourceEntry, id: String?) throws -> String {
+        let resource = entry.resource
+        guard let fhirID = id ?? entry.fullURL, !fhirID.isEmpty else {
             throw FHIRProblem(path: resource.path("id"), problem: "required but missing")
         }
         guard fhirID.isPrintableASCIIWord else {
             throw FHIRProblem(
-                path: id != nil ? resource.path("id") : entry.path("fullUrl"),
+                path: id != nil ? resource.path("id") : entry.fullURLPath,
                 problem: "the Patient's id is not printable ASCII without spaces: \(fhirID.quotedForMessage)"
             )
         }
@@ -426,6 +465,63 @@ struct FHIRBundle {
         let code = try coding?.string("code") ?? ""
         let display = try concept.string("text") ?? coding?.string("display") ?? code
         return (code, display)
+    }
+
+    /// A dosage instruction as a clinician reads it: its `text` when written, else built from its
+    /// structure (Synthea writes no text): `1 mg, Oral, twice a day, as needed`.
+    static func dosage(_ dosage: JSONCursor) throws -> String {
+        if let text = try dosage.string("text"), !text.isEmpty { return text }
+        var parts: [String] = []
+        if let quantity = try dosage.array("doseAndRate").first?.field("doseQuantity") {
+            let value = try quantity.field("value").map { Self.number(try $0.number()) }
+            let unit = try quantity.string("unit") ?? quantity.string("code")
+            let dose = [value, unit].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            if !dose.isEmpty { parts.append(dose) }
+        }
+        if let route = try dosage.field("route") {
+            let display = try Self.concept(route).display
+            if !display.isEmpty { parts.append(display) }
+        }
+        if let repeating = try dosage.field("timing")?.field("repeat"), let timing = try Self.timing(repeating) {
+            parts.append(timing)
+        }
+        if try dosage.field("asNeededBoolean")?.bool() == true || dosage.field("asNeededCodeableConcept") != nil {
+            parts.append("as needed")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `Timing.repeat` as words: `once a day`, `twice a day`, `3 times every 2 weeks`.
+    private static func timing(_ repeating: JSONCursor) throws -> String? {
+        let frequency = try repeating.field("frequency")?.number()
+        let period = try repeating.field("period")?.number()
+        let unit = try repeating.string("periodUnit").map { code -> String in
+            let words = ["s": "second", "min": "minute", "h": "hour", "d": "day", "wk": "week", "mo": "month", "a": "year"]
+            return words[code] ?? code
+        }
+        var times: String?
+        if let frequency {
+            switch frequency {
+            case 1: times = "once"
+            case 2: times = "twice"
+            default: times = "\(Self.number(frequency)) times"
+            }
+        }
+        var every: String?
+        if let unit {
+            if let period, period != 1 {
+                every = "every \(Self.number(period)) \(unit)s"
+            } else {
+                every = times == nil ? "every \(unit)" : "a \(unit)"
+            }
+        }
+        let words = [times, every].compactMap { $0 }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// `1`, `0.5`: a number without a needless `.0`.
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     private static func status(_ resource: JSONCursor, _ key: String) throws -> String {

@@ -1,7 +1,12 @@
 import Foundation
 import GRDB
 
-/// `ward import`: FHIR R4 bundles as Synthea writes them, from files or directories.
+/// `ward import`: FHIR R4 bundles as Synthea writes them, and bulk-data NDJSON exports, from
+/// files or directories.
+///
+/// An NDJSON export (one resource per line, one file per type) is read like one bundle whose
+/// entries are its lines (`NDJSONSource`): its patients first, then every line, in one
+/// transaction, so a bad line imports nothing of the export and is named by file and line.
 ///
 /// Each bundle is streamed twice (`FHIRBundle`): its patients are read and checked first, then
 /// every entry is written in the bundle's one transaction, so a malformed bundle imports nothing
@@ -18,71 +23,58 @@ public struct FHIRImporter {
         self.store = store
     }
 
-    /// The bundle files under `paths`: each file as given, each directory's `*.json` files
-    /// (recursively, sorted, so runs are repeatable). Unreadable paths become failures.
-    public static func files(in paths: [String]) -> (files: [String], failures: [StoreError]) {
-        var files: [String] = []
-        var failures: [StoreError] = []
-        let manager = FileManager.default
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                failures.append(.unreadable(path: path))
-                continue
-            }
-            guard isDirectory.boolValue else {
-                files.append(path)
-                continue
-            }
-            guard let walker = manager.enumerator(atPath: path) else {
-                failures.append(.unreadable(path: path))
-                continue
-            }
-            var found: [String] = []
-            while let relative = walker.nextObject() as? String {
-                if relative.lowercased().hasSuffix(".json") {
-                    found.append((path as NSString).appendingPathComponent(relative))
-                }
-            }
-            files += found.sorted()
-        }
-        return (files, failures)
-    }
-
-    /// Imports every bundle under `paths`, going on past failures; `progress(done, total, report)`
-    /// is called after each file.
+    /// Imports every bundle and NDJSON export under `paths` (`ImportInput.inputs`), going on
+    /// past failures; `progress(done, total, report)` is called after each input.
     public func importBundles(
         at paths: [String],
         progress: (Int, Int, ImportReport) -> Void = { _, _, _ in }
     ) -> ImportReport {
         var report = ImportReport()
-        let (files, failures) = Self.files(in: paths)
+        let (inputs, failures) = ImportInput.inputs(in: paths)
         report.failures = failures
-        for (done, file) in files.enumerated() {
-            report.files += 1
+        for (done, input) in inputs.enumerated() {
+            let name: String
+            switch input {
+            case .bundle(let file):
+                name = file
+                report.files += 1
+            case .export(let exportName, _):
+                name = exportName
+                report.exports += 1
+            }
             do {
-                try importBundle(atPath: file, into: &report)
+                switch input {
+                case .bundle(let file): try importBundle(atPath: file, into: &report)
+                case .export(let name, let files): try importExport(name: name, files: files, into: &report)
+                }
             } catch let error as StoreError {
                 report.failures.append(error)
             } catch {
-                report.failures.append(.database(reason: "\(file): \(type(of: error))"))
+                report.failures.append(.database(reason: "\(name): \(type(of: error))"))
             }
-            progress(done + 1, files.count, report)
+            progress(done + 1, inputs.count, report)
         }
         return report
+    }
+
+    /// Imports the NDJSON files of one bulk-data export in one transaction, reading each line as
+    /// it comes (twice). Throws `StoreError.malformedLine` naming the file and line (or
+    /// `.patientClash` naming `name`); nothing of the export is then written.
+    public func importExport(name: String, files: [String], into report: inout ImportReport) throws {
+        try importInput(file: name, into: &report, export: true, source: NDJSONSource(files: files))
     }
 
     /// Imports the bundle file at `path` in one transaction, reading it as a stream (twice).
     /// Throws `StoreError` naming the file; nothing of the bundle is then written.
     public func importBundle(atPath path: String, into report: inout ImportReport) throws {
-        try importBundle(file: path, into: &report) { try JSONStreamReader(path: path) }
+        try importInput(file: path, into: &report, source: BundleSource { try JSONStreamReader(path: path) })
     }
 
     /// Imports one bundle held in memory in one transaction. Throws `StoreError.malformedBundle`
     /// naming `file` and the JSON path when the bundle is malformed, `.patientClash` when it would
     /// overwrite another patient; nothing of it is then written.
     public func importBundle(_ data: Data, file: String, into report: inout ImportReport) throws {
-        try importBundle(file: file, into: &report) { JSONStreamReader(data: data) }
+        try importInput(file: file, into: &report, source: BundleSource { JSONStreamReader(data: data) })
     }
 
     /// Reads and checks a bundle without a store, as far as it can be without one: everything
@@ -91,28 +83,30 @@ public struct FHIRImporter {
     public static func check(_ data: Data, file: String) throws -> ImportReport {
         var report = ImportReport()
         try mapping(file: file) {
-            let bundle = try FHIRBundle(reading: JSONStreamReader(data: data))
-            report.count(bundle, try bundle.readResources(JSONStreamReader(data: data)) { _ in })
+            let source = BundleSource { JSONStreamReader(data: data) }
+            let bundle = try FHIRBundle(reading: source)
+            report.count(bundle, try bundle.readResources(source) { _ in }, export: false)
         }
         return report
     }
 
-    private func importBundle(
+    private func importInput(
         file: String,
         into report: inout ImportReport,
-        reader: () throws -> JSONStreamReader
+        export: Bool = false,
+        source: some FHIRSource
     ) throws {
-        let bundle = try Self.mapping(file: file) { try FHIRBundle(reading: try reader()) }
+        let bundle = try Self.mapping(file: file) { try FHIRBundle(reading: source) }
         // Inside the transaction's closure, errors are mapped before GRDB rethrows them: the
         // store's `write` would turn any other error into an unnamed database error.
         let counts = try store.write { db in
             try Self.mapping(file: file) {
                 var writer = BundleWriter(db: db, bundle: bundle)
                 try writer.writePatients()
-                return try bundle.readResources(try reader()) { try writer.write($0) }
+                return try bundle.readResources(source) { try writer.write($0) }
             }
         }
-        report.count(bundle, counts)
+        report.count(bundle, counts, export: export)
     }
 
     /// Runs `body`, turning the reader's and writer's complaints into `StoreError`s naming `file`.
@@ -123,6 +117,18 @@ public struct FHIRImporter {
             throw StoreError.malformedBundle(file: file, path: problem.path, problem: problem.problem)
         } catch let clash as PatientClash {
             throw StoreError.patientClash(file: file, clash: clash)
+        } catch let located as NDJSONProblem {
+            switch located.reason {
+            case .malformed(let problem):
+                throw StoreError.malformedLine(
+                    file: located.file,
+                    line: located.line,
+                    path: problem.path,
+                    problem: problem.problem
+                )
+            case .clash(let clash):
+                throw StoreError.patientClash(file: "\(located.file):\(located.line)", clash: clash)
+            }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // After the writer's own checks, a sign of a bug or of a concurrent writer rather than
             // of the bundle; still reported as the bundle's data error, never as raw SQL.
@@ -135,8 +141,12 @@ public struct FHIRImporter {
 }
 
 extension ImportReport {
-    fileprivate mutating func count(_ bundle: FHIRBundle, _ counts: (read: [String: Int], skipped: [String: Int])) {
-        bundles += 1
+    fileprivate mutating func count(
+        _ bundle: FHIRBundle,
+        _ counts: (read: [String: Int], skipped: [String: Int]),
+        export: Bool
+    ) {
+        if export { exportsImported += 1 } else { bundles += 1 }
         patients += bundle.patients.count
         imported.merge(counts.read, uniquingKeysWith: +)
         skipped.merge(counts.skipped, uniquingKeysWith: +)

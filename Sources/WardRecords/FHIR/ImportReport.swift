@@ -6,6 +6,10 @@ public struct ImportReport: Sendable, Equatable {
     public var files = 0
     /// Bundles imported whole.
     public var bundles = 0
+    /// NDJSON exports read (each a directory's `*.ndjson` files, or those named on the line).
+    public var exports = 0
+    /// NDJSON exports imported whole.
+    public var exportsImported = 0
     /// Patients written (new or refreshed).
     public var patients = 0
     /// Resources imported, by FHIR type.
@@ -22,6 +26,14 @@ public struct ImportReport: Sendable, Equatable {
     public var exitStatus: ExitStatus {
         if failures.contains(where: { $0.exitStatus == .dataError }) { return .dataError }
         return failures.first?.exitStatus ?? .success
+    }
+
+    /// `Imported 2 of 3 bundles`, `Imported 1 of 1 NDJSON exports`, or both: what was read.
+    public var headline: String {
+        var parts: [String] = []
+        if files > 0 || exports == 0 { parts.append("\(bundles) of \(files) bundles") }
+        if exports > 0 { parts.append("\(exportsImported) of \(exports) NDJSON exports") }
+        return "Imported " + parts.joined(separator: " and ")
     }
 
     /// `Type count` pairs, largest first, for a summary line.

@@ -24,6 +24,14 @@ public final class LoadedChart: Wipeable {
     public private(set) var encounters: [Encounter]
     /// Oldest first.
     public private(set) var notes: [Note]
+    /// Oldest first.
+    public private(set) var immunizations: [Immunization]
+    /// Oldest first.
+    public private(set) var procedures: [Procedure]
+    /// Oldest first.
+    public private(set) var carePlans: [CarePlan]
+    /// Oldest first.
+    public private(set) var reports: [DiagnosticReport]
     /// True once `wipe()` ran: the chart then holds nothing and must not be shown.
     public private(set) var isWiped = false
 
@@ -34,7 +42,11 @@ public final class LoadedChart: Wipeable {
         medications: [Medication] = [],
         observations: [Observation] = [],
         encounters: [Encounter] = [],
-        notes: [Note] = []
+        notes: [Note] = [],
+        immunizations: [Immunization] = [],
+        procedures: [Procedure] = [],
+        carePlans: [CarePlan] = [],
+        reports: [DiagnosticReport] = []
     ) {
         self.patient = patient
         self.allergies = allergies
@@ -43,6 +55,10 @@ public final class LoadedChart: Wipeable {
         self.observations = observations
         self.encounters = encounters
         self.notes = notes
+        self.immunizations = immunizations
+        self.procedures = procedures
+        self.carePlans = carePlans
+        self.reports = reports
     }
 
     /// The MRN, kept readable for the prompt and audit records until the wipe.
@@ -53,6 +69,12 @@ public final class LoadedChart: Wipeable {
 
     /// Laboratory results only, oldest first (`show labs`).
     public var labs: [Observation] { observations.filter { $0.category == .laboratory } }
+
+    /// Social history only (smoking, housing), oldest first (`show social`).
+    public var socialHistory: [Observation] { observations.filter { $0.category == .socialHistory } }
+
+    /// Survey answers and scores only, oldest first (`show surveys`).
+    public var surveys: [Observation] { observations.filter { $0.category == .survey } }
 
     /// Adds a note the store has just saved, so the open chart shows it without a reload.
     public func append(_ note: Note) {
@@ -68,6 +90,10 @@ public final class LoadedChart: Wipeable {
         observations = []
         encounters = []
         notes = []
+        immunizations = []
+        procedures = []
+        carePlans = []
+        reports = []
         isWiped = true
     }
 }

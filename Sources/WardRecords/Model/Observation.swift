@@ -2,10 +2,15 @@ import Foundation
 
 /// A vital sign, lab result or other measurement (FHIR Observation, one row per component).
 public struct Observation: Sendable, Equatable {
-    /// What kind of measurement: the shell's `show vitals` and `show labs` split on this.
+    /// What kind of measurement: the shell's `show vitals`, `labs`, `social` and `surveys`
+    /// split on this (FHIR's observation-category codes; any other code is `other`).
     public enum Category: String, Sendable, CaseIterable {
         case vitalSigns = "vital-signs"
         case laboratory
+        /// Smoking, housing, education: Synthea writes these as `social-history`.
+        case socialHistory = "social-history"
+        /// Questionnaire scores and answers (PHQ-2, GAD-7, PRAPARE).
+        case survey
         case other
     }
 

@@ -102,6 +102,58 @@ struct ChartLoader {
             },
             notes: try rows("SELECT author, time, text FROM note WHERE patient_id = ? ORDER BY time, id", id) {
                 Note(author: $0.text(0), time: date($0[1]) ?? .distantPast, text: $0.text(2))
+            },
+            immunizations: try rows(
+                "SELECT code, vaccine, status, date FROM immunization WHERE patient_id = ? ORDER BY date, id",
+                id
+            ) {
+                Immunization(code: $0.text(0), vaccine: $0.text(1), status: $0.text(2), date: date($0[3]))
+            },
+            procedures: try rows(
+                """
+                SELECT code, display, reason, status, performed FROM procedure WHERE patient_id = ?
+                ORDER BY performed, id
+                """,
+                id
+            ) {
+                Procedure(
+                    code: $0.text(0),
+                    display: $0.text(1),
+                    reason: $0.text(2),
+                    status: $0.text(3),
+                    performed: date($0[4])
+                )
+            },
+            carePlans: try rows(
+                #"""
+                SELECT category, activities, status, start, "end" FROM care_plan WHERE patient_id = ?
+                ORDER BY start, id
+                """#,
+                id
+            ) {
+                CarePlan(
+                    category: $0.text(0),
+                    activities: RecordsSchema.list($0.text(1)),
+                    status: $0.text(2),
+                    start: date($0[3]),
+                    end: date($0[4])
+                )
+            },
+            reports: try rows(
+                """
+                SELECT code, name, status, date, results, conclusion FROM diagnostic_report WHERE patient_id = ?
+                ORDER BY date, id
+                """,
+                id
+            ) {
+                DiagnosticReport(
+                    code: $0.text(0),
+                    name: $0.text(1),
+                    status: $0.text(2),
+                    date: date($0[3]),
+                    results: RecordsSchema.list($0.text(4)),
+                    conclusion: $0.text(5)
+                )
             }
         )
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The records schema, as versioned migrations.
@@ -29,6 +30,9 @@ enum RecordsSchema {
 
     static let tablesMigration = "1-tables"
     static let indexesMigration = "2-indexes-and-name-search"
+    /// Immunizations, procedures, care plans and diagnostic reports (issue 15). A database
+    /// written before it gains the empty tables on its next open; its charts read as before.
+    static let careRecordsMigration = "3-immunizations-procedures-care-plans-reports"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -144,6 +148,74 @@ enum RecordsSchema {
                     """
             )
         }
+        migrator.registerMigration(careRecordsMigration) { db in
+            // A list (a plan's activities, a report's results) is one TEXT column holding a JSON
+            // array of strings: read whole with its row, never queried by element, and JSON keeps
+            // every character of a name (U+0000 included) where a separator would split on it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE immunization (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        code TEXT NOT NULL,
+                        vaccine TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        date INTEGER
+                    );
+                    CREATE TABLE procedure (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        code TEXT NOT NULL,
+                        display TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        performed INTEGER
+                    );
+                    CREATE TABLE care_plan (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        category TEXT NOT NULL,
+                        activities TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        start INTEGER,
+                        "end" INTEGER
+                    );
+                    CREATE TABLE diagnostic_report (
+                        id INTEGER PRIMARY KEY,
+                        patient_id INTEGER NOT NULL REFERENCES patient(id) ON DELETE CASCADE,
+                        code TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        date INTEGER,
+                        results TEXT NOT NULL,
+                        conclusion TEXT NOT NULL
+                    );
+                    CREATE INDEX immunization_patient ON immunization(patient_id, date);
+                    CREATE INDEX procedure_patient ON procedure(patient_id, performed);
+                    CREATE INDEX care_plan_patient ON care_plan(patient_id, start);
+                    CREATE INDEX diagnostic_report_patient ON diagnostic_report(patient_id, date);
+                    """
+            )
+        }
         return migrator
+    }
+
+    /// The tables of imported entries, one row per entry and a `patient_id`: what a re-import
+    /// of a patient replaces. Observations are not among them (see `observationIDs`); notes are
+    /// written in Ward and kept.
+    static let importedTables = [
+        "allergy", "problem", "medication", "encounter", "immunization", "procedure", "care_plan",
+        "diagnostic_report",
+    ]
+
+    /// A list of names as the text a list column holds: a JSON array of strings.
+    static func listText(_ items: [String]) -> String {
+        guard let data = try? JSONEncoder().encode(items) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The names a list column holds; empty for text that is not a JSON array of strings.
+    static func list(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 }

@@ -22,6 +22,10 @@ public enum StoreError: WardError, Equatable, Sendable {
     case unreadable(path: String)
     /// A FHIR bundle is malformed: `path` is the JSON path of the first offending value.
     case malformedBundle(file: String, path: String, problem: String)
+    /// A line of an NDJSON export is malformed: `path` is the JSON path inside the line's resource.
+    case malformedLine(file: String, line: Int, path: String, problem: String)
+    /// A directory holds neither FHIR bundles (`*.json`) nor NDJSON files (`*.ndjson`).
+    case nothingToImport(path: String)
     /// The home already holds records; the demo generator writes only into an empty home.
     case alreadyHasRecords(path: String)
     /// A bundle's Patient would overwrite or merge another patient; nothing of it was imported.
@@ -46,6 +50,11 @@ public enum StoreError: WardError, Equatable, Sendable {
             return "\(path): no such file or directory, or not readable"
         case .malformedBundle(let file, let path, let problem):
             return "\(file): \(path): \(problem); nothing of this bundle was imported"
+        case .malformedLine(let file, let line, let path, let problem):
+            return "\(file):\(line): \(path): \(problem); nothing of this export was imported"
+        case .nothingToImport(let path):
+            return "\(path): no FHIR bundle (*.json) or bulk-data NDJSON file (*.ndjson) to import; "
+                + "a compressed *.ndjson.gz must be uncompressed first"
         case .alreadyHasRecords(let path):
             return "\(path) already holds records; choose an empty home with --home"
         case .patientClash(let file, let clash):
@@ -62,8 +71,8 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .cannotOpen, .migrationFailed: .configuration  // the home is not usable
         case .closed: .lockedOut
         case .noSuchPatient, .database: .failure
-        case .unreadable: .noInput
-        case .malformedBundle, .patientClash, .bundleConflict: .dataError
+        case .unreadable, .nothingToImport: .noInput
+        case .malformedBundle, .malformedLine, .patientClash, .bundleConflict: .dataError
         case .alreadyHasRecords: .cannotCreate
         }
     }

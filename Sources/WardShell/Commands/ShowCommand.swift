@@ -3,10 +3,9 @@ import WardRecords
 
 /// `show [SECTION] [--all]`: one section of the current chart, as a table that fits the terminal.
 ///
-/// Everyone may see `summary` (demographics); the clinical sections (`allergies`, `meds`,
-/// `problems`, `vitals`, `labs`, `notes`, `encounters`) are for clinicians only, refused by the
-/// shell for a clerk or an auditor before anything is printed — their charts hold none of it
-/// anyway. Long sections show the newest rows first and stop at `recent` rows unless `--all`:
+/// Everyone may see `summary` (demographics); the clinical sections (every other `ChartSection`)
+/// are for clinicians only, refused by the shell for a clerk or an auditor before anything is
+/// printed — their charts hold none of it anyway. Long sections show the newest rows first and stop at `recent` rows unless `--all`:
 /// Ward pages nothing through another program, so a screenful is the sensible default.
 ///
 /// A section shown is the chart `read`, with the section, whether or not it has rows; a
@@ -15,9 +14,13 @@ struct ShowCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "show",
         abstract: "Show a section of the current chart (summary by default).",
+        discussion: "SECTIONS:\n"
+            + ChartSection.allCases.map { section in
+                "  " + section.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0) + section.help
+            }.joined(separator: "\n"),
         operand: .word(
             name: "section",
-            help: "summary, allergies, meds, problems, vitals, labs, notes or encounters.",
+            help: "The section to show (listed above); Tab completes it.",
             required: false
         ),
         options: [.init("all", help: "Show every row, not only the newest.")]
@@ -81,6 +84,39 @@ struct ShowCommand: ShellCommand {
             )
         case .vitals: observations(chart.vitals, shell)
         case .labs: observations(chart.labs, shell)
+        case .social: observations(chart.socialHistory, shell)
+        case .surveys: observations(chart.surveys, shell)
+        case .immunizations:
+            table(
+                ["DATE", "VACCINE", "STATUS"],
+                chart.immunizations.reversed().map { [ChartFormat.day($0.date), $0.vaccine, $0.status] },
+                shell
+            )
+        case .procedures:
+            table(
+                ["DATE", "PROCEDURE", "REASON", "STATUS"],
+                chart.procedures.reversed().map { [ChartFormat.day($0.performed), $0.display, $0.reason, $0.status] },
+                shell
+            )
+        case .careplans:
+            table(
+                ["PLAN", "ACTIVITIES", "START", "END", "STATUS"],
+                chart.carePlans.reversed().map {
+                    [
+                        $0.category, ChartFormat.list($0.activities), ChartFormat.day($0.start),
+                        ChartFormat.day($0.end), $0.status,
+                    ]
+                },
+                shell
+            )
+        case .reports:
+            table(
+                ["DATE", "REPORT", "STATUS", "RESULTS"],
+                chart.reports.reversed().map {
+                    [ChartFormat.day($0.date), $0.name, $0.status, ChartFormat.findings($0)]
+                },
+                shell
+            )
         case .encounters:
             table(
                 ["START", "CLASS", "VISIT", "REASON"],
@@ -101,14 +137,31 @@ struct ShowCommand: ShellCommand {
             ["Born", p.birthDate], ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
         ]
         if shell.chartContents == .full {
-            rows += [
-                ["Allergies", "\(chart.allergies.count)"], ["Medications", "\(chart.medications.count)"],
-                ["Problems", "\(chart.problems.count)"], ["Vitals", "\(chart.vitals.count)"],
-                ["Labs", "\(chart.labs.count)"], ["Encounters", "\(chart.encounters.count)"],
-                ["Notes", "\(chart.notes.count)"],
-            ]
+            rows += ChartSection.allCases.dropFirst().map { section in
+                [section.summaryLabel, "\(Self.count(section, chart))"]
+            }
         }
         shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields))
+    }
+
+    /// How many rows `section` holds in `chart`, for the summary.
+    static func count(_ section: ChartSection, _ chart: LoadedChart) -> Int {
+        switch section {
+        case .summary: 1
+        case .allergies: chart.allergies.count
+        case .meds: chart.medications.count
+        case .problems: chart.problems.count
+        case .vitals: chart.vitals.count
+        case .labs: chart.labs.count
+        case .social: chart.socialHistory.count
+        case .surveys: chart.surveys.count
+        case .immunizations: chart.immunizations.count
+        case .procedures: chart.procedures.count
+        case .careplans: chart.carePlans.count
+        case .reports: chart.reports.count
+        case .encounters: chart.encounters.count
+        case .notes: chart.notes.count
+        }
     }
 
     private func observations(_ list: [Observation], _ shell: Shell) {
@@ -122,7 +175,7 @@ struct ShowCommand: ShellCommand {
     /// Newest first, cut at `recent` unless `--all`, with a line saying what was left out.
     private func table(_ headers: [String], _ rows: [[String]], _ shell: Shell) {
         guard !rows.isEmpty else {
-            shell.write("No \(section.rawValue) in this chart.")
+            shell.write("No \(section.noun) in this chart.")
             return
         }
         let shown = all ? rows : Array(rows.prefix(Self.recent))

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One input `ward import` reads whole, in one transaction: all of it is imported or none.
+public enum ImportInput: Equatable, Sendable {
+    /// A FHIR bundle file.
+    case bundle(String)
+    /// The NDJSON files of one bulk-data export; `name` (its directory, or its first file) is
+    /// what an error about the whole export names.
+    case export(name: String, files: [String])
+
+    /// The inputs under `paths`: each `*.ndjson` file named is part of one export, every other
+    /// file a bundle; a directory's `*.json` files (recursively, sorted, so runs are repeatable)
+    /// are bundles and its `*.ndjson` files one export. A path that does not exist, or a
+    /// directory with nothing to import, is a failure.
+    public static func inputs(in paths: [String]) -> (inputs: [ImportInput], failures: [StoreError]) {
+        var inputs: [ImportInput] = []
+        var failures: [StoreError] = []
+        var named: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                failures.append(.unreadable(path: path))
+                continue
+            }
+            guard isDirectory.boolValue else {
+                if isNDJSON(path) { named.append(path) } else { inputs.append(.bundle(path)) }
+                continue
+            }
+            guard let walker = manager.enumerator(atPath: path) else {
+                failures.append(.unreadable(path: path))
+                continue
+            }
+            var bundles: [String] = []
+            var lines: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let file = (path as NSString).appendingPathComponent(relative)
+                if relative.lowercased().hasSuffix(".json") { bundles.append(file) }
+                if isNDJSON(relative) { lines.append(file) }
+            }
+            if bundles.isEmpty && lines.isEmpty { failures.append(.nothingToImport(path: path)) }
+            inputs += bundles.sorted().map(ImportInput.bundle)
+            if !lines.isEmpty { inputs.append(.export(name: path, files: lines.sorted())) }
+        }
+        if let first = named.first {
+            let name = named.count == 1 ? first : "\(first) and \(named.count - 1) more NDJSON files"
+            inputs.append(.export(name: name, files: named))
+        }
+        return (inputs, failures)
+    }
+
+    private static func isNDJSON(_ path: String) -> Bool { path.lowercased().hasSuffix(".ndjson") }
+}
