@@ -86,7 +86,11 @@ import Testing
         let file = t.directory.appendingPathComponent("synthea.json")
         try Data(Self.bundle.utf8).write(to: file)
         let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        let imported = try TerminalHarness.runToEnd(["import", file.path], environment: environment, capturingIn: t.directory)
+        let imported = try TerminalHarness.runToEnd(
+            ["import", file.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
         let summary = String(decoding: imported.err, as: UTF8.self)
         #expect(imported.status == 0, "\(summary)")
         #expect(summary.contains("Immunization 1") && summary.contains("Procedure 1") && summary.contains("CarePlan 1"))
@@ -134,7 +138,11 @@ import Testing
         try Data((immunization + "\n" + immunization + "\n").utf8).write(
             to: export.appendingPathComponent("Immunization.ndjson")
         )
-        let good = try TerminalHarness.runToEnd(["import", export.path], environment: environment, capturingIn: t.directory)
+        let good = try TerminalHarness.runToEnd(
+            ["import", export.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
         let goodText = String(decoding: good.err, as: UTF8.self)
         #expect(good.status == 0, "\(goodText)")
         #expect(goodText.contains("Imported 1 of 1 NDJSON exports: 1 patients") && goodText.contains("Immunization 2"))
@@ -144,11 +152,20 @@ import Testing
         try Data((#"{"resourceType": "Patient", "id": "pat-3"}"# + "\n").utf8).write(
             to: bad.appendingPathComponent("Patient.ndjson")
         )
-        try Data((immunization + "\n{\"resourceType\": \n").utf8).write(to: bad.appendingPathComponent("Immunization.ndjson"))
-        let refused = try TerminalHarness.runToEnd(["import", bad.path], environment: environment, capturingIn: t.directory)
+        try Data((immunization + "\n{\"resourceType\": \n").utf8).write(
+            to: bad.appendingPathComponent("Immunization.ndjson")
+        )
+        let refused = try TerminalHarness.runToEnd(
+            ["import", bad.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
         let refusedText = String(decoding: refused.err, as: UTF8.self)
         #expect(refused.status == 65)
-        #expect(refusedText.contains("ward: \(bad.path)/Immunization.ndjson:2: (root): not valid JSON"), "\(refusedText)")
+        #expect(
+            refusedText.contains("ward: \(bad.path)/Immunization.ndjson:2: (root): not valid JSON"),
+            "\(refusedText)"
+        )
         #expect(refusedText.contains("nothing of this export was imported"))
         let count = try TerminalHarness.run(
             "/usr/bin/sqlite3",
@@ -158,8 +175,68 @@ import Testing
 
         let empty = t.directory.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let nothing = try TerminalHarness.runToEnd(["import", empty.path], environment: environment, capturingIn: t.directory)
+        let nothing = try TerminalHarness.runToEnd(
+            ["import", empty.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
         #expect(nothing.status == 66)
-        #expect(String(decoding: nothing.err, as: UTF8.self).contains("no FHIR bundle (*.json) or bulk-data NDJSON file"))
+        #expect(
+            String(decoding: nothing.err, as: UTF8.self).contains("no FHIR bundle (*.json) or bulk-data NDJSON file")
+        )
+    }
+
+    /// The wipe proof of `WipeCoreImageTests`, for the new sections: a canary in a vaccine, a
+    /// procedure, a care plan's activity, a report's result, a social-history value and a
+    /// structured dosage's route is in memory once each section was shown, and nowhere after a lock.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gcore")))
+    func afterALock_theNewSectionsTextIsNowhereInMemory() throws {
+        let t = try TerminalHarness(columns: 160, rows: 50)
+        let canaries = (0..<5).map { _ in "Zq" + WipeCoreImageTests.canary().dropFirst(2).prefix(10) }
+        var bundle = Self.bundle
+        for (name, canary) in zip(
+            [
+                "Influenza, seasonal, injectable, preservative free", "Assessment of health and social care needs",
+                "Counseling about alcohol consumption", "Never smoked tobacco", "Basic metabolic panel - Blood",
+            ],
+            canaries
+        ) {
+            bundle = bundle.replacingOccurrences(of: name, with: canary)
+        }
+        let file = t.directory.appendingPathComponent("canary.json")
+        try Data(bundle.utf8).write(to: file)
+        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let imported = try TerminalHarness.runToEnd(
+            ["import", file.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
+        #expect(imported.status == 0)
+        try t.signOn()
+        try t.enter("open \(Self.mrn)")
+        try t.waitFor("Opened \(Self.mrn)")
+        for section in ["immunizations", "procedures", "careplans", "social", "reports"] {
+            try t.enter("show \(section) --all")
+            try t.waitFor("show \(section) --all")
+        }
+        try t.waitFor(String(canaries[4]))
+        let pid = try t.wardPID()
+        let core = WipeCoreImageTests()
+        let before = try core.coreImage(of: pid, in: t.directory)
+        for canary in canaries {
+            #expect(
+                core.occurrences(of: String(canary), in: before) > 0,
+                "control: \(canary) in memory before the lock"
+            )
+        }
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try core.coreImage(of: pid, in: t.directory)
+        for canary in canaries { #expect(core.occurrences(of: String(canary), in: after) == 0, "\(canary)") }
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
     }
 }

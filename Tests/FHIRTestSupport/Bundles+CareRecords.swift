@@ -78,8 +78,15 @@ extension Bundles {
             "status": end == nil ? "active" : "completed",
             "text": ["status": "generated", "div": "<div>Care Plan for \(plan).</div>"],
             "category": [
-                ["coding": [["system": "http://hl7.org/fhir/us/core/CodeSystem/careplan-category", "code": "assess-plan"]]],
-                ["coding": [["system": "http://snomed.info/sct", "code": "698360004", "display": plan]], "text": plan],
+                [
+                    "coding": [
+                        ["system": "http://hl7.org/fhir/us/core/CodeSystem/careplan-category", "code": "assess-plan"]
+                    ]
+                ],
+                [
+                    "coding": [["system": "http://snomed.info/sct", "code": "698360004", "display": plan]],
+                    "text": plan,
+                ],
             ],
             "subject": ["reference": "urn:uuid:\(patient)"],
             "period": period,
@@ -110,7 +117,14 @@ extension Bundles {
         var resource: [String: Any] = [
             "resourceType": "DiagnosticReport", "id": UUID().uuidString, "status": "final",
             "category": [
-                ["coding": [["system": "http://terminology.hl7.org/CodeSystem/v2-0074", "code": "LAB", "display": "Laboratory"]]]
+                [
+                    "coding": [
+                        [
+                            "system": "http://terminology.hl7.org/CodeSystem/v2-0074", "code": "LAB",
+                            "display": "Laboratory",
+                        ]
+                    ]
+                ]
             ],
             "code": ["coding": [["system": "http://loinc.org", "code": "51990-0", "display": name]], "text": name],
             "subject": ["reference": "urn:uuid:\(patient)"],
@@ -158,11 +172,15 @@ extension Bundles {
                     ]
                 ]
             ],
-            "code": ["coding": [["system": "http://loinc.org", "code": "72166-2", "display": "Tobacco smoking status"]]],
+            "code": [
+                "coding": [["system": "http://loinc.org", "code": "72166-2", "display": "Tobacco smoking status"]]
+            ],
             "subject": ["reference": "urn:uuid:\(patient)"],
             "effectiveDateTime": "2016-01-02T03:04:05-05:00",
             "valueCodeableConcept": [
-                "coding": [["system": "http://snomed.info/sct", "code": "266919005", "display": "Never smoked tobacco"]],
+                "coding": [
+                    ["system": "http://snomed.info/sct", "code": "266919005", "display": "Never smoked tobacco"]
+                ],
                 "text": "Never smoked tobacco",
             ],
         ])
@@ -213,11 +231,18 @@ extension Bundles {
                 ]
             ],
         ]
-        if let route { dosage["route"] = ["coding": [["system": "http://snomed.info/sct", "code": "26643006", "display": route]]] }
+        if let route {
+            dosage["route"] = ["coding": [["system": "http://snomed.info/sct", "code": "26643006", "display": route]]]
+        }
         return entry([
             "resourceType": "MedicationRequest", "id": UUID().uuidString, "status": "active", "intent": "order",
             "medicationCodeableConcept": [
-                "coding": [["system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "310798", "display": "Hydrochlorothiazide 25 MG Oral Tablet"]],
+                "coding": [
+                    [
+                        "system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "310798",
+                        "display": "Hydrochlorothiazide 25 MG Oral Tablet",
+                    ]
+                ],
                 "text": "Hydrochlorothiazide 25 MG Oral Tablet",
             ],
             "subject": ["reference": "urn:uuid:\(patient)"],
@@ -234,9 +259,16 @@ extension Bundles {
             observation(id, code: "8867-4", display: "Heart rate", value: 72, unit: "/min"),
             bloodPressure(id),
             condition(id, id: "\(id)-hypertension", display: "Hypertension"),
-            immunization(id), immunization(id, vaccine: "Td (adult) preservative free", date: "2016-03-04T05:06:07-05:00"),
+            immunization(id),
+            immunization(id, vaccine: "Td (adult) preservative free", date: "2016-03-04T05:06:07-05:00"),
             procedure(id, display: "Screening for depression", reason: ("\(id)-hypertension", nil)),
-            carePlan(id), carePlan(id, plan: "Lifestyle education regarding hypertension", activities: ["Low salt diet"], end: "2014-01-01T00:00:00Z"),
+            carePlan(id),
+            carePlan(
+                id,
+                plan: "Lifestyle education regarding hypertension",
+                activities: ["Low salt diet"],
+                end: "2014-01-01T00:00:00Z"
+            ),
             labResult(id, id: "\(id)-glucose", display: "Glucose", value: 88),
             labResult(id, id: "\(id)-urea", display: "Urea Nitrogen", value: 12),
             diagnosticReport(id, results: [("\(id)-glucose", "Glucose"), ("\(id)-urea", "Urea Nitrogen")]),

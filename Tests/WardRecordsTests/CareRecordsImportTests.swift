@@ -16,7 +16,9 @@ import Testing
         return (home, store, report)
     }
 
-    private static func day(_ text: String) -> Date { Date(timeIntervalSince1970: TimeInterval(FHIRDate.seconds(text)!)) }
+    private static func day(_ text: String) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(FHIRDate.seconds(text)!))
+    }
 
     @Test func everyKind_isImported_countedAndReadBack() throws {
         let (home, store, report) = try imported(Bundles.everyKind("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"))

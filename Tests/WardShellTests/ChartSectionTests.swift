@@ -81,12 +81,41 @@ import WardShell
         let f = try ShellFixture()
         var report = ImportReport()
         try FHIRImporter(store: f.store).importBundle(
-            Bundles.bundle([Bundles.patient("p9", given: ["Alan"], family: "Turing", mrn: "M9"),
-                Bundles.structuredMedication("p9", frequency: 1, route: "Oral")]),
+            Bundles.bundle([
+                Bundles.patient("p9", given: ["Alan"], family: "Turing", mrn: "M9"),
+                Bundles.structuredMedication("p9", frequency: 1, route: "Oral"),
+            ]),
             file: "b.json",
             into: &report
         )
         f.run("open M9")
         #expect(f.run("show meds").output.contains("1, Oral, once a day"))
+    }
+
+    @Test func hostileText_inEveryNewSection_isShownEscaped_neverSent() throws {
+        let f = try ShellFixture()
+        let payload = "x\u{1B}]0;title\u{07}\r\u{202E}y"
+        var report = ImportReport()
+        try FHIRImporter(store: f.store).importBundle(
+            Bundles.bundle([
+                Bundles.patient("p9", given: ["Alan"], family: "Turing", mrn: "M9"),
+                Bundles.immunization("p9", vaccine: payload),
+                Bundles.procedure("p9", display: payload, reason: ("c", payload)),
+                Bundles.carePlan("p9", plan: payload, activities: [payload, payload]),
+                Bundles.diagnosticReport("p9", name: payload, results: [("o", payload)]),
+                Bundles.structuredMedication("p9", route: payload),
+            ]),
+            file: "b.json",
+            into: &report
+        )
+        f.width = 400
+        f.run("open M9")
+        for section in ["immunizations", "procedures", "careplans", "reports", "meds"] {
+            let output = f.run("show \(section) --all").output
+            #expect(
+                !output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\r" || $0 == "\u{202E}" }
+            )
+            #expect(output.contains(#"x\e]0;title\a\r\u202Ey"#), "\(section): \(output)")
+        }
     }
 }

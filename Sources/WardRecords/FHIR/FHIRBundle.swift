@@ -1,9 +1,11 @@
 import Foundation
 
-/// One FHIR R4 bundle, read as a stream in two passes over its bytes, one entry at a time.
+/// One FHIR R4 bundle, or one bulk-data NDJSON export (`FHIRSource`), read as a stream in two
+/// passes over its bytes, one entry at a time.
 ///
 /// A bundle can be hundreds of megabytes (one long life in Synthea), so it is never held whole:
-/// the first pass (`init(reading:)`) keeps only the Patients and the Medications, checks each
+/// the first pass (`init(reading:)`) keeps only the Patients, the Medications and the names of
+/// Conditions and Observations (for references without a `display`), checks each
 /// patient's id and MRN, and refuses two Patients with the same id or MRN; the second
 /// (`readResources`) converts each entry and hands it to the writer, which writes it in the
 /// bundle's one transaction. Memory is one entry plus the bundle's patients, whatever the size;
@@ -496,7 +498,9 @@ struct FHIRBundle {
         let frequency = try repeating.field("frequency")?.number()
         let period = try repeating.field("period")?.number()
         let unit = try repeating.string("periodUnit").map { code -> String in
-            let words = ["s": "second", "min": "minute", "h": "hour", "d": "day", "wk": "week", "mo": "month", "a": "year"]
+            let words = [
+                "s": "second", "min": "minute", "h": "hour", "d": "day", "wk": "week", "mo": "month", "a": "year",
+            ]
             return words[code] ?? code
         }
         var times: String?

@@ -12,7 +12,13 @@ public struct CarePlan: Sendable, Equatable {
     public var start: Date?
     public var end: Date?
 
-    public init(category: String, activities: [String] = [], status: String = "active", start: Date? = nil, end: Date? = nil) {
+    public init(
+        category: String,
+        activities: [String] = [],
+        status: String = "active",
+        start: Date? = nil,
+        end: Date? = nil
+    ) {
         self.category = category
         self.activities = activities
         self.status = status

@@ -14,7 +14,13 @@ public struct Procedure: Sendable, Equatable {
     /// When it was performed (`performedDateTime`, or the start of `performedPeriod`).
     public var performed: Date?
 
-    public init(code: String = "", display: String, reason: String = "", status: String = "completed", performed: Date? = nil) {
+    public init(
+        code: String = "",
+        display: String,
+        reason: String = "",
+        status: String = "completed",
+        performed: Date? = nil
+    ) {
         self.code = code
         self.display = display
         self.reason = reason
