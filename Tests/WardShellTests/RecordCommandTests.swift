@@ -68,7 +68,7 @@ import WardShell
         #expect(output == "Opened M1: Lovelace, Ada Augusta, born 1815-12-10, female.")
         #expect(f.shell.prompt == "ward [M1]> ")
         #expect(f.shell.charts.map(\.mrn) == ["M1"])
-        #expect(f.shell.charts.first?.observations.count == 2)
+        #expect(f.shell.charts.first?.observations.count == 4)
     }
 
     @Test func open_unknownMRN_fails_namingOnlyTheMRN() throws {

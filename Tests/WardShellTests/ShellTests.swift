@@ -36,7 +36,7 @@ import WardShell
 
     @Test func tabCompletes_showSections() {
         #expect(Shell().completions(for: "l", before: "show ") == ["labs"])
-        #expect(Shell().completions(for: "", before: "show ").count == 8)
+        #expect(Shell().completions(for: "", before: "show ").count == 14)
         #expect(Shell().completions(for: "", before: "show labs ").isEmpty)
     }
 
