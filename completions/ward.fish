@@ -119,7 +119,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "war
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'shell' -d 'The records shell (the default): on the terminal, or a script with --batch.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'demo' -d 'Make a home of synthetic patients and a user demo/demo, then start the shell.'
-complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'import' -d 'Import FHIR R4 bundles (Synthea output) into the records.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'import' -d 'Import FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into the records.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'user' -d 'Add, change, remove, list and unlock the users who may sign on.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'audit' -d 'Check or read the audit log.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward" -eq 1' -fa 'config' -d 'Check the site policy.'

@@ -5,7 +5,8 @@ import WardCore
 import WardRecords
 
 extension Ward {
-    /// `ward import PATH...`: FHIR R4 bundles (Synthea output) into the home's records.
+    /// `ward import PATH...`: FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into
+    /// the home's records.
     ///
     /// Goes on past a bad bundle so one bad file does not hold back a directory of good ones;
     /// each bad bundle is named with its file and JSON path, imports nothing, and the command
@@ -16,16 +17,23 @@ extension Ward {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import FHIR R4 bundles (Synthea output) into the records."
+            abstract: "Import FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into the records."
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Bundle files, or directories of *.json bundles.", valueName: "path"))
+        @Argument(
+            help: ArgumentHelp(
+                "Bundle files, *.ndjson files, or directories of *.json bundles and *.ndjson exports.",
+                valueName: "path"
+            )
+        )
         var paths: [String]
 
         func validate() throws {
-            if paths.isEmpty { throw ValidationError("Name at least one bundle file or directory to import.") }
+            if paths.isEmpty {
+                throw ValidationError("Name at least one bundle, NDJSON file or directory to import.")
+            }
         }
 
         func run() throws {

@@ -361,6 +361,24 @@ import Testing
         }
     }
 
+    @Test func twoPatientsWithOneID_areAClash_namedByFileAndLine() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        var files = Bundles.ndjson(Self.patients)
+        files["Patient.ndjson"]!.append(Data(#"{"resourceType": "Patient", "id": "p1"}"#.utf8))
+        let directory = try write(files, in: home)
+        let store = try SQLiteRecordStore(home: home.path)
+        let report = FHIRImporter(store: store).importBundles(at: [directory])
+        let error = StoreError.patientClashInExport(
+            file: directory + "/Patient.ndjson:3",
+            clash: .sameIDInBundle(id: "p1")
+        )
+        #expect(report.failures == [error])
+        #expect(error.description.hasSuffix("; nothing of this export was imported"))
+        #expect(report.exitStatus == .dataError)
+        #expect(try store.lookUp(mrn: "M1") == nil)
+    }
+
     @Test func ndjsonFilesNamedOnTheLine_areOneExport() throws {
         let home = TemporaryHome()
         defer { home.remove() }

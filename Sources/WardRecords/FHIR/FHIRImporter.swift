@@ -96,11 +96,11 @@ public struct FHIRImporter {
         export: Bool = false,
         source: some FHIRSource
     ) throws {
-        let bundle = try Self.mapping(file: file) { try FHIRBundle(reading: source) }
+        let bundle = try Self.mapping(file: file, export: export) { try FHIRBundle(reading: source) }
         // Inside the transaction's closure, errors are mapped before GRDB rethrows them: the
         // store's `write` would turn any other error into an unnamed database error.
         let counts = try store.write { db in
-            try Self.mapping(file: file) {
+            try Self.mapping(file: file, export: export) {
                 var writer = BundleWriter(db: db, bundle: bundle)
                 try writer.writePatients()
                 return try bundle.readResources(source) { try writer.write($0) }
@@ -110,12 +110,13 @@ public struct FHIRImporter {
     }
 
     /// Runs `body`, turning the reader's and writer's complaints into `StoreError`s naming `file`.
-    private static func mapping<T>(file: String, _ body: () throws -> T) throws -> T {
+    private static func mapping<T>(file: String, export: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let problem as FHIRProblem {
             throw StoreError.malformedBundle(file: file, path: problem.path, problem: problem.problem)
         } catch let clash as PatientClash {
+            if export { throw StoreError.patientClashInExport(file: file, clash: clash) }
             throw StoreError.patientClash(file: file, clash: clash)
         } catch let located as NDJSONProblem {
             switch located.reason {
@@ -127,15 +128,14 @@ public struct FHIRImporter {
                     problem: problem.problem
                 )
             case .clash(let clash):
-                throw StoreError.patientClash(file: "\(located.file):\(located.line)", clash: clash)
+                throw StoreError.patientClashInExport(file: "\(located.file):\(located.line)", clash: clash)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // After the writer's own checks, a sign of a bug or of a concurrent writer rather than
             // of the bundle; still reported as the bundle's data error, never as raw SQL.
-            throw StoreError.bundleConflict(
-                file: file,
-                constraint: error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
-            )
+            let constraint = error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
+            if export { throw StoreError.exportConflict(file: file, constraint: constraint) }
+            throw StoreError.bundleConflict(file: file, constraint: constraint)
         }
     }
 }

@@ -114,7 +114,7 @@ struct NDJSONSource: FHIRSource {
 }
 
 /// What is wrong on one line of an NDJSON file. Becomes `StoreError.malformedLine` or
-/// `.patientClash` naming `FILE:LINE`.
+/// `.patientClashInExport` naming `FILE:LINE`.
 struct NDJSONProblem: Error {
     enum Reason {
         case malformed(FHIRProblem)

@@ -26,6 +26,11 @@ public enum StoreError: WardError, Equatable, Sendable {
     case malformedLine(file: String, line: Int, path: String, problem: String)
     /// A directory holds neither FHIR bundles (`*.json`) nor NDJSON files (`*.ndjson`).
     case nothingToImport(path: String)
+    /// An NDJSON export's Patient would overwrite or merge another patient (`file` names the
+    /// line when the clash is within the export); nothing of the export was imported.
+    case patientClashInExport(file: String, clash: PatientClash)
+    /// The database refused an NDJSON export's rows, as `bundleConflict` a bundle's.
+    case exportConflict(file: String, constraint: String)
     /// The home already holds records; the demo generator writes only into an empty home.
     case alreadyHasRecords(path: String)
     /// A bundle's Patient would overwrite or merge another patient; nothing of it was imported.
@@ -55,6 +60,11 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .nothingToImport(let path):
             return "\(path): no FHIR bundle (*.json) or bulk-data NDJSON file (*.ndjson) to import; "
                 + "a compressed *.ndjson.gz must be uncompressed first"
+        case .patientClashInExport(let file, let clash):
+            return "\(file): \(clash); nothing of this export was imported"
+        case .exportConflict(let file, let constraint):
+            return "\(file): the export conflicts with the stored records (\(constraint)); "
+                + "nothing of this export was imported"
         case .alreadyHasRecords(let path):
             return "\(path) already holds records; choose an empty home with --home"
         case .patientClash(let file, let clash):
@@ -72,7 +82,8 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .closed: .lockedOut
         case .noSuchPatient, .database: .failure
         case .unreadable, .nothingToImport: .noInput
-        case .malformedBundle, .malformedLine, .patientClash, .bundleConflict: .dataError
+        case .malformedBundle, .malformedLine, .patientClash, .bundleConflict, .patientClashInExport, .exportConflict:
+            .dataError
         case .alreadyHasRecords: .cannotCreate
         }
     }
