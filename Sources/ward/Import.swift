@@ -52,7 +52,7 @@ extension Ward {
                 progress.show(done, of: total, detail: "\(report.patients) patients")
             }
             for failure in report.failures.dropFirst(reported) { StandardError.report(failure.description) }
-            if report.files > 0 { progress.finish() }
+            if report.files + report.exports > 0 { progress.finish() }
             var summary = "\(report.headline): \(report.patients) patients"
             if !report.imported.isEmpty { summary += "; " + ImportReport.summary(report.imported) }
             if !report.skipped.isEmpty { summary += ". Skipped: " + ImportReport.summary(report.skipped) }

@@ -32,7 +32,7 @@ import Testing
         #expect(try p.waitForExit() == 1)
         #expect(p.standardError.contains("signed on again from \(h.passwordFile) before <stdin>:2"))
         #expect(p.standardError.contains("<stdin>:2: no chart is open"))
-        #expect(p.standardOutput.contains("Name         Alvarez, Brandon"))
+        #expect(p.standardOutput.contains("Name            Alvarez, Brandon"))
         let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
         // The `show` during the lock ran with no chart open: it touched no record.
         #expect(

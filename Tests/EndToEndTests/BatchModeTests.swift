@@ -17,7 +17,7 @@ import Testing
         let p = try h.start(["--batch", script, "--user", "demo", "--password-file", h.passwordFile])
         #expect(try p.waitForExit() == 1)
         #expect(p.standardOutput.contains("W0000011  Alvarez, Brandon"))
-        #expect(p.standardOutput.contains("Name         Alvarez, Brandon"))
+        #expect(p.standardOutput.contains("Name            Alvarez, Brandon"))
         #expect(!p.standardOutput.contains("demo (clinician)"))  // whoami came after the failure
         #expect(p.standardError.contains("\(script):6: unknown command 'fnd'. Type 'help' for the list."))
         #expect(!p.standardOutput.contains("\u{1B}"))

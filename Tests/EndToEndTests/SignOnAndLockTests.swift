@@ -196,7 +196,7 @@ struct WipeCoreImageTests {
         #expect(TerminalHarness.lastStatus == 0)
         let p = try h.start(["--user", "demo", "--password-file", h.passwordFile])
         p.send("open C0000001", "show")
-        try p.waitFor("Name         \(family), Canary")
+        try p.waitFor("Name            \(family), Canary")
         let before = try coreImage(of: p.pid, in: h.directory)
         #expect(occurrences(of: String(family), in: before) > 0, "control: the name must be in memory before the lock")
 

@@ -5,8 +5,9 @@ import WardRecords
 ///
 /// Everyone may see `summary` (demographics); the clinical sections (every other `ChartSection`)
 /// are for clinicians only, refused by the shell for a clerk or an auditor before anything is
-/// printed — their charts hold none of it anyway. Long sections show the newest rows first and stop at `recent` rows unless `--all`:
-/// Ward pages nothing through another program, so a screenful is the sensible default.
+/// printed — their charts hold none of it anyway. Long sections show the newest rows first and
+/// stop at `recent` rows unless `--all`: Ward pages nothing through another program, so a
+/// screenful is the sensible default.
 ///
 /// A section shown is the chart `read`, with the section, whether or not it has rows; a
 /// refused section is that read `denied` (noted by `Shell.run`).
