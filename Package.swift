@@ -34,6 +34,8 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         .target(name: "CScrub"),
+        // zlib's inflate, for bulk-data exports written as *.ndjson.gz.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // ppoll, timerfd, eventfd, getrandom, pipe2, prctl, the window size: what Glibc's module
         // leaves out or Swift cannot call. Readline's surface stays in CReadline.
         .target(name: "CWardSystem"),
@@ -90,6 +92,7 @@ let package = Package(
             name: "WardRecords",
             dependencies: [
                 "WardCore",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

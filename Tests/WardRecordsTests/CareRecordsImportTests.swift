@@ -379,6 +379,70 @@ import Testing
         #expect(try store.lookUp(mrn: "M1") == nil)
     }
 
+    /// Compresses `data` with the system's gzip.
+    private func gzip(_ data: Data, _ home: TemporaryHome) throws -> Data {
+        let file = home.path + "/plain-\(UUID().uuidString)"
+        try data.write(to: URL(fileURLWithPath: file))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-n", file]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "gzip (Debian package gzip)")
+        return try Data(contentsOf: URL(fileURLWithPath: file + ".gz"))
+    }
+
+    @Test func aGzippedExport_importsAsThePlainOne_evenInConcatenatedMembers() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        var files: [String: Data] = [:]
+        for (name, data) in Bundles.ndjson(Self.patients) {
+            // Observation.ndjson.gz as two gzip members, as `cat a.gz b.gz` writes it.
+            if name == "Observation.ndjson" {
+                let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                let half = lines.count / 2
+                let first = Data(lines[..<half].joined(separator: [UInt8(ascii: "\n")]) + [UInt8(ascii: "\n")])
+                let second = Data(lines[half...].joined(separator: [UInt8(ascii: "\n")]))
+                files[name + ".gz"] = try gzip(first, home) + gzip(second, home)
+            } else {
+                files[name + ".gz"] = try gzip(data, home)
+            }
+        }
+        let directory = try write(files, in: home)
+        let store = try SQLiteRecordStore(home: home.path)
+        let report = FHIRImporter(store: store).importBundles(at: [directory])
+        #expect(report.failures.isEmpty && report.exportsImported == 1 && report.patients == 2)
+        #expect(report.imported["Observation"] == 12 && report.imported["Immunization"] == 4)
+        #expect(try store.chart(mrn: "M2").reports.first?.results == ["Glucose", "Urea Nitrogen"])
+    }
+
+    @Test func aGzipFileCutShort_orNotGzip_isRefusedAtTheLineItReached() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let plain = Bundles.ndjson(Self.patients)
+        let whole = try gzip(plain["Observation.ndjson"]!, home)
+        for (bytes, reason) in [
+            (whole.prefix(whole.count - 10), "not valid gzip data: the file is cut short"),
+            (Data("not gzip at all\n".utf8), "not valid gzip data: incorrect header check"),
+        ] {
+            var files = plain
+            files.removeValue(forKey: "Observation.ndjson")
+            files["Observation.ndjson.gz"] = Data(bytes)
+            let directory = try write(files, in: home)
+            let store = try SQLiteRecordStore(home: home.path)
+            defer { store.close() }
+            let report = FHIRImporter(store: store).importBundles(at: [directory])
+            guard case .malformedLine(let file, _, "(gzip)", let problem)? = report.failures.first else {
+                Issue.record("\(report.failures)")
+                continue
+            }
+            #expect(file == directory + "/Observation.ndjson.gz" && problem == reason)
+            #expect(report.exitStatus == .dataError)
+            #expect(try store.lookUp(mrn: "M1") == nil)
+            try FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
     @Test func ndjsonFilesNamedOnTheLine_areOneExport() throws {
         let home = TemporaryHome()
         defer { home.remove() }
@@ -392,7 +456,7 @@ import Testing
     @Test func aDirectoryWithNothingToImport_isNoInput_andSaysWhy() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let directory = try write(["Patient.ndjson.gz": Data([0x1F, 0x8B]), "README": Data()], in: home)
+        let directory = try write(["README": Data(), "Patient.ndjson.zip": Data([0x50, 0x4B])], in: home)
         let store = try SQLiteRecordStore(home: home.path)
         let report = FHIRImporter(store: store).importBundles(at: [directory])
         #expect(report.failures == [.nothingToImport(path: directory)])

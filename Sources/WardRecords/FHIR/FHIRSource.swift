@@ -86,7 +86,7 @@ struct BundleSource: FHIRSource {
 }
 
 /// A FHIR bulk-data export (`$export`): NDJSON files, one resource per line, usually one file
-/// per resource type (`Patient.ndjson`, `Observation.ndjson`, …). Read as one input: its
+/// per resource type (`Patient.ndjson`, `Observation.ndjson.gz`, …). Read as one input: its
 /// patients in one file, their entries in others.
 ///
 /// Each line is parsed on its own, so a line holding two values, or half of one, is refused
@@ -128,7 +128,9 @@ struct NDJSONProblem: Error {
 
 /// The lines of a file, read in 1 MiB chunks: each line's bytes (without its `\n`) and its
 /// number from 1. Lines of nothing but JSON whitespace are passed over. Every byte is looked
-/// at once by `memchr` and copied once into its line: linear in the file.
+/// at once by `memchr` and copied once into its line: linear in the file. A file whose name ends
+/// in `.gz` is read through `GzipReader`; bytes that are not gzip are a problem at the line
+/// being read.
 enum NDJSONLines {
     static let chunkSize = 1 << 20
 
@@ -136,6 +138,7 @@ enum NDJSONLines {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw StoreError.unreadable(path: path) }
         defer { close(descriptor) }
+        let gzip = path.lowercased().hasSuffix(".gz") ? try GzipReader(descriptor: descriptor) : nil
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var pending: [UInt8] = []
         var number = 0
@@ -145,12 +148,23 @@ enum NDJSONLines {
             let blank = pending.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
             if !blank { try body(number, Data(pending)) }
         }
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.unreadable(path: path)
+        func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            guard let gzip else {
+                while true {
+                    let count = read(descriptor, buffer.baseAddress, buffer.count)
+                    if count >= 0 { return count }
+                    if errno != EINTR { throw StoreError.unreadable(path: path) }
+                }
             }
+            do {
+                return try gzip.read(into: buffer, path: path)
+            } catch let failure as GzipReader.Failure {
+                let problem = FHIRProblem(path: "(gzip)", problem: "not valid gzip data: \(failure.reason)")
+                throw NDJSONProblem(file: path, line: number + 1, reason: .malformed(problem))
+            }
+        }
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try fill($0) }
             if count == 0 { break }
             try chunk.withUnsafeBytes { bytes in
                 var start = 0

@@ -8,9 +8,9 @@ public enum ImportInput: Equatable, Sendable {
     /// what an error about the whole export names.
     case export(name: String, files: [String])
 
-    /// The inputs under `paths`: each `*.ndjson` file named is part of one export, every other
-    /// file a bundle; a directory's `*.json` files (recursively, sorted, so runs are repeatable)
-    /// are bundles and its `*.ndjson` files one export. A path that does not exist, or a
+    /// The inputs under `paths`: each `*.ndjson` (or `*.ndjson.gz`) file named is part of one
+    /// export, every other file a bundle; a directory's `*.json` files (recursively, sorted, so
+    /// runs are repeatable) are bundles and its `*.ndjson` and `*.ndjson.gz` files one export. A path that does not exist, or a
     /// directory with nothing to import, is a failure.
     public static func inputs(in paths: [String]) -> (inputs: [ImportInput], failures: [StoreError]) {
         var inputs: [ImportInput] = []
@@ -49,5 +49,8 @@ public enum ImportInput: Equatable, Sendable {
         return (inputs, failures)
     }
 
-    private static func isNDJSON(_ path: String) -> Bool { path.lowercased().hasSuffix(".ndjson") }
+    private static func isNDJSON(_ path: String) -> Bool {
+        let name = path.lowercased()
+        return name.hasSuffix(".ndjson") || name.hasSuffix(".ndjson.gz")
+    }
 }

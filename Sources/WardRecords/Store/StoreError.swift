@@ -24,7 +24,7 @@ public enum StoreError: WardError, Equatable, Sendable {
     case malformedBundle(file: String, path: String, problem: String)
     /// A line of an NDJSON export is malformed: `path` is the JSON path inside the line's resource.
     case malformedLine(file: String, line: Int, path: String, problem: String)
-    /// A directory holds neither FHIR bundles (`*.json`) nor NDJSON files (`*.ndjson`).
+    /// A directory holds neither FHIR bundles (`*.json`) nor NDJSON files (`*.ndjson`, `*.ndjson.gz`).
     case nothingToImport(path: String)
     /// An NDJSON export's Patient would overwrite or merge another patient (`file` names the
     /// line when the clash is within the export); nothing of the export was imported.
@@ -58,8 +58,7 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .malformedLine(let file, let line, let path, let problem):
             return "\(file):\(line): \(path): \(problem); nothing of this export was imported"
         case .nothingToImport(let path):
-            return "\(path): no FHIR bundle (*.json) or bulk-data NDJSON file (*.ndjson) to import; "
-                + "a compressed *.ndjson.gz must be uncompressed first"
+            return "\(path): no FHIR bundle (*.json) or bulk-data NDJSON file (*.ndjson, *.ndjson.gz) to import"
         case .patientClashInExport(let file, let clash):
             return "\(file): \(clash); nothing of this export was imported"
         case .exportConflict(let file, let constraint):
