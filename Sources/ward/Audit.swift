@@ -39,19 +39,25 @@ extension Ward {
 
         /// The `path` of the site's `[[plugin]] name = "audit-log"`, nil when it names none.
         private static func siteLogPath(_ global: GlobalOptions) throws -> String? {
-            try siteAuditLogSetting("path", global)
-        }
-
-        /// The `key-file` of the site's audit log, nil when it names none: `rotate` writes a
-        /// record, and it must be keyed as the log's other records are.
-        static func siteKeyFile(_ global: GlobalOptions) throws -> String? {
-            try siteAuditLogSetting("key-file", global)
-        }
-
-        private static func siteAuditLogSetting(_ key: String, _ global: GlobalOptions) throws -> String? {
             let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
-            return try settings.string(key)
+            return try settings.string("path")
+        }
+
+        /// The `key-file` of the site's audit log when `path` is that log (its `path`, or the
+        /// home's `audit.jsonl` when it names none); nil otherwise. `rotate` writes a record, and
+        /// it must be keyed as the log's other records are.
+        static func siteKeyFile(forLog path: String, global: GlobalOptions) throws -> String? {
+            let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+            guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
+            let sitePath = try settings.string("path")
+            if let sitePath, sitePath != path { return nil }
+            if sitePath == nil, let home = try? WardHome.open(option: global.home, create: false),
+                home.auditLogPath != path
+            {
+                return nil
+            }
+            return try settings.string("key-file")
         }
     }
 }

@@ -54,8 +54,7 @@ extension Ward.Audit {
             if access(path, F_OK) != 0, access(AuditHead.path(forLog: path), F_OK) != 0 {
                 throw AuditError.file(.notFound(path: path))
             }
-            var keyPath = keyFile
-            if keyPath == nil, file == nil { keyPath = try Ward.Audit.siteKeyFile(global) }
+            let keyPath = try keyFile ?? Ward.Audit.siteKeyFile(forLog: path, global: global)
             let chain = try keyPath.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
             let writer = try AuditWriter(path: path, chain: chain ?? AuditChain(), policy: .always)
             defer { writer.close() }

@@ -57,7 +57,8 @@ extension Ward.Audit {
             )
             for warning in report.warnings { printText("warning: \(warning)") }
             if let problem = report.problem {
-                printText("\(path): \(report.summary)")
+                // A problem found between files, before any record was counted, has no summary.
+                if report.records > 0 { printText("\(path): \(report.summary)") }
                 throw CommandLineError.auditLogFailsVerification(path: problem.file ?? path, problem: problem)
             }
             printText("\(path): \(report.summary)")
