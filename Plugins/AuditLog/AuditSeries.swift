@@ -121,6 +121,15 @@ extension AuditVerifier {
                 part = verify(bytes: bytes, head: head, after: anchor)
             }
             report.add(part)
+            report.fileSummaries.append(
+                AuditReport.FileSummary(
+                    file: file,
+                    records: part.records,
+                    firstSeq: part.firstSeq,
+                    lastSeq: part.lastSeq,
+                    lastHash: part.lastHash
+                )
+            )
             report.warnings += part.warnings.map { many ? "\(file): \($0)" : $0 }
             if var problem = part.problem {
                 if many { problem.file = file }

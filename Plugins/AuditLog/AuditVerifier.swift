@@ -335,6 +335,25 @@ public struct AuditReport: Sendable {
     public private(set) var lastHash: String?
     /// How many files were checked as one series (1 for a log never rotated).
     public internal(set) var files = 1
+    /// Each file of a series that was checked, oldest first: what an auditor notes of the files
+    /// they archive (`ward audit verify --start-after`).
+    public internal(set) var fileSummaries: [FileSummary] = []
+
+    /// One checked file of a series: its record count and last record.
+    public struct FileSummary: Equatable, Sendable {
+        public var file: String
+        public var records: Int
+        public var firstSeq: Int64?
+        public var lastSeq: Int64?
+        public var lastHash: String?
+
+        /// `FILE: N records (seq A–B), last hash H`.
+        public var description: String {
+            guard let firstSeq, let lastSeq, let lastHash else { return "\(file): no records" }
+            return
+                "\(file): \(records) record\(records == 1 ? "" : "s") (seq \(firstSeq)–\(lastSeq)), last hash \(lastHash)"
+        }
+    }
     /// Findings that are not tampering: a torn final line, a missing head file.
     public internal(set) var warnings: [String] = []
     /// The first record that fails, or nil when the log is intact.

@@ -62,7 +62,10 @@ extension Ward.Audit {
                 throw CommandLineError.auditLogFailsVerification(path: problem.file ?? path, problem: problem)
             }
             printText("\(path): \(report.summary)")
-            if let seq = report.lastSeq, let hash = report.lastHash {
+            if report.files > 1 {
+                // What an auditor notes of the files they archive, for --start-after later.
+                for file in report.fileSummaries { printText("  \(file.description)") }
+            } else if let seq = report.lastSeq, let hash = report.lastHash {
                 printText("\(path): last record \(seq), hash \(hash).")
             }
         }
