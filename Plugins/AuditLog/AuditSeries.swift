@@ -192,6 +192,14 @@ extension AuditVerifier {
         startAfter: String?,
         warnings: inout [String]
     ) -> AuditProblem? {
+        // Plain arrays, not closures over `ends`: the release optimizer of Swift 6.3 crashed on those.
+        let lastHashes: [String?] = ends.map { $0.last?.hash }
+        func fileIndex(endingWith hash: String, skipping skipped: Int) -> Int? {
+            for candidate in lastHashes.indices where candidate != skipped && lastHashes[candidate] == hash {
+                return candidate
+            }
+            return nil
+        }
         for (index, file) in files.enumerated() {
             let here = ends[index]
             guard let first = here.first else {
@@ -213,7 +221,7 @@ extension AuditVerifier {
             if index == 0 {
                 guard let rotation else { continue }  // record 1, or the file's own check says what is missing
                 if rotation.previous.hash == startAfter { continue }
-                if let other = ends.indices.first(where: { ends[$0].last?.hash == rotation.previous.hash }) {
+                if let other = fileIndex(endingWith: rotation.previous.hash, skipping: -1) {
                     return AuditProblem(
                         kind: .reordered,
                         line: first.line,
@@ -269,9 +277,7 @@ extension AuditVerifier {
                 )
             }
 
-            if let other = ends.indices.first(where: {
-                $0 != index - 1 && ends[$0].last?.hash == rotation.previous.hash
-            }) {
+            if let other = fileIndex(endingWith: rotation.previous.hash, skipping: index - 1) {
                 return AuditProblem(
                     kind: .reordered,
                     line: first.line,
@@ -282,10 +288,11 @@ extension AuditVerifier {
                 )
             }
             if last.seq < rotation.previous.seq {
-                let continuesThisFile = before.firstSeq.map {
-                    rotation.previous.seq - $0 + 1 == rotation.previousRecords
+                var continuesThisFile = false
+                if let firstSeq = before.firstSeq {
+                    continuesThisFile = rotation.previous.seq - firstSeq + 1 == rotation.previousRecords
                 }
-                if continuesThisFile == true {
+                if continuesThisFile {
                     return AuditProblem(
                         kind: .truncated,
                         line: last.line + 1,

@@ -56,6 +56,15 @@ import Testing
         #expect(try ward(h, ["audit", "verify"]).status == 65)
     }
 
+    /// A log that does not exist is no input, and nothing is created in its place.
+    @Test func rotatingALogThatDoesNotExist_exits66_andCreatesNothing() throws {
+        let h = try BatchHome(patients: 5)
+        let missing = h.directory.appendingPathComponent("nowhere.jsonl").path
+        #expect(try ward(h, ["audit", "rotate", missing]).status == 66)
+        #expect(access(missing, F_OK) != 0 && access(missing + ".head", F_OK) != 0)
+        #expect(try ward(h, ["audit", "verify", "--start-after", "not-a-hash"]).status == 64)
+    }
+
     /// A session running while the log rotates keeps working; its later records go to the new file.
     @Test func aRunningBatch_keepsWorking_acrossARotation() throws {
         let h = try BatchHome(patients: 5)
