@@ -180,7 +180,15 @@ extension AuditVerifier {
                 detail: "the head file was changed (or written with another key)"
             )
         case .absent:
-            break
+            // logrotate leaves the head file in place; without it, whatever followed the file
+            // before cannot be told from nothing.
+            report.problem = AuditProblem(
+                kind: .deleted,
+                line: 1,
+                seq: last.map { $0.seq + 1 },
+                detail: "the log is empty and its head file is gone: the records after the file before it "
+                    + "cannot be checked"
+            )
         }
         return report
     }

@@ -149,6 +149,15 @@ import WardCore
         #expect(report.warnings.contains { $0.contains("the log is empty") })
     }
 
+    /// The log and its head removed together: what followed `.1` is gone, and that is reported.
+    @Test func theCurrentLogAndItsHeadRemoved_isDeleted() throws {
+        #expect(unlink(path) == 0)
+        #expect(unlink(AuditHead.path(forLog: path)) == 0)
+        let problem = try #require(try verify().problem)
+        #expect(problem.kind == .deleted)
+        #expect(problem.file == path)
+    }
+
     @Test func aCompressedFile_isNamedInTheGap() throws {
         #expect(rename(path + ".1", path + ".1.gz") == 0)
         let problem = try #require(try verify().problem)
