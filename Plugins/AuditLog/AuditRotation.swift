@@ -254,15 +254,24 @@ extension AuditWriter {
             previous: stored,
             head: AuditHead(seq: 0, hash: "")
         )
+        // FILE.1 ends with the record the head names, or with the one after it: a writer stopped
+        // between its record and its head, as a single log allows.
         if isFile, let last = try? Self.readTail(previous, path: previousPath),
-            last.seq == stored.seq, last.hash == stored.hash,
+            (last.seq == stored.seq && last.hash == stored.hash)
+                || (last.seq == stored.seq + 1 && last.prev == stored.hash),
             let first = try? Self.firstSeq(previous, path: previousPath)
         {
             rotation.cause = .renamed
             rotation.previousFile = AuditRotation.fileName(previousPath)
             rotation.previousRecords = last.seq - first + 1
+            rotation.previous = AuditHead(seq: last.seq, hash: last.hash)
         }
-        let start = Tail(seq: stored.seq, hash: stored.hash, size: tail.size, isTorn: tail.isTorn)
+        let start = Tail(
+            seq: rotation.previous.seq,
+            hash: rotation.previous.hash,
+            size: tail.size,
+            isTorn: tail.isTorn
+        )
         let written = try writeRecord(rotation.entry, session: session, source: source, after: start)
         rotation.head = AuditHead(seq: written.seq, hash: written.hash)
         return (rotation, written)

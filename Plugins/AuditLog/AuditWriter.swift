@@ -251,6 +251,8 @@ public final class AuditWriter {
         var size: Int
         /// The file ends in a line without its newline (a writer crashed mid-record).
         var isTorn: Bool
+        /// The last record's `prev`, when the tail was read from a file.
+        var prev: String? = nil
 
         /// No record in the file yet (empty, or only a torn first write).
         var isEmpty: Bool { seq == 0 && hash == AuditChain.genesis }
@@ -278,7 +280,7 @@ public final class AuditWriter {
             if start > 0, !lines.isEmpty { lines.removeFirst() }
             for line in lines.reversed() {
                 if let record = AuditRecord(line: 0, bytes: line) {
-                    return Tail(seq: record.seq, hash: record.hash, size: size, isTorn: isTorn)
+                    return Tail(seq: record.seq, hash: record.hash, size: size, isTorn: isTorn, prev: record.prev)
                 }
             }
             if start == 0 {

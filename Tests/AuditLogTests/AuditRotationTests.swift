@@ -168,6 +168,23 @@ import WardCore
         #expect(try AuditVerifier().verifySeries(path: path).problem == nil)
     }
 
+    /// A writer that stopped between its record and its head, and then a rename: the new file
+    /// continues from the record, not from the head one behind it.
+    @Test func aRenameAfterAWriterStoppedBeforeItsHead_continuesFromTheLastRecord() throws {
+        try writeLog(path, count: 3).close()
+        let headBefore = readBytes(AuditHead.path(forLog: path))
+        try writeLog(path, count: 1).close()
+        writeBytes(AuditHead.path(forLog: path), headBefore)  // the head one record behind
+        #expect(rename(path, path + ".1") == 0)
+        let writer = try AuditWriter(path: path)
+        try append(writer)
+        let first = try #require(records(path).first)
+        #expect(first.object.string("how") == "renamed")
+        #expect(first.seq == 5)
+        #expect(first.object.integer("records") == 4)
+        #expect(try AuditVerifier().verifySeries(path: path).problem == nil)
+    }
+
     /// logrotate's `create`: an empty file in the log's place, and a new session's writer.
     @Test func aRenameWithAnEmptyFileCreated_isContinued_byANewWriter() throws {
         try writeLog(path, count: 3).close()
