@@ -402,13 +402,13 @@ _ward_audit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    verify|show)
+    verify|show|rotate)
         # Offer subcommand argument completions
         "_ward_audit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'verify show' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'verify show rotate' -- "${cur}"))
         ;;
     esac
 }
@@ -417,7 +417,7 @@ _ward_audit_verify() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --site --key-file)
+    non_repeating_options=(--home --site --key-file --start-after)
     __ward_offer_flags_options 1
 
     # Offer option value completions
@@ -429,6 +429,9 @@ _ward_audit_verify() {
         return
         ;;
     '--key-file')
+        return
+        ;;
+    '--start-after')
         return
         ;;
     esac
@@ -463,6 +466,27 @@ _ward_audit_show() {
         ;;
     '--format')
         __ward_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    esac
+}
+
+_ward_audit_rotate() {
+    repeating_flags=()
+    non_repeating_flags=(--renamed --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site --key-file)
+    __ward_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    '--key-file')
         return
         ;;
     esac

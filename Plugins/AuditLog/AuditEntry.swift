@@ -41,6 +41,10 @@ public struct AuditEntry: Equatable, Sendable {
         /// The session ended; `how` says how (user, timeout, hangup, terminate, failed-attempts,
         /// end-of-input, command-failed, interrupt, line-too-long).
         case signOff = "sign-off"
+        /// The first record of a file after rotation: `file` names the previous file (null when
+        /// it was not found), `records` its record count, `how` who rotated (`command`,
+        /// `renamed`, `missing`); its `prev` is the previous file's last hash (`AuditRotation`).
+        case rotate
     }
 
     public var kind: Kind

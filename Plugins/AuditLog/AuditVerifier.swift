@@ -47,7 +47,15 @@ public struct AuditVerifier {
     }
 
     /// Checks the log's bytes.
-    public func verify(bytes: [UInt8], head: HeadState = .absent) -> AuditReport {
+    ///
+    /// - Parameter after: The record the file's first record follows: the start of the chain
+    ///   (seq 0, the genesis hash) for a log that was never rotated, the last record of the older
+    ///   file for one file of a rotated series (`AuditSeries`).
+    public func verify(
+        bytes: [UInt8],
+        head: HeadState = .absent,
+        after: AuditHead = AuditHead(seq: 0, hash: AuditChain.genesis)
+    ) -> AuditReport {
         var report = AuditReport(algorithm: chain.algorithm)
         let items = Self.split(bytes)
         if items.isEmpty {
@@ -76,7 +84,7 @@ public struct AuditVerifier {
             return report
         }
 
-        var last = (seq: Int64(0), hash: AuditChain.genesis, line: 0)
+        var last = (seq: after.seq, hash: after.hash, line: 0)
         var seen: [String: Int64] = [:]
         var hashBySeq: [Int64: String] = [:]
         var tornAtEnd = false
@@ -166,7 +174,7 @@ public struct AuditVerifier {
                     ? "the log ends at record \(last.seq) and a cut line, but its head says \(h.seq) were written"
                     : "the log ends at record \(last.seq) (line \(last.line)) but its head says \(h.seq) were written"
                 report.problem = AuditProblem(kind: .truncated, line: last.line + 1, seq: last.seq + 1, detail: detail)
-            } else if hashBySeq[h.seq].map({ $0 != h.hash }) ?? (h.seq != 0) {
+            } else if hashBySeq[h.seq].map({ $0 != h.hash }) ?? (h.seq != after.seq || h.hash != after.hash) {
                 report.problem = AuditProblem(
                     kind: .modified,
                     line: last.line,
@@ -323,6 +331,29 @@ public struct AuditReport: Sendable {
     public private(set) var lastTime: String?
     public private(set) var sessions: Set<String> = []
     public private(set) var users: Set<String> = []
+    /// The hash of the last record counted: what an auditor notes when archiving the files.
+    public private(set) var lastHash: String?
+    /// How many files were checked as one series (1 for a log never rotated).
+    public internal(set) var files = 1
+    /// Each file of a series that was checked, oldest first: what an auditor notes of the files
+    /// they archive (`ward audit verify --start-after`).
+    public internal(set) var fileSummaries: [FileSummary] = []
+
+    /// One checked file of a series: its record count and last record.
+    public struct FileSummary: Equatable, Sendable {
+        public var file: String
+        public var records: Int
+        public var firstSeq: Int64?
+        public var lastSeq: Int64?
+        public var lastHash: String?
+
+        /// `FILE: N records (seq A–B), last hash H`.
+        public var description: String {
+            guard let firstSeq, let lastSeq, let lastHash else { return "\(file): no records" }
+            return
+                "\(file): \(records) record\(records == 1 ? "" : "s") (seq \(firstSeq)–\(lastSeq)), last hash \(lastHash)"
+        }
+    }
     /// Findings that are not tampering: a torn final line, a missing head file.
     public internal(set) var warnings: [String] = []
     /// The first record that fails, or nil when the log is intact.
@@ -336,6 +367,7 @@ public struct AuditReport: Sendable {
         records += 1
         if firstSeq == nil { firstSeq = r.seq }
         lastSeq = r.seq
+        lastHash = r.hash
         if let ts = r.timestamp {
             if firstTime == nil { firstTime = ts }
             lastTime = ts
@@ -344,10 +376,24 @@ public struct AuditReport: Sendable {
         if let u = r.user { users.insert(u) }
     }
 
-    /// One line: `N records (seq A–B), FROM to TO, S sessions, U users; chain intact (ALG).`
+    /// Adds the counts of the next file of a series.
+    mutating func add(_ next: AuditReport) {
+        records += next.records
+        firstSeq = firstSeq ?? next.firstSeq
+        lastSeq = next.lastSeq ?? lastSeq
+        lastHash = next.lastHash ?? lastHash
+        firstTime = firstTime ?? next.firstTime
+        lastTime = next.lastTime ?? lastTime
+        sessions.formUnion(next.sessions)
+        users.formUnion(next.users)
+    }
+
+    /// One line: `N records (seq A–B), FROM to TO, S sessions, U users; chain intact (ALG).`,
+    /// after `F files, ` for a rotated series.
     public var summary: String {
         guard records > 0 else { return "0 records; nothing to check (\(algorithm))." }
-        var out = "\(records) record\(records == 1 ? "" : "s") (seq \(firstSeq!)–\(lastSeq!))"
+        var out = files > 1 ? "\(files) files, " : ""
+        out += "\(records) record\(records == 1 ? "" : "s") (seq \(firstSeq!)–\(lastSeq!))"
         if let firstTime, let lastTime { out += ", \(firstTime) to \(lastTime)" }
         out += ", \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
         out += ", \(users.count) user\(users.count == 1 ? "" : "s")"
@@ -379,6 +425,8 @@ public struct AuditProblem: Equatable, Sendable, CustomStringConvertible {
     /// The sequence number concerned, when known.
     public let seq: Int64?
     public let detail: String
+    /// The file of a rotated series where the failure shows; nil for a single log.
+    public var file: String? = nil
 
     public var description: String { "line \(line): \(kind.rawValue): \(detail)." }
 }

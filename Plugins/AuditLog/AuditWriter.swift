@@ -5,11 +5,18 @@ import WardPluginAPI
 ///
 /// Each append, under `flock(LOCK_EX)` on the log:
 /// 1. checks the path still names the file it opened (reopening after a rotation; refusing a
-///    symbolic link, a file others can write, a read-only file);
+///    symbolic link, a file others can write, a read-only file), and checks it again once the
+///    lock is held: a rotation may have renamed the file while this writer waited for it;
 /// 2. reads the last record's `seq` and `hash` from the file's tail, and the head file;
 /// 3. writes the new record with one `write(2)` on an `O_APPEND` descriptor, and on failure
 ///    cuts the file back to where it was, so a failed append leaves no half line;
 /// 4. syncs as the policy says, then updates the head file.
+///
+/// When the log is missing or empty but its head names records, another program renamed it
+/// (logrotate) or someone removed it: the writer starts the new file with a `rotate` record that
+/// continues the chain from the head, naming `FILE.1` when that file ends with the record the
+/// head names (`startAfterRename`, in `AuditRotation.swift`). `ward audit rotate` renames the
+/// log itself (`rotate()`).
 ///
 /// A final line left torn by a crashed writer is closed with a newline before the next record,
 /// so it never merges with it; `ward audit verify` reports it as torn.
@@ -34,8 +41,8 @@ public final class AuditWriter {
     /// Written by `append` since the last `sync()`.
     public private(set) var hasUnsyncedWrites = false
 
-    private var log: Int32 = -1
-    private var head: Int32 = -1
+    var log: Int32 = -1
+    var head: Int32 = -1
     private var identity: (device: UInt64, inode: UInt64)?
     private let clock: @Sendable () -> Int64
     private let host: String
@@ -69,25 +76,66 @@ public final class AuditWriter {
     ) throws(AuditError)
         -> Int64
     {
-        try ensureSamePath()
-        try checkOpenFile()
-        try lockLog()
+        try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
 
-        let tail = try readTail()
-        let stored = try readHead()
-        if let stored {
-            if stored.seq > tail.seq {
-                throw .headMismatch(
-                    path: path,
-                    detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
-                )
-            }
-            if stored.seq == tail.seq, stored.hash != tail.hash {
-                throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
+        var tail = try readTail()
+        if let stored = try readHead() {
+            if tail.isEmpty, stored.seq > 0 {
+                // Renamed away (logrotate) or removed: continue the chain in a new file.
+                tail = try startAfterRename(tail: tail, session: session, source: source).tail
+            } else {
+                try check(stored, against: tail)
             }
         }
+        return try writeRecord(entry, session: session, source: source, after: tail).seq
+    }
 
+    /// Refuses a log whose end is not what its head file names.
+    func check(_ stored: AuditHead, against tail: Tail) throws(AuditError) {
+        if stored.seq > tail.seq {
+            throw .headMismatch(
+                path: path,
+                detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
+            )
+        }
+        if stored.seq == tail.seq, stored.hash != tail.hash {
+            throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
+        }
+    }
+
+    /// Writes one record after `tail` to the open log and moves the head; returns the new tail.
+    /// The caller holds the lock.
+    func writeRecord(
+        _ entry: AuditEntry,
+        session: AuditRecord.SessionFields,
+        source: String?,
+        after tail: Tail
+    ) throws(AuditError) -> Tail {
+        let (line, written) = record(entry, session: session, source: source, after: tail)
+        let bytes: [UInt8] = (tail.isTorn ? [0x0A] : []) + line
+
+        if let code = Self.writeAll(log, bytes) {
+            _ = ftruncate(log, off_t(tail.size))
+            throw .io(path: path, operation: "write", errno: code)
+        }
+        if policy == .always {
+            if fdatasync(log) != 0 { throw .io(path: path, operation: "fdatasync", errno: errno) }
+        } else {
+            hasUnsyncedWrites = true
+        }
+        try writeHead(written)
+        return Tail(seq: written.seq, hash: written.hash, size: tail.size + bytes.count, isTorn: false)
+    }
+
+    /// The line and the head of a record that would follow `tail`, for a file the writer has not
+    /// opened yet (the first record of a rotated log).
+    func record(
+        _ entry: AuditEntry,
+        session: AuditRecord.SessionFields,
+        source: String?,
+        after tail: Tail
+    ) -> (line: [UInt8], head: AuditHead) {
         let seq = tail.seq + 1
         let body = AuditRecord.body(
             seq: seq,
@@ -100,20 +148,7 @@ public final class AuditWriter {
             prev: tail.hash
         )
         let hash = chain.hash(prev: tail.hash, body: body)
-        var bytes: [UInt8] = tail.isTorn ? [0x0A] : []
-        bytes += AuditRecord.line(body: body, hash: hash)
-
-        if let code = Self.writeAll(log, bytes) {
-            _ = ftruncate(log, off_t(tail.size))
-            throw .io(path: path, operation: "write", errno: code)
-        }
-        if policy == .always {
-            if fdatasync(log) != 0 { throw .io(path: path, operation: "fdatasync", errno: errno) }
-        } else {
-            hasUnsyncedWrites = true
-        }
-        try writeHead(AuditHead(seq: seq, hash: hash))
-        return seq
+        return (AuditRecord.line(body: body, hash: hash), AuditHead(seq: seq, hash: hash))
     }
 
     /// Flushes what `interval` and `never` left in the page cache.
@@ -132,7 +167,7 @@ public final class AuditWriter {
 
     // MARK: - Files
 
-    private func reopen() throws(AuditError) {
+    func reopen() throws(AuditError) {
         closeFiles()
         do {
             log = try FileSecurity.openFile(atPath: path, flags: O_RDWR | O_APPEND, create: true)
@@ -180,23 +215,54 @@ public final class AuditWriter {
     }
 
     private func lockLog() throws(AuditError) {
-        while flock(log, LOCK_EX) != 0 {
+        try Self.lock(log, path: path)
+    }
+
+    static func lock(_ fd: Int32, path: String) throws(AuditError) {
+        while flock(fd, LOCK_EX) != 0 {
             if errno != EINTR { throw .io(path: path, operation: "lock (flock)", errno: errno) }
+        }
+    }
+
+    /// Locks the file the path names once the lock is held. A rotation renames the log under its
+    /// lock: a writer that was waiting for that lock now holds the old file, and a record written
+    /// there after the new file's `rotate` record named its end would break the series. It lets
+    /// go and locks the new file instead.
+    func lockCurrentLog() throws(AuditError) {
+        while true {
+            try ensureSamePath()
+            try checkOpenFile()
+            try lockLog()
+            var info = stat()
+            if lstat(path, &info) == 0, let identity,
+                identity == (UInt64(info.st_dev), UInt64(info.st_ino))
+            {
+                return
+            }
+            _ = flock(log, LOCK_UN)
         }
     }
 
     // MARK: - Tail and head
 
-    private struct Tail {
+    struct Tail {
         var seq: Int64
         var hash: String
         var size: Int
         /// The file ends in a line without its newline (a writer crashed mid-record).
         var isTorn: Bool
+        /// The last record's `prev`, when the tail was read from a file.
+        var prev: String? = nil
+
+        /// No record in the file yet (empty, or only a torn first write).
+        var isEmpty: Bool { seq == 0 && hash == AuditChain.genesis }
     }
 
     /// The last record's seq and hash, read backwards from the end in growing chunks.
-    private func readTail() throws(AuditError) -> Tail {
+    func readTail() throws(AuditError) -> Tail { try Self.readTail(log, path: path) }
+
+    /// The last record of the open file `log` (named `path` in errors).
+    static func readTail(_ log: Int32, path: String) throws(AuditError) -> Tail {
         var info = stat()
         guard fstat(log, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
         let size = Int(info.st_size)
@@ -214,7 +280,7 @@ public final class AuditWriter {
             if start > 0, !lines.isEmpty { lines.removeFirst() }
             for line in lines.reversed() {
                 if let record = AuditRecord(line: 0, bytes: line) {
-                    return Tail(seq: record.seq, hash: record.hash, size: size, isTorn: isTorn)
+                    return Tail(seq: record.seq, hash: record.hash, size: size, isTorn: isTorn, prev: record.prev)
                 }
             }
             if start == 0 {
@@ -226,7 +292,7 @@ public final class AuditWriter {
         }
     }
 
-    private func readHead() throws(AuditError) -> AuditHead? {
+    func readHead() throws(AuditError) -> AuditHead? {
         var buffer = [UInt8](repeating: 0, count: 512)
         let n = buffer.withUnsafeMutableBytes { pread(head, $0.baseAddress, $0.count, 0) }
         if n < 0 { throw .io(path: headPath, operation: "read", errno: errno) }
@@ -237,7 +303,7 @@ public final class AuditWriter {
         return stored
     }
 
-    private func writeHead(_ value: AuditHead) throws(AuditError) {
+    func writeHead(_ value: AuditHead) throws(AuditError) {
         let bytes = value.line(chain: chain)
         let n = bytes.withUnsafeBytes { pwrite(head, $0.baseAddress, $0.count, 0) }
         if n != bytes.count { throw .io(path: headPath, operation: "write", errno: n < 0 ? errno : EIO) }
@@ -250,7 +316,7 @@ public final class AuditWriter {
     // MARK: - Helpers
 
     /// Writes every byte; returns the errno of a failure, nil on success.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -4,16 +4,17 @@ import BuiltInPlugins
 import WardCore
 
 extension Ward {
-    /// `ward audit verify|show`: the audit log, for auditors.
+    /// `ward audit verify|show|rotate`: the audit log, for auditors and for logrotate.
     struct Audit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "audit",
-            abstract: "Check or read the audit log.",
+            abstract: "Check, read or rotate the audit log.",
             discussion: """
                 The audit log is one JSON line per event that matters, each holding the hash of \
-                the one before. 'verify' checks the chain; 'show' prints the records as a table.
+                the one before. 'verify' checks the chain (of every rotated file too); 'show' \
+                prints the records as a table; 'rotate' starts a new file chained to the old one.
                 """,
-            subcommands: [Verify.self, Show.self]
+            subcommands: [Verify.self, Show.self, Rotate.self]
         )
 
         /// The log to read: `FILE` when given, else the site's `audit-log` `path`, else the
@@ -41,6 +42,22 @@ extension Ward {
             let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
             return try settings.string("path")
+        }
+
+        /// The `key-file` of the site's audit log when `path` is that log (its `path`, or the
+        /// home's `audit.jsonl` when it names none); nil otherwise. `rotate` writes a record, and
+        /// it must be keyed as the log's other records are.
+        static func siteKeyFile(forLog path: String, global: GlobalOptions) throws -> String? {
+            let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+            guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
+            let sitePath = try settings.string("path")
+            if let sitePath, sitePath != path { return nil }
+            if sitePath == nil, let home = try? WardHome.open(option: global.home, create: false),
+                home.auditLogPath != path
+            {
+                return nil
+            }
+            return try settings.string("key-file")
         }
     }
 }

@@ -6,11 +6,17 @@ extension Ward.Audit {
     /// `ward audit verify [FILE]`: exit 0 with a summary, or 65 naming the first bad record.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check the audit log's chain of hashes.",
+            abstract: "Check the audit log's chain of hashes, across its rotated files.",
             discussion: """
-                Exits 0 with a summary when every record is intact. Exits 65 naming the first \
-                record that was modified, deleted, inserted, reordered or truncated. A last line \
-                torn by a crash is reported as such, not as tampering.
+                Exits 0 with a summary when every record is intact. Exits 65 naming the file and \
+                the first record that was modified, deleted, inserted, reordered or truncated. A \
+                last line torn by a crash is reported as such, not as tampering.
+
+                When rotated files lie beside the log (FILE.1, FILE.2, ... as 'ward audit rotate' \
+                and logrotate name them), FILE.N ... FILE.1 and FILE are checked as one chain: a \
+                missing, reordered or edited file is tampering. If logrotate's retention deleted \
+                the oldest files after you archived and verified them, name the last hash they \
+                ended with (printed by verify, and shown in the error) with --start-after.
                 """
         )
 
@@ -22,19 +28,46 @@ extension Ward.Audit {
         )
         var keyFile: String?
 
+        @Option(
+            name: .customLong("start-after"),
+            help: ArgumentHelp(
+                "The hash of the last record of rotated files you archived: the oldest file here may continue it.",
+                valueName: "hash"
+            )
+        )
+        var startAfter: String?
+
         @Argument(help: ArgumentHelp("The log to check; default: audit.jsonl in the Ward home.", valueName: "file"))
         var file: String?
+
+        func validate() throws {
+            if let startAfter, !AuditChain.isHash(startAfter) {
+                throw ValidationError(
+                    "--start-after takes a record's hash: 64 lowercase hex digits, as 'ward audit verify' prints it."
+                )
+            }
+        }
 
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
             let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
-            let report = try AuditVerifier(chain: chain ?? AuditChain()).verify(path: path)
+            let report = try AuditVerifier(chain: chain ?? AuditChain()).verifySeries(
+                path: path,
+                startAfter: startAfter
+            )
             for warning in report.warnings { printText("warning: \(warning)") }
             if let problem = report.problem {
-                printText("\(path): \(report.summary)")
-                throw CommandLineError.auditLogFailsVerification(path: path, problem: problem)
+                // A problem found between files, before any record was counted, has no summary.
+                if report.records > 0 { printText("\(path): \(report.summary)") }
+                throw CommandLineError.auditLogFailsVerification(path: problem.file ?? path, problem: problem)
             }
             printText("\(path): \(report.summary)")
+            if report.files > 1 {
+                // What an auditor notes of the files they archive, for --start-after later.
+                for file in report.fileSummaries { printText("  \(file.description)") }
+            } else if let seq = report.lastSeq, let hash = report.lastHash {
+                printText("\(path): last record \(seq), hash \(hash).")
+            }
         }
     }
 }
