@@ -60,7 +60,7 @@ struct AdministrativeAudit {
     /// Runs `change`, then records `entry` with how it ended: success, or the exit status of the
     /// error it threw, which is then thrown on. A record that cannot be written after a change
     /// that failed too is reported, and the change's error is the one thrown.
-    func recording<Result>(_ entry: (ExitStatus) -> AuditEntry, _ change: () throws -> Result) throws -> Result {
+    func recording<Result>(_ entry: (ExitStatus) -> AuditEntry, change: () throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try change()
@@ -74,6 +74,17 @@ struct AdministrativeAudit {
         }
         try record(entry(.success))
         return result
+    }
+
+    /// Runs `change` to the account `target` (`user-add`, `user-remove`, `password-change`,
+    /// `unlock-account`) and records it, as `recording(_:change:)`.
+    func recording<Result>(
+        _ kind: AuditEntry.Kind,
+        target: String,
+        role: Role? = nil,
+        change: () throws -> Result
+    ) throws -> Result {
+        try recording({ .account(kind, target: target, role: role, by: unixUser, status: $0) }, change: change)
     }
 
     /// Appends one record; nothing when the site has no audit log.

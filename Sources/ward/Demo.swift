@@ -48,11 +48,10 @@ extension Ward {
             let home = try WardHome.open(option: global.home)
             let audit = try AdministrativeAudit.open(global: global, home: home)
             var reused = false
-            try audit.recording({
-                .demo(patients: patients, seed: seed, reused: reused, by: audit.unixUser, status: $0)
-            }) {
-                reused = try makeRecords(in: home)
-            }
+            try audit.recording(
+                { .demo(patients: patients, seed: seed, reused: reused, by: audit.unixUser, status: $0) },
+                change: { reused = try makeRecords(in: home) }
+            )
             try makeUser(in: home, audit: audit)
             guard startsShell else { return }
             StandardError.write("Sign on as demo, password demo.\n")
@@ -82,9 +81,7 @@ extension Ward {
         private func makeUser(in home: WardHome, audit: AdministrativeAudit) throws {
             let credentials = CredentialStore(home: home)
             guard try !credentials.exists || credentials.user(named: Self.userName) == nil else { return }
-            try audit.recording({
-                .account(.userAdd, target: Self.userName, role: .clinician, by: audit.unixUser, status: $0)
-            }) {
+            try audit.recording(.userAdd, target: Self.userName, role: .clinician) {
                 try credentials.add(name: Self.userName, role: .clinician, password: Password("demo"))
             }
             StandardError.write("Added user demo (password demo, clinician).\n")

@@ -31,7 +31,7 @@ extension Ward.User {
             let (home, store) = try Ward.User.open(global, create: true)
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let role = Role(rawValue: role)!
-            try audit.recording({ .account(.userAdd, target: name, role: role, by: audit.unixUser, status: $0) }) {
+            try audit.recording(.userAdd, target: name, role: role) {
                 // Refuse before asking for a password that would be thrown away.
                 if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
                 let password = try PasswordInput.readNew(

@@ -20,7 +20,7 @@ extension Ward.User {
         func run() throws {
             let (home, store) = try Ward.User.open(global)
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            try audit.recording({ .account(.passwordChange, target: name, by: audit.unixUser, status: $0) }) {
+            try audit.recording(.passwordChange, target: name) {
                 guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
                     throw AuthError.noSuchUser(name)
                 }

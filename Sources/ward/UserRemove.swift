@@ -17,7 +17,7 @@ extension Ward.User {
         func run() throws {
             let (home, store) = try Ward.User.open(global)
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            try audit.recording({ .account(.userRemove, target: name, by: audit.unixUser, status: $0) }) {
+            try audit.recording(.userRemove, target: name) {
                 try store.remove(name: name)
             }
             printText("Removed \(name).")

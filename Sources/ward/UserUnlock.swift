@@ -23,9 +23,7 @@ extension Ward.User {
             let (home, store) = try Ward.User.open(global)
             guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            let wasLocked = try audit.recording({
-                .account(.unlockAccount, target: name, by: audit.unixUser, status: $0)
-            }) {
+            let wasLocked = try audit.recording(.unlockAccount, target: name) {
                 let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
                 try store.clearLock(name: name)
                 return wasLocked
