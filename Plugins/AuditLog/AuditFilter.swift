@@ -70,6 +70,10 @@ public struct AuditFilter: Sendable {
     /// A `--kind` value that names no record kind.
     public struct UnknownKind: Error, Equatable, Sendable {
         public var value: String
+
+        public init(value: String) {
+            self.value = value
+        }
     }
 }
 
