@@ -75,18 +75,7 @@ public final class AuditWriter {
         defer { _ = flock(log, LOCK_UN) }
 
         let tail = try readTail()
-        let stored = try readHead()
-        if let stored {
-            if stored.seq > tail.seq {
-                throw .headMismatch(
-                    path: path,
-                    detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
-                )
-            }
-            if stored.seq == tail.seq, stored.hash != tail.hash {
-                throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
-            }
-        }
+        try checkHead(against: tail)
 
         let seq = tail.seq + 1
         let body = AuditRecord.body(
@@ -114,6 +103,31 @@ public final class AuditWriter {
         }
         try writeHead(AuditHead(seq: seq, hash: hash))
         return seq
+    }
+
+    /// Checks everything `append` checks before it writes (the path, the file's safety and mode,
+    /// the head against the log's end), under the same lock, and writes nothing: a command that
+    /// must not change anything it cannot record asks this first (`ward user add`).
+    public func checkAppendable() throws(AuditError) {
+        try ensureSamePath()
+        try checkOpenFile()
+        try lockLog()
+        defer { _ = flock(log, LOCK_UN) }
+        try checkHead(against: try readTail())
+    }
+
+    /// The head file names the log's last record, or one before it (a crash between the two).
+    private func checkHead(against tail: Tail) throws(AuditError) {
+        guard let stored = try readHead() else { return }
+        if stored.seq > tail.seq {
+            throw .headMismatch(
+                path: path,
+                detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
+            )
+        }
+        if stored.seq == tail.seq, stored.hash != tail.hash {
+            throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
+        }
     }
 
     /// Flushes what `interval` and `never` left in the page cache.

@@ -43,7 +43,9 @@ struct AdministrativeAudit {
         // The plugin reads its own settings, so the log, the key and the sync are the sessions'.
         let log = try AuditLog(settings: settings, environment: PluginEnvironment(home: home.path, policy: policy))
         do throws(AuditError) {
-            return AdministrativeAudit(writer: try AuditWriter(path: log.path, chain: log.chain, policy: .always))
+            let writer = try AuditWriter(path: log.path, chain: log.chain, policy: .always)
+            try writer.checkAppendable()
+            return AdministrativeAudit(writer: writer)
         } catch {
             throw AdministrativeAuditError.cannotOpen(error)
         }

@@ -71,13 +71,18 @@ import Testing
 
 extension EveryPluginEndToEndTests {
     @Test func aPluginThatCannotStart_stopsWardBeforeSignOn_with78() throws {
-        let t = try TerminalHarness(
-            site: """
-                [[plugin]]
-                name = "audit-log"
-                path = "/nonexistent/ward/audit.jsonl"
-                """
-        )
+        // The harness adds alice under its own site file, which has no audit log: `ward user add`
+        // under this one would refuse too (its record could not be written). Ward reads this one.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ward-site-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let site = scratch.appendingPathComponent("site.toml")
+        try """
+        [[plugin]]
+        name = "audit-log"
+        path = "/nonexistent/ward/audit.jsonl"
+        """.write(to: site, atomically: true, encoding: .utf8)
+        let t = try TerminalHarness(environment: ["WARD_SITE": site.path])
         #expect(try t.waitForExit() == 78)
         try t.waitFor("site.toml:1:")
         #expect(!(try t.screen()).contains("Username:"))
