@@ -75,7 +75,18 @@ public final class AuditWriter {
         defer { _ = flock(log, LOCK_UN) }
 
         let tail = try readTail()
-        try checkHead(against: tail)
+        let stored = try readHead()
+        if let stored {
+            if stored.seq > tail.seq {
+                throw .headMismatch(
+                    path: path,
+                    detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
+                )
+            }
+            if stored.seq == tail.seq, stored.hash != tail.hash {
+                throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
+            }
+        }
 
         let seq = tail.seq + 1
         let body = AuditRecord.body(
@@ -103,31 +114,6 @@ public final class AuditWriter {
         }
         try writeHead(AuditHead(seq: seq, hash: hash))
         return seq
-    }
-
-    /// Checks everything `append` checks before it writes (the path, the file's safety and mode,
-    /// the head against the log's end), under the same lock, and writes nothing: a command that
-    /// must not change anything it cannot record asks this first (`ward user add`).
-    public func checkAppendable() throws(AuditError) {
-        try ensureSamePath()
-        try checkOpenFile()
-        try lockLog()
-        defer { _ = flock(log, LOCK_UN) }
-        try checkHead(against: try readTail())
-    }
-
-    /// The head file names the log's last record, or one before it (a crash between the two).
-    private func checkHead(against tail: Tail) throws(AuditError) {
-        guard let stored = try readHead() else { return }
-        if stored.seq > tail.seq {
-            throw .headMismatch(
-                path: path,
-                detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
-            )
-        }
-        if stored.seq == tail.seq, stored.hash != tail.hash {
-            throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
-        }
     }
 
     /// Flushes what `interval` and `never` left in the page cache.
@@ -287,3 +273,29 @@ public final class AuditWriter {
 
 @available(*, unavailable)
 extension AuditWriter: Sendable {}
+
+extension AuditWriter {
+    /// Checks everything `append` checks before it writes (the path, the file's safety and mode,
+    /// the head against the log's end), under the same lock, and writes nothing: a command that
+    /// must not change what it cannot record asks this first (`ward user add`).
+    ///
+    /// The head check repeats `append`'s on purpose, so that `append`'s own steps stay as they
+    /// are; the two must say the same.
+    public func checkAppendable() throws(AuditError) {
+        try ensureSamePath()
+        try checkOpenFile()
+        try lockLog()
+        defer { _ = flock(log, LOCK_UN) }
+        let tail = try readTail()
+        guard let stored = try readHead() else { return }
+        if stored.seq > tail.seq {
+            throw .headMismatch(
+                path: path,
+                detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
+            )
+        }
+        if stored.seq == tail.seq, stored.hash != tail.hash {
+            throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
+        }
+    }
+}
