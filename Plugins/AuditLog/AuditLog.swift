@@ -1,9 +1,10 @@
 import WardPluginAPI
 
 /// Records every event that matters as one hash-chained JSON line: sign-on (from where) and
-/// its failures, locks with their cause, unlocks and refused unlocks, each command line by its name, what each command did to
-/// each record (`access`, from the shell's `RecordAccess` events: the MRN, the action, the
-/// outcome), denials, break-the-glass, suspend and resume, signals, sign-off.
+/// its failures, locks with their cause, unlocks and refused unlocks, each command line by its
+/// name, what each command did to each record (`access`, from the shell's `RecordAccess`
+/// events: the MRN, the action, the outcome), denials, break-the-glass, suspend and resume,
+/// signals, sign-off.
 ///
 /// A plugin rather than session code because sites choose where the log goes, how hard it is
 /// synced and whether it is keyed; WardCore holds no policy. It sees a line before the shell

@@ -291,8 +291,7 @@ public final class SessionDriver {
     /// Whether the store has a user named `name`. A store that cannot be read says no: the name
     /// is then not announced, which errs on the side of a password typed as a name.
     private func userExists(_ name: String) -> Bool {
-        guard let user = try? credentials.user(named: name) else { return false }
-        return user.name == name
+        (try? credentials.user(named: name)) != nil
     }
 
     package func lock(_ reason: LockReason) {
