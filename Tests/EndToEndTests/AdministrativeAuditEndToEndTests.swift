@@ -197,3 +197,31 @@ import Testing
         #expect((record["tty"] as? String)?.hasPrefix("/dev/pts/") == true, "\(record)")
     }
 }
+
+/// A script stopped and continued between commands: the audit log has the suspend, and the
+/// resume with how long the script was stopped (real time: a fraction of a second).
+@Suite struct BatchSuspendAuditEndToEndTests {
+    @Test func aStoppedBatch_recordsSuspend_andResumeWithTheTimeAway() throws {
+        let h = try BatchHome(patients: 20)
+        let p = try h.start(["--user", "demo", "--password-file", h.passwordFile])
+        p.send("open W0000011")
+        try p.waitFor("Opened W0000011")
+        kill(p.pid, SIGTSTP)
+        // Ward stops itself once the chain has heard of it: wait until it is stopped.
+        var status: Int32 = 0
+        #expect(waitpid(p.pid, &status, WUNTRACED) == p.pid && (status & 0xFF) == 0x7F)
+        usleep(300_000)
+        kill(p.pid, SIGCONT)
+        p.send("show")
+        p.closeInput()
+        #expect(try p.waitForExit() == 0)
+        let records = try h.auditRecords()
+        #expect(
+            records.compactMap { $0["kind"] as? String } == [
+                "sign-on", "command", "access", "suspend", "resume", "command", "access", "sign-off",
+            ]
+        )
+        let away = records.first { $0["kind"] as? String == "resume" }?["away_ms"] as? Int ?? 0
+        #expect((300..<10_000).contains(away), "away_ms \(away)")
+    }
+}

@@ -136,9 +136,10 @@ struct SessionDriverTests {
         #expect(f.lifecycleAndSession.suffix(2) == [.lifecycle(.interrupt), .session(.signedOff(.interrupt))])
     }
 
-    @Test func ctrlZ_passesTheChain_stops_andResumesWithTheTimeAway() throws {
+    @Test(arguments: [true, false])
+    func ctrlZ_passesTheChain_stops_andResumesWithTheTimeAway(interactive: Bool) throws {
         let f = try Fixture()
-        #expect(try f.run("correct horse\n!SIGTSTP\n!SIGCONT\n", interactive: true) == .success)
+        #expect(try f.run("correct horse\n!SIGTSTP\n!SIGCONT\n", interactive: interactive) == .success)
         #expect(f.signals.stops == 1)
         #expect(f.recorder.seen.contains(.lifecycle(.suspend)))
         #expect(f.recorder.seen.filter { if case .lifecycle(.resume) = $0 { true } else { false } }.count == 1)
