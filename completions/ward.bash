@@ -440,8 +440,8 @@ _ward_audit_verify() {
 _ward_audit_show() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
-    repeating_options=()
-    non_repeating_options=(--home --site --user --mrn --since --until --format)
+    repeating_options=(--kind)
+    non_repeating_options=(--home --site --user --mrn --since --until --outcome --format)
     __ward_offer_flags_options 1
 
     # Offer option value completions
@@ -462,6 +462,13 @@ _ward_audit_show() {
         return
         ;;
     '--until')
+        return
+        ;;
+    '--outcome')
+        __ward_add_completions -W 'ok'$'\n''denied'$'\n''failed'
+        return
+        ;;
+    '--kind')
         return
         ;;
     '--format')

@@ -7,17 +7,30 @@ import WardPluginAPI
 /// needs, in a fixed order. Nothing here ever holds a key press, a password or clinical text:
 /// a line is reduced to a `LineSummary` first, and what a command did to a record comes from
 /// the shell's access event (`RecordAccess`), which names the MRN and never a note's text.
+///
+/// Two families of kinds share the one chain: a session's (sign-on to sign-off, written by the
+/// `AuditLog` plugin) and the administrative commands' (`ward user add`, `ward import`, …,
+/// written by the `ward` executable), which name the Unix user who ran them. man ward-audit(5)
+/// lists every kind with its fields; a new kind goes there too.
 public struct AuditEntry: Equatable, Sendable {
     /// The record kinds, as the `kind` field writes them.
     public enum Kind: String, Equatable, Sendable, CaseIterable {
-        /// A user signed on.
+        // MARK: A session's
+
+        /// A user signed on; `via` says from where (`terminal` and `tty`; `ssh`, `peer`, `port`
+        /// and `tty`; `batch` and `script`).
         case signOn = "sign-on"
-        /// A sign-on failed (wrong password, unknown user); `user` is the name given.
+        /// A sign-on failed; `reason` says why (unknown-user, wrong-password, account-locked).
+        /// `user` is the name given only when such a user exists: an unknown name may be a
+        /// password typed into the name field. `via` as for `sign-on`.
         case signOnFailed = "sign-on-failed"
         /// The session locked; `cause` says why (idle, suspend, focus, user, max-session, failure).
         case lock
         /// The user unlocked the session with their password.
         case unlock
+        /// The lock screen refused the password (`reason` wrong-password) or the account, locked
+        /// after too many wrong passwords (`account-locked`).
+        case unlockFailed = "unlock-failed"
         /// A command line passed the audit log on its way to the shell; `command` is its name only.
         case command
         /// What a command did to one record, after it ran: `action` (list, open, read, write,
@@ -45,6 +58,23 @@ public struct AuditEntry: Equatable, Sendable {
         /// it was not found), `records` its record count, `how` who rotated (`command`,
         /// `renamed`, `missing`); its `prev` is the previous file's last hash (`AuditRotation`).
         case rotate
+
+        // MARK: Administrative commands', each with `unix_user`, `uid`, `outcome` (and `status`)
+
+        /// `ward user add`: `target` and `target_role`.
+        case userAdd = "user-add"
+        /// `ward user remove`: `target`.
+        case userRemove = "user-remove"
+        /// `ward user passwd`: `target`.
+        case passwordChange = "password-change"
+        /// `ward user unlock`: `target`.
+        case unlockAccount = "unlock-account"
+        /// `ward import`, one record per path given (the NDJSON files named on the line are one
+        /// export, named by its first file): `path`, and the counts `files`, `bundles`,
+        /// `patients`, `resources`, `failures`.
+        case `import`
+        /// `ward demo`: `patients`, `seed`, and `records` (`made` or `reused`).
+        case demo
     }
 
     public var kind: Kind
@@ -64,9 +94,38 @@ public struct AuditEntry: Equatable, Sendable {
         self.userOverride = user
     }
 
-    public static func signOn() -> AuditEntry { AuditEntry(.signOn) }
+    /// `source` nil (outside a session, in tests) writes no `via` field.
+    public static func signOn(source: SignOnSource? = nil) -> AuditEntry {
+        AuditEntry(.signOn, fields(of: source))
+    }
 
-    public static func signOnFailed(user: String) -> AuditEntry { AuditEntry(.signOnFailed, user: user) }
+    /// `user` nil for a name no user has: the record then says `unknown-user` and never what
+    /// was typed.
+    public static func signOnFailed(user: String?, reason: SignOnFailure, source: SignOnSource? = nil) -> AuditEntry {
+        AuditEntry(.signOnFailed, [("reason", .string(reason.rawValue))] + fields(of: source), user: user)
+    }
+
+    /// The user is the session's, in the envelope.
+    public static func unlockFailed(reason: SignOnFailure) -> AuditEntry {
+        AuditEntry(.unlockFailed, [("reason", .string(reason.rawValue))])
+    }
+
+    /// `via`, then where: `tty` (null without one), `peer` and `port` for SSH, `script` for a batch.
+    static func fields(of source: SignOnSource?) -> [(key: String, value: CanonicalJSON.Value)] {
+        guard let source else { return [] }
+        let via: (key: String, value: CanonicalJSON.Value) = ("via", .string(source.name))
+        let tty = { (tty: String?) -> (key: String, value: CanonicalJSON.Value) in
+            ("tty", tty.map { .string($0) } ?? .null)
+        }
+        switch source {
+        case .terminal(let name):
+            return [via, tty(name)]
+        case .ssh(let peer, let port, let name):
+            return [via, ("peer", .string(peer)), ("port", .integer(Int64(port))), tty(name)]
+        case .batch(let script):
+            return [via, ("script", .string(script))]
+        }
+    }
 
     public static func lock(cause: String) -> AuditEntry { AuditEntry(.lock, [("cause", .string(cause))]) }
 
@@ -116,4 +175,118 @@ public struct AuditEntry: Equatable, Sendable {
     public static func signal(_ name: String) -> AuditEntry { AuditEntry(.signal, [("signal", .string(name))]) }
 
     public static func signOff(how: String) -> AuditEntry { AuditEntry(.signOff, [("how", .string(how))]) }
+}
+
+// MARK: - Administrative commands
+
+extension AuditEntry {
+    /// Who ran an administrative command: the account of the process's real user id, as
+    /// `getpwuid(getuid())` names it (nil when the password database has no entry), and the id.
+    public struct UnixUser: Equatable, Sendable {
+        public var name: String?
+        public var uid: UInt32
+
+        public init(name: String?, uid: UInt32) {
+            self.name = name
+            self.uid = uid
+        }
+    }
+
+    /// How an administrative command ended: `outcome` ok, or failed with the exit `status`.
+    public static func outcomeFields(_ status: ExitStatus) -> [(key: String, value: CanonicalJSON.Value)] {
+        status == .success
+            ? [("outcome", .string(RecordAccess.Outcome.ok.rawValue))]
+            : [
+                ("outcome", .string(RecordAccess.Outcome.failed.rawValue)),
+                ("status", .integer(Int64(status.rawValue))),
+            ]
+    }
+
+    /// One administrative record: who ran it, the command's own fields, how it ended.
+    public static func administrative(
+        _ kind: Kind,
+        by user: UnixUser,
+        _ details: [(key: String, value: CanonicalJSON.Value)],
+        status: ExitStatus
+    ) -> AuditEntry {
+        let who: [(key: String, value: CanonicalJSON.Value)] = [
+            ("unix_user", user.name.map { .string($0) } ?? .null), ("uid", .integer(Int64(user.uid))),
+        ]
+        return AuditEntry(kind, who + details + outcomeFields(status))
+    }
+
+    /// `ward user add|remove|passwd|unlock`: `target`, and `target_role` for an add.
+    public static func account(
+        _ kind: Kind,
+        target: String,
+        role: Role? = nil,
+        by user: UnixUser,
+        status: ExitStatus
+    ) -> AuditEntry {
+        let role = role.map { [(key: "target_role", value: CanonicalJSON.Value.string($0.rawValue))] } ?? []
+        return administrative(kind, by: user, [("target", .string(target))] + role, status: status)
+    }
+
+    /// What `ward import` did with one path it was given (a bundle, or a directory of them).
+    public struct ImportCounts: Equatable, Sendable {
+        /// Bundle files read.
+        public var files: Int
+        /// Bundles imported whole.
+        public var bundles: Int
+        public var patients: Int
+        /// Resources imported, all types together.
+        public var resources: Int
+        /// Bundles that imported nothing, and inputs that could not be read.
+        public var failures: Int
+
+        public init(files: Int, bundles: Int, patients: Int, resources: Int, failures: Int) {
+            self.files = files
+            self.bundles = bundles
+            self.patients = patients
+            self.resources = resources
+            self.failures = failures
+        }
+    }
+
+    /// `ward import`: one record per path, the path as the command resolved it.
+    public static func importBundles(
+        path: String,
+        counts: ImportCounts,
+        by user: UnixUser,
+        status: ExitStatus
+    )
+        -> AuditEntry
+    {
+        administrative(
+            .import,
+            by: user,
+            [
+                ("path", .string(path)), ("files", .integer(Int64(counts.files))),
+                ("bundles", .integer(Int64(counts.bundles))), ("patients", .integer(Int64(counts.patients))),
+                ("resources", .integer(Int64(counts.resources))), ("failures", .integer(Int64(counts.failures))),
+            ],
+            status: status
+        )
+    }
+
+    /// `ward demo`: how many patients from which seed, and whether they were `made` or `reused`.
+    public static func demo(
+        patients: Int,
+        seed: UInt64,
+        reused: Bool,
+        by user: UnixUser,
+        status: ExitStatus
+    )
+        -> AuditEntry
+    {
+        administrative(
+            .demo,
+            by: user,
+            [
+                ("patients", .integer(Int64(patients))), ("seed", .string(String(seed))),
+                ("records", .string(reused ? "reused" : "made")),
+            ],
+            status: status
+        )
+    }
 }

@@ -1,9 +1,10 @@
 import WardPluginAPI
 
-/// Records every event that matters as one hash-chained JSON line: sign-on and its failures,
-/// locks with their cause, unlocks, each command line by its name, what each command did to
-/// each record (`access`, from the shell's `RecordAccess` events: the MRN, the action, the
-/// outcome), denials, break-the-glass, suspend and resume, signals, sign-off.
+/// Records every event that matters as one hash-chained JSON line: sign-on (from where) and
+/// its failures, locks with their cause, unlocks and refused unlocks, each command line by its
+/// name, what each command did to each record (`access`, from the shell's `RecordAccess`
+/// events: the MRN, the action, the outcome), denials, break-the-glass, suspend and resume,
+/// signals, sign-off.
 ///
 /// A plugin rather than session code because sites choose where the log goes, how hard it is
 /// synced and whether it is keyed; WardCore holds no policy. It sees a line before the shell
@@ -32,6 +33,9 @@ public final class AuditLog: Plugin {
     public let policy: AuditWriter.SyncPolicy
     /// How often `fsync = "interval"` syncs.
     public let syncInterval: Duration
+    /// The shell's command names and aliases (`PluginEnvironment.commandNames`): a line's first
+    /// word is recorded only when it is one of these, else as `?`.
+    public let commandNames: Set<String>
     /// Open from `added(context:)` on; nil before, or while the log cannot be opened.
     public private(set) var writer: AuditWriter?
     private let clock: @Sendable () -> Int64
@@ -40,18 +44,23 @@ public final class AuditLog: Plugin {
 
     /// A plugin that will write to `path`; nothing is opened until `added(context:)`.
     ///
-    /// - Parameter clock: Wall time in milliseconds since the epoch; real time unless a test says otherwise.
+    /// - Parameters:
+    ///   - commandNames: The names a line may start with, as the shell lists them; empty records
+    ///     every line's command as `?`.
+    ///   - clock: Wall time in milliseconds since the epoch; real time unless a test says otherwise.
     public init(
         path: String,
         chain: AuditChain = AuditChain(),
         policy: AuditWriter.SyncPolicy = .always,
         syncInterval: Duration = .seconds(1),
+        commandNames: Set<String> = [],
         clock: @escaping @Sendable () -> Int64 = UTCTimestamp.nowMilliseconds
     ) {
         self.path = path
         self.chain = chain
         self.policy = policy
         self.syncInterval = syncInterval
+        self.commandNames = commandNames
         self.clock = clock
     }
 
@@ -85,7 +94,8 @@ public final class AuditLog: Plugin {
             path: path,
             chain: chain ?? AuditChain(),
             policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always,
-            syncInterval: interval
+            syncInterval: interval,
+            commandNames: environment.commandNames
         )
     }
 
@@ -102,7 +112,7 @@ public final class AuditLog: Plugin {
     public func intercept(_ event: Event, context: PluginContext) -> Disposition {
         switch event {
         case .line(let line):
-            guard let summary = LineSummary(line.text) else { return .pass }
+            guard let summary = LineSummary(line.text, commands: commandNames) else { return .pass }
             lastSource = line.source
             return record(.command(summary), context: context, source: line.source, grantsAccess: true)
         case .session(let change):
@@ -127,9 +137,12 @@ public final class AuditLog: Plugin {
     private func intercept(_ change: SessionEvent, context: PluginContext) -> Disposition {
         switch change {
         case .signedOn:
-            return record(.signOn(), context: context, grantsAccess: true)
-        case .signOnFailed(let user):
-            record(.signOnFailed(user: user), context: context, grantsAccess: false)
+            return record(.signOn(source: context.session.signOnSource), context: context, grantsAccess: true)
+        case .signOnFailed(let user, let reason):
+            let entry = AuditEntry.signOnFailed(user: user, reason: reason, source: context.session.signOnSource)
+            record(entry, context: context, grantsAccess: false)
+        case .unlockFailed(_, let reason):
+            record(.unlockFailed(reason: reason), context: context, grantsAccess: false)
         case .locked(let reason):
             record(.lock(cause: reason.rawValue), context: context, grantsAccess: false)
         case .unlocked:
@@ -137,12 +150,12 @@ public final class AuditLog: Plugin {
         case .signedOff(let reason):
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
         case .denied(let line, let message):
-            if let summary = LineSummary(line.text) {
+            if let summary = LineSummary(line.text, commands: commandNames) {
                 let entry = AuditEntry.denied(summary, reason: message)
                 record(entry, context: context, source: line.source, grantsAccess: false)
             }
         case .abandoned(let line, let signal):
-            if let summary = LineSummary(line.text) {
+            if let summary = LineSummary(line.text, commands: commandNames) {
                 let name = signal == .hangup ? "SIGHUP" : "SIGTERM"
                 let entry = AuditEntry.abandoned(summary, signal: name)
                 record(entry, context: context, source: line.source, grantsAccess: false)

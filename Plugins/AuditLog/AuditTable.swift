@@ -3,19 +3,23 @@ import WardPluginAPI
 /// Audit records as a table for people: one row a record, the event's details last.
 ///
 /// ```
-/// SEQ  TIME (UTC)               USER  ROLE       SESSION   SOURCE  EVENT    DETAIL
-/// 6    2026-11-22T09:41:07.120Z demo  clinician  3f9c2a1b  tty     command  open
-/// 7    2026-11-22T09:41:07.123Z demo  clinician  3f9c2a1b  tty     access   action=open mrn=MRN-1042 outcome=ok
+/// SEQ  TIME (UTC)                USER  ROLE       SESSION   SOURCE  EVENT    OUTCOME  DETAIL
+/// 6    2026-11-22T09:41:07.120Z  demo  clinician  3f9c2a1b  tty     command  -        open
+/// 7    2026-11-22T09:41:07.123Z  demo  clinician  3f9c2a1b  tty     access   ok       action=open mrn=MRN-1042
 /// ```
+///
+/// OUTCOME is `AuditRecord.outcome`: the record's `outcome` field, or `denied` for a refused
+/// line, sign-on or unlock; `-` for events that have none.
 ///
 /// - Important: Every cell is cleaned of control characters: a log is evidence, and printing it
 ///   must not let a crafted field drive the auditor's terminal.
 public enum AuditTable {
-    public static let header = ["SEQ", "TIME (UTC)", "USER", "ROLE", "SESSION", "SOURCE", "EVENT", "DETAIL"]
+    public static let header = ["SEQ", "TIME (UTC)", "USER", "ROLE", "SESSION", "SOURCE", "EVENT", "OUTCOME", "DETAIL"]
 
-    /// The fields that make up the envelope; every other field goes to DETAIL.
+    /// The fields that have a column of their own (the envelope, and `outcome`); every other
+    /// field goes to DETAIL.
     static let envelope: Set<String> = [
-        "seq", "ts", "host", "pid", "session", "user", "role", "source", "kind", "prev", "hash",
+        "seq", "ts", "host", "pid", "session", "user", "role", "source", "kind", "outcome", "prev", "hash",
     ]
 
     public static func render(_ records: [AuditRecord]) -> String {
@@ -49,11 +53,11 @@ public enum AuditTable {
         }
         return [
             String(r.seq), text("ts"), text("user"), text("role"), String(text("session").prefix(8)), text("source"),
-            text("kind"), detail(r),
+            text("kind"), o.string("outcome").map(clean) ?? r.outcome?.rawValue ?? "-", detail(r),
         ]
     }
 
-    /// `open`, `action=read mrn=MRN-1042 section=labs outcome=denied`, `cause=idle`, `away=1m30s`.
+    /// `open`, `action=read mrn=MRN-1042 section=labs`, `cause=idle`, `away=1m30s`.
     static func detail(_ r: AuditRecord) -> String {
         var parts: [String] = []
         for (key, value) in r.object.fields where !envelope.contains(key) {

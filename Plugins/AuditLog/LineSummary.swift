@@ -19,17 +19,15 @@ public struct LineSummary: Equatable, Sendable {
     /// The command's name, or `?` for a word that is not one of Ward's commands.
     public var command: String
 
-    /// The names a line may start with, the shell's commands and their aliases: an allow-list,
-    /// so that a first word that is not a command (a password typed at the prompt by mistake, a
-    /// patient's name) is never written.
-    public static let commands: Set<String> = [
-        "find", "open", "show", "note", "close", "charts", "whoami", "lock", "logout", "exit", "quit", "help",
-    ]
-
     /// Summarises `text`; nil for a blank line, which runs nothing.
-    public init?(_ text: String) {
+    ///
+    /// - Parameter commands: The names a line may start with: the shell's commands and their
+    ///   aliases, as the shell lists them (`PluginEnvironment.commandNames`), never a copy kept
+    ///   here. An allow-list, so that a first word that is not a command (a password typed at the
+    ///   prompt by mistake, a patient's name) is never written.
+    public init?(_ text: String, commands: Set<String>) {
         guard let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { return nil }
-        self.command = Self.commands.contains(String(first)) ? String(first) : "?"
+        self.command = commands.contains(String(first)) ? String(first) : "?"
     }
 
     public init(command: String) {

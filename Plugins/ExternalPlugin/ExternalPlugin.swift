@@ -189,8 +189,17 @@ public final class ExternalPlugin: Plugin {
                 return [
                     "kind": "session", "change": "signed-on", "user": .string(name), "role": .string(roleName.rawValue),
                 ]
-            case .signOnFailed(let name):
-                return ["kind": "session", "change": "sign-on-failed", "user": .string(name)]
+            case .signOnFailed(let name, let reason):
+                // No name for an unknown user: it may be a password typed as a name.
+                return [
+                    "kind": "session", "change": "sign-on-failed", "user": name.map(JSONValue.string) ?? .null,
+                    "reason": .string(reason.rawValue),
+                ]
+            case .unlockFailed(let name, let reason):
+                return [
+                    "kind": "session", "change": "unlock-failed", "user": .string(name),
+                    "reason": .string(reason.rawValue),
+                ]
             case .locked(let reason):
                 return [
                     "kind": "session", "change": "locked", "reason": .string(reason.rawValue), "user": user,

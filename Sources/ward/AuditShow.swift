@@ -9,6 +9,7 @@ extension Ward.Audit {
             abstract: "Print audit records as a table.",
             discussion: """
                 Times are UTC: '2026-11-22', '2026-11-22T09:30', or a duration ago ('2h', '30m'). \
+                The filters combine: every one given must match. \
                 Show does not check the chain; run 'ward audit verify' for that.
                 """
         )
@@ -19,7 +20,12 @@ extension Ward.Audit {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("Only records of this user.", valueName: "name"))
+        @Option(
+            help: ArgumentHelp(
+                "Only records of this user: signed on, or named by an administrative command.",
+                valueName: "name"
+            )
+        )
         var user: String?
 
         @Option(
@@ -36,7 +42,23 @@ extension Ward.Audit {
         @Option(help: ArgumentHelp("Only records before this time (UTC), or this long ago.", valueName: "time"))
         var until: String?
 
-        @Option(help: "Output: a table (text) or the records' own JSON lines (json).")
+        @Option(
+            help: ArgumentHelp(
+                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too) or failed.",
+                valueName: "outcome"
+            )
+        )
+        var outcome: RecordAccess.Outcome?
+
+        @Option(
+            help: ArgumentHelp(
+                "Only records of this kind (sign-on, access, user-add, …); repeat it or separate kinds with commas.",
+                valueName: "kind"
+            )
+        )
+        var kind: [String] = []
+
+        @Option(help: "Output: a table (text) or the records' own JSON lines, every field in order (json).")
         var format: Format = .text
 
         @Argument(help: ArgumentHelp("The log to read; default: audit.jsonl in the Ward home.", valueName: "file"))
@@ -50,6 +72,18 @@ extension Ward.Audit {
                     )
                 }
             }
+            _ = try kinds()
+        }
+
+        /// The `--kind` values as kinds, nil when none was given.
+        private func kinds() throws(ValidationError) -> Set<AuditEntry.Kind>? {
+            guard !kind.isEmpty else { return nil }
+            do throws(AuditFilter.UnknownKind) {
+                return try AuditFilter.kinds(kind)
+            } catch {
+                let known = AuditEntry.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--kind '\(error.value)' is not a record kind; choose from \(known).")
+            }
         }
 
         func run() throws {
@@ -58,13 +92,18 @@ extension Ward.Audit {
                 user: user,
                 mrn: mrn,
                 since: since.flatMap(Self.time),
-                until: until.flatMap(Self.time)
+                until: until.flatMap(Self.time),
+                outcomes: outcome.map { [$0] },
+                kinds: try kinds()
             )
             let log = try AuditLogFile.read(path: path)
             let chosen = log.records.filter { filter.matches($0.record) }
             switch format {
             case .json:
-                // The log's own compact JSON lines, with DEL, C1 and bidi controls as \uXXXX.
+                // The log's own compact JSON lines, byte for byte: every field, in the order
+                // written, the hash last. Only what could drive the terminal changes: C0, DEL,
+                // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
+                // character, so the fields parse to what was written.
                 for item in chosen { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
             case .text:
                 // AuditTable sanitized every cell before measuring it.
@@ -87,3 +126,5 @@ extension Ward.Audit {
         }
     }
 }
+
+extension RecordAccess.Outcome: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditLog
 import Foundation
 import Glibc
 import WardCore
@@ -11,6 +12,9 @@ extension Ward {
     /// The home is marked as demo data (the shell shows a banner). Running it again on the same
     /// home with the same `--seed` and `--patients` reuses what is there, so `ward demo` is also
     /// how one comes back to the demo; a home with other records is refused, never overwritten.
+    ///
+    /// Audited as an administrative command (`AdministrativeAudit`): a `demo` record, and a
+    /// `user-add` record when it adds the demo user, before the shell starts.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
@@ -42,8 +46,13 @@ extension Ward {
 
         func run() throws {
             let home = try WardHome.open(option: global.home)
-            try makeRecords(in: home)
-            try makeUser(in: home)
+            let audit = try AdministrativeAudit.open(global: global, home: home)
+            var reused = false
+            try audit.recording(
+                { .demo(patients: patients, seed: seed, reused: reused, by: audit.unixUser, status: $0) },
+                change: { reused = try makeRecords(in: home) }
+            )
+            try makeUser(in: home, audit: audit)
             guard startsShell else { return }
             StandardError.write("Sign on as demo, password demo.\n")
             var options = global
@@ -51,13 +60,14 @@ extension Ward {
             try ShellCommandLine(global: options, user: Self.userName).run()
         }
 
-        private func makeRecords(in home: WardHome) throws {
+        /// Makes the records, or finds them made already: true then.
+        private func makeRecords(in home: WardHome) throws -> Bool {
             if FileManager.default.fileExists(atPath: home.recordsPath) {
                 let store = try SQLiteRecordStore(path: home.recordsPath)
                 defer { store.close() }
                 if try store.demoMarker() == DemoMarker(seed: seed, patients: patients) {
                     StandardError.write("Using the demo records already in \(home.path).\n")
-                    return
+                    return true
                 }
             }
             let progress = ProgressLine(label: "Making \(patients) synthetic patients")
@@ -65,12 +75,15 @@ extension Ward {
                 progress.show(done, of: total)
             }
             progress.finish()
+            return false
         }
 
-        private func makeUser(in home: WardHome) throws {
+        private func makeUser(in home: WardHome, audit: AdministrativeAudit) throws {
             let credentials = CredentialStore(home: home)
             guard try !credentials.exists || credentials.user(named: Self.userName) == nil else { return }
-            try credentials.add(name: Self.userName, role: .clinician, password: Password("demo"))
+            try audit.recording(.userAdd, target: Self.userName, role: .clinician) {
+                try credentials.add(name: Self.userName, role: .clinician, password: Password("demo"))
+            }
             StandardError.write("Added user demo (password demo, clinician).\n")
         }
     }

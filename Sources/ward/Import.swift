@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditLog
 import Foundation
 import Glibc
 import WardCore
@@ -14,6 +15,10 @@ extension Ward {
     /// matches a stored patient by FHIR id or by MRN but not by both is such a bad bundle: it
     /// would overwrite another person's chart. Bundles are streamed, so a file of hundreds of
     /// megabytes needs tens of megabytes of memory (Benchmarks/Import).
+    ///
+    /// Each path given is imported in turn (the NDJSON files named on the line together, as one
+    /// export) and leaves one `import` record in the audit log, with its counts (`AdministrativeAudit`): a log that cannot be opened stops the command before
+    /// anything is imported, and one that cannot be written after a path stops it there.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
@@ -38,20 +43,39 @@ extension Ward {
 
         func run() throws {
             let home = try WardHome.open(option: global.home)
+            let audit = try AdministrativeAudit.open(global: global, home: home)
             let store = try SQLiteRecordStore(path: home.recordsPath)
             defer { store.close() }
             let progress = ProgressLine(label: "Importing bundles")
-            var reported = 0
-            let report = FHIRImporter(store: store).importBundles(at: paths) { done, total, report in
-                // Failures as they happen, between progress lines.
-                for failure in report.failures.dropFirst(reported) {
-                    progress.clearLine()
-                    StandardError.report(failure.description)
+            var report = ImportReport()
+            for unit in Self.units(paths) {
+                var reported = 0
+                let done = FHIRImporter(store: store).importBundles(at: unit) { done, total, part in
+                    // Failures as they happen, between progress lines.
+                    for failure in part.failures.dropFirst(reported) {
+                        progress.clearLine()
+                        StandardError.report(failure.description)
+                    }
+                    reported = part.failures.count
+                    progress.show(done, of: total, detail: "\(report.patients + part.patients) patients")
                 }
-                reported = report.failures.count
-                progress.show(done, of: total, detail: "\(report.patients) patients")
+                for failure in done.failures.dropFirst(reported) { StandardError.report(failure.description) }
+                report.add(done)
+                try audit.record(
+                    .importBundles(
+                        path: Self.absolutePath(unit[0]),
+                        counts: AuditEntry.ImportCounts(
+                            files: done.files,
+                            bundles: done.bundles,
+                            patients: done.patients,
+                            resources: done.imported.values.reduce(0, +),
+                            failures: done.failures.count
+                        ),
+                        by: audit.unixUser,
+                        status: done.exitStatus
+                    )
+                )
             }
-            for failure in report.failures.dropFirst(reported) { StandardError.report(failure.description) }
             if report.files + report.exports > 0 { progress.finish() }
             var summary = "\(report.headline): \(report.patients) patients"
             if !report.imported.isEmpty { summary += "; " + ImportReport.summary(report.imported) }
@@ -59,5 +83,38 @@ extension Ward {
             StandardError.write(summary + ".\n")
             if report.exitStatus != .success { throw CommandLineError.reported(report.exitStatus) }
         }
+
+        /// What is imported, and recorded, at once: each path alone, except the NDJSON files named
+        /// on the line, which are one export (its record names the first file; `files` counts them).
+        static func units(_ paths: [String]) -> [[String]] {
+            func isNDJSONFile(_ path: String) -> Bool {
+                var info = stat()
+                let name = path.lowercased()
+                return (name.hasSuffix(".ndjson") || name.hasSuffix(".ndjson.gz"))
+                    && stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+            }
+            let named = paths.filter(isNDJSONFile)
+            return paths.filter { !isNDJSONFile($0) }.map { [$0] } + (named.isEmpty ? [] : [named])
+        }
+
+        /// `path` as the audit record names it: resolved (`realpath`) when it exists, so that the
+        /// record says which file was read whatever the working directory was; else as given.
+        static func absolutePath(_ path: String) -> String {
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+    }
+}
+
+extension ImportReport {
+    /// Adds the counts and failures of one more import (`ward import` imports path by path).
+    fileprivate mutating func add(_ other: ImportReport) {
+        files += other.files
+        bundles += other.bundles
+        patients += other.patients
+        imported.merge(other.imported, uniquingKeysWith: +)
+        skipped.merge(other.skipped, uniquingKeysWith: +)
+        failures += other.failures
     }
 }

@@ -1,6 +1,7 @@
 import BuiltInPlugins
 import Logging
 import WardCore
+import WardShell
 
 /// What the shell and a batch both need before anyone signs on: the home, the site's policy,
 /// the chain of interceptors and the credential store.
@@ -26,7 +27,12 @@ struct SessionSetup {
         policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
         chain = try pluginRegistry.makeChain(
             policy: policy,
-            environment: PluginEnvironment(home: home.path, policy: policy, logger: logger),
+            environment: PluginEnvironment(
+                home: home.path,
+                policy: policy,
+                logger: logger,
+                commandNames: Self.commandNames
+            ),
             clock: clock,
             session: SessionInfo(id: SessionID.make()),
             logger: logger
@@ -37,6 +43,10 @@ struct SessionSetup {
         )
         guard credentials.exists else { throw CommandLineError.noUsers(home: home.path) }
     }
+
+    /// Every name a shell line may start with, from the shell's one table (`Shell.commands`):
+    /// the plugins that keep a line's command (the audit log) keep only these.
+    static let commandNames = Set(Shell.commands.flatMap { [$0.syntax.name] + $0.syntax.aliases })
 
     /// The sign-on and lock rules for `user` (their `[user.*]` table, else the site's).
     func machinePolicy(user: String?) -> SessionMachine.Policy {

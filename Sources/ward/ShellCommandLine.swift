@@ -15,7 +15,12 @@ struct ShellCommandLine {
         }
         let setup = try SessionSetup(global: global, user: user)
         let session = SessionDriver(
-            frontEnd: TerminalFrontEnd(terminal: terminal, user: user),
+            // The executable reads the environment, once; the audit log is told the source.
+            frontEnd: TerminalFrontEnd(
+                terminal: terminal,
+                user: user,
+                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) }
+            ),
             clock: setup.clock,
             chain: setup.chain,
             runner: Shell(recordsHome: setup.home.path),

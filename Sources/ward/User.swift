@@ -25,6 +25,12 @@ extension Ward.User {
     /// The credential store in the home that `global` names. `create`: make the home (0700)
     /// when it is missing, as `add` does; otherwise a missing home means there are no users.
     static func store(_ global: GlobalOptions, create: Bool = false) throws -> CredentialStore {
+        try open(global, create: create).store
+    }
+
+    /// The home and its credential store, as `store(_:create:)`: the administrative commands
+    /// need the home too, for their audit record (`AdministrativeAudit`).
+    static func open(_ global: GlobalOptions, create: Bool = false) throws -> (home: WardHome, store: CredentialStore) {
         let path = WardHome.resolvePath(option: global.home)
         let home: WardHome
         do throws(FileSecurityError) {
@@ -34,7 +40,7 @@ extension Ward.User {
         } catch {
             throw AuthError.file(error)
         }
-        return CredentialStore(home: home, minimumPasswordLength: minimumPasswordLength)
+        return (home, CredentialStore(home: home, minimumPasswordLength: minimumPasswordLength))
     }
 }
 

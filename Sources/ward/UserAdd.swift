@@ -28,14 +28,18 @@ extension Ward.User {
         }
 
         func run() throws {
-            let store = try Ward.User.store(global, create: true)
-            // Refuse before asking for a password that would be thrown away.
-            if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
-            let password = try PasswordInput.readNew(
-                fromStandardInput: source.passwordStdin,
-                prompt: "New password for \(name): "
-            )
-            try store.add(name: name, role: Role(rawValue: role)!, password: password)
+            let (home, store) = try Ward.User.open(global, create: true)
+            let audit = try AdministrativeAudit.open(global: global, home: home)
+            let role = Role(rawValue: role)!
+            try audit.recording(.userAdd, target: name, role: role) {
+                // Refuse before asking for a password that would be thrown away.
+                if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
+                let password = try PasswordInput.readNew(
+                    fromStandardInput: source.passwordStdin,
+                    prompt: "New password for \(name): "
+                )
+                try store.add(name: name, role: role, password: password)
+            }
             printText("Added \(name) (\(role)).")
         }
     }

@@ -18,15 +18,18 @@ extension Ward.User {
         @OptionGroup var source: PasswordSourceOptions
 
         func run() throws {
-            let store = try Ward.User.store(global)
-            guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
-                throw AuthError.noSuchUser(name)
+            let (home, store) = try Ward.User.open(global)
+            let audit = try AdministrativeAudit.open(global: global, home: home)
+            try audit.recording(.passwordChange, target: name) {
+                guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
+                    throw AuthError.noSuchUser(name)
+                }
+                let password = try PasswordInput.readNew(
+                    fromStandardInput: source.passwordStdin,
+                    prompt: "New password for \(name): "
+                )
+                try store.setPassword(name: name, password: password)
             }
-            let password = try PasswordInput.readNew(
-                fromStandardInput: source.passwordStdin,
-                prompt: "New password for \(name): "
-            )
-            try store.setPassword(name: name, password: password)
             printText("Changed the password of \(name).")
         }
     }

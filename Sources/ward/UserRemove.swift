@@ -15,8 +15,11 @@ extension Ward.User {
         var name: String
 
         func run() throws {
-            let store = try Ward.User.store(global)
-            try store.remove(name: name)
+            let (home, store) = try Ward.User.open(global)
+            let audit = try AdministrativeAudit.open(global: global, home: home)
+            try audit.recording(.userRemove, target: name) {
+                try store.remove(name: name)
+            }
             printText("Removed \(name).")
         }
     }

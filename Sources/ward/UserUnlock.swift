@@ -20,10 +20,14 @@ extension Ward.User {
         var name: String
 
         func run() throws {
-            let store = try Ward.User.store(global)
+            let (home, store) = try Ward.User.open(global)
             guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
-            let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
-            try store.clearLock(name: name)
+            let audit = try AdministrativeAudit.open(global: global, home: home)
+            let wasLocked = try audit.recording(.unlockAccount, target: name) {
+                let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
+                try store.clearLock(name: name)
+                return wasLocked
+            }
             printText(
                 wasLocked ? "Unlocked \(name)." : "\(name) was not locked; the count of failures starts again."
             )

@@ -20,6 +20,8 @@ private final class LineRecorder: Plugin {
 @Suite struct AuditLogTests {
     let directory = TempDirectory()
     var path: String { directory.file("audit.jsonl") }
+    /// What the shell tells the plugins (`PluginEnvironment.commandNames`).
+    let shellCommands: Set<String> = ["find", "open", "show", "note", "close", "charts", "lock", "logout", "exit"]
 
     private func makeChain(
         policy: AuditWriter.SyncPolicy = .always
@@ -28,7 +30,7 @@ private final class LineRecorder: Plugin {
     ) {
         let clock = ManualClock()
         let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "s-1"))
-        chain.append(AuditLog(path: path, policy: policy, clock: steppingClock()))
+        chain.append(AuditLog(path: path, policy: policy, commandNames: shellCommands, clock: steppingClock()))
         let recorder = LineRecorder()
         chain.append(recorder)
         return (chain, clock, recorder)
@@ -126,7 +128,7 @@ private final class LineRecorder: Plugin {
         #expect(AuditFilter(mrn: uuid).matches(rs[1]) && !AuditFilter(mrn: uuid).matches(rs[0]))
         #expect(AuditFilter(mrn: long).matches(rs[2]) && !AuditFilter(mrn: long).matches(rs[1]))
         let table = AuditTable.render(rs)
-        #expect(table.contains("action=open mrn=\(uuid) outcome=ok"))
+        #expect(columns(table).contains { $0.hasSuffix("access ok action=open mrn=\(uuid)") })
         #expect(!table.contains("\u{1B}") && table.contains("\\e]0;x\\a"))
         #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)
     }
@@ -165,13 +167,84 @@ private final class LineRecorder: Plugin {
         #expect(opened.requests == [.lock(.failure)])
     }
 
-    @Test func failedSignOn_recordsTheNameGiven() throws {
+    /// The table's lines with each run of spaces as one: columns compare without their widths.
+    private func columns(_ table: String) -> [String] {
+        table.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+    }
+
+    @Test func failedSignOn_recordsTheNameOfAUserWhoExists_andWhy() throws {
         let (chain, _, _) = try makeChain()
-        _ = chain.send(.session(.signOnFailed(user: "mallory")))
+        _ = chain.send(.session(.signOnFailed(user: "mallory", reason: .wrongPassword)))
         let r = try #require(records().first)
         #expect(r.kind == "sign-on-failed")
         #expect(r.user == "mallory")
         #expect(r.object["role"] == .null)
+        #expect(r.object.string("reason") == "wrong-password")
+    }
+
+    @Test func failedSignOn_ofANameNobodyHas_recordsThatTheUserWasUnknown_notTheText() throws {
+        let (chain, _, _) = try makeChain()
+        let session = DriverSession(chain)
+        session.info.signOnSource = .terminal(tty: "/dev/pts/7")
+        _ = chain.send(.session(.signOnFailed(user: nil, reason: .unknownUser)))
+        let r = try #require(records().first)
+        #expect(r.object["user"] == .null)
+        #expect(
+            r.object.fields.map(\.key).filter { !envelope.contains($0) } == ["reason", "via", "tty"]
+        )
+        #expect(fields(r) == ["reason": "unknown-user", "via": "terminal", "tty": "/dev/pts/7"])
+        #expect(r.outcome == .denied)
+    }
+
+    @Test(arguments: [
+        (SignOnSource.terminal(tty: "/dev/pts/3"), #""via":"terminal","tty":"/dev/pts/3","#),
+        (SignOnSource.terminal(tty: nil), #""via":"terminal","tty":null,"#),
+        (
+            SignOnSource.ssh(peer: "203.0.113.9", port: 50122, tty: "/dev/pts/4"),
+            #""via":"ssh","peer":"203.0.113.9","port":50122,"tty":"/dev/pts/4","#
+        ),
+        (SignOnSource.batch(script: "rounds.ward"), #""via":"batch","script":"rounds.ward","#),
+        (SignOnSource.batch(script: "-"), #""via":"batch","script":"-","#),
+    ])
+    func signOn_recordsWhereItCameFrom(source: SignOnSource, written: String) throws {
+        let (chain, _, _) = try makeChain()
+        let session = DriverSession(chain)
+        session.info.signOnSource = source
+        session.info.user = "demo"
+        session.info.role = .clinician
+        _ = chain.send(.session(.signedOn(user: "demo", role: .clinician)))
+        chain.removeAll()
+        let text = readText(path)
+        #expect(text.contains(#""kind":"sign-on","# + written + #""prev":"#))
+    }
+
+    @Test(arguments: [SignOnFailure.wrongPassword, .accountLocked])
+    func aRefusedUnlock_isRecordedForTheSessionsUser_withWhy(reason: SignOnFailure) throws {
+        let (chain, _, _) = try makeChain()
+        let session = DriverSession(chain)
+        session.info.user = "demo"
+        session.info.role = .clinician
+        _ = chain.send(.session(.unlockFailed(user: "demo", reason: reason)))
+        let r = try #require(records().first)
+        #expect(r.kind == "unlock-failed" && r.user == "demo")
+        #expect(fields(r) == ["reason": reason.rawValue])
+    }
+
+    @Test func theCommandNamesItIsTold_areTheOnlyOnesItKeeps() throws {
+        let log = try AuditLog(
+            settings: .defaults(for: AuditLog.name),
+            environment: PluginEnvironment(home: directory.path, commandNames: ["open"])
+        )
+        #expect(log.commandNames == ["open"])
+        let chain = InterceptorChain(clock: ManualClock(), session: SessionInfo(id: "s-1"))
+        chain.append(log)
+        _ = chain.send(.line(Line("open W1")))
+        _ = chain.send(.line(Line("find Smith")))
+        chain.removeAll()
+        let written = lines(of: readBytes(log.path)).enumerated().compactMap {
+            AuditRecord(line: $0 + 1, bytes: $1[...])
+        }
+        #expect(written.map { $0.object.string("command") } == ["open", "?"])
     }
 
     @Test func keysAndFocus_areNeverRecorded() throws {
@@ -365,7 +438,7 @@ private final class LineRecorder: Plugin {
     @Test func anAbandonedCommand_isRecorded_withItsCommandAndTheSignal_neverItsText() throws {
         let path = directory.file("audit.jsonl")
         let chain = InterceptorChain(clock: ManualClock(), session: SessionInfo(id: "s-1"))
-        chain.append(AuditLog(path: path, clock: steppingClock()))
+        chain.append(AuditLog(path: path, commandNames: ["note"], clock: steppingClock()))
         let line = Line("note Patient reports chest pain", source: .batch(file: "rounds.ward", line: 4))
         _ = chain.send(.line(line))
         _ = chain.send(.session(.abandoned(line, because: .terminate)))

@@ -86,8 +86,9 @@ import Testing
             ["audit", "show", "--mrn", Self.uuid],
             environment: h.environment
         )
-        #expect(table.contains("action=open mrn=\(Self.uuid) outcome=ok"))
-        #expect(table.contains("action=read mrn=\(Self.uuid) section=labs outcome=denied"))
+        let rows = table.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(rows.contains { $0.hasSuffix("access ok action=open mrn=\(Self.uuid)") })
+        #expect(rows.contains { $0.hasSuffix("access denied action=read mrn=\(Self.uuid) section=labs") })
 
         // The lines themselves are on record by their command's name, before they ran.
         let commands = try h.auditRecords().filter { $0["kind"] as? String == "command" }

@@ -28,7 +28,11 @@ final class BatchHome {
             throw TerminalHarness.HarnessError.failed("ward demo: exit \(TerminalHarness.lastStatus)")
         }
         try writeSecret("demo\n", to: passwordFile)
+        recordsOfTheSetup = try allAuditRecords().count
     }
+
+    /// How many records `ward demo` wrote making the home (`demo`, `user-add`).
+    private var recordsOfTheSetup = 0
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
@@ -46,8 +50,14 @@ final class BatchHome {
         return path
     }
 
-    /// `ward audit show --format json`, one object per record.
+    /// The records written since the home was made, one object per record: what the test did,
+    /// without `ward demo`'s own (`allAuditRecords()` has those too).
     func auditRecords() throws -> [[String: Any]] {
+        Array(try allAuditRecords().dropFirst(recordsOfTheSetup))
+    }
+
+    /// `ward audit show --format json`, one object per record.
+    func allAuditRecords() throws -> [[String: Any]] {
         let text = try TerminalHarness.run(
             TerminalHarness.wardPath,
             ["audit", "show", "--format", "json"],

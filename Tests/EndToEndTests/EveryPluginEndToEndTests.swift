@@ -57,12 +57,14 @@ import Testing
     }
 
     @Test func aSiteFileWithAnError_stopsWardBeforeSignOn_naming_fileAndLine() throws {
-        let t = try TerminalHarness(
-            site: """
-                [session]
-                idle-timeout = "5 minutes"
-                """
+        let site = try Self.siteFile(
+            """
+            [session]
+            idle-timeout = "5 minutes"
+            """
         )
+        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        let t = try TerminalHarness(environment: ["WARD_SITE": site.path])
         #expect(try t.waitForExit() == 78)
         try t.waitFor("site.toml:2:")
         #expect(!(try t.screen()).contains("Username:"))
@@ -71,15 +73,30 @@ import Testing
 
 extension EveryPluginEndToEndTests {
     @Test func aPluginThatCannotStart_stopsWardBeforeSignOn_with78() throws {
-        let t = try TerminalHarness(
-            site: """
-                [[plugin]]
-                name = "audit-log"
-                path = "/nonexistent/ward/audit.jsonl"
-                """
+        let site = try Self.siteFile(
+            """
+            [[plugin]]
+            name = "audit-log"
+            path = "/nonexistent/ward/audit.jsonl"
+            """
         )
+        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        let t = try TerminalHarness(environment: ["WARD_SITE": site.path])
         #expect(try t.waitForExit() == 78)
         try t.waitFor("site.toml:1:")
         #expect(!(try t.screen()).contains("Username:"))
+    }
+}
+
+extension EveryPluginEndToEndTests {
+    /// `text` as `site.toml` in a directory of its own, for Ward to read (`WARD_SITE` in the pane)
+    /// while the harness adds alice under its own, valid, site file: `ward user add` refuses
+    /// under a site file it cannot read, or whose audit log it cannot write.
+    static func siteFile(_ text: String) throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ward-site-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let site = scratch.appendingPathComponent("site.toml")
+        try text.write(to: site, atomically: true, encoding: .utf8)
+        return site
     }
 }

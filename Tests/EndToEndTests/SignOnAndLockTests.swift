@@ -259,7 +259,8 @@ struct WipeCoreImageTests {
             guard let range = line.range(of: "\"kind\":\"") else { return nil }
             return String(line[range.upperBound...].prefix { $0 != "\"" })
         }
-        #expect(events == ["sign-on", "command", "command", "lock", "unlock", "sign-off"])
+        // `ward user add alice` made the home: an administrative record, then the session's.
+        #expect(events == ["user-add", "sign-on", "command", "command", "lock", "unlock", "sign-off"])
         #expect(!show.contains(TerminalHarness.password))
     }
 
@@ -295,7 +296,7 @@ struct WipeCoreImageTests {
         }
         #expect(
             records.compactMap { $0["kind"] as? String } == [
-                "sign-on", "command", "access", "command", "break-glass", "access", "sign-off",
+                "user-add", "import", "sign-on", "command", "access", "command", "break-glass", "access", "sign-off",
             ]
         )
         let glass = records.first { $0["kind"] as? String == "break-glass" }

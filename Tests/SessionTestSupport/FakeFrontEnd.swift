@@ -13,6 +13,7 @@ package final class FakeFrontEnd: SessionFrontEnd {
     package let inputFD: Int32
     package let signals: TestSignals
     package var terminalName: String? { nil }
+    package var signOnSource: SignOnSource { isInteractive ? .terminal(tty: nil) : .batch(script: "fake") }
     package var nextDeadline: Instant? { nil }
     /// What the driver asked the front end to do, in order (`"wiped"`: the lock wiped its holder).
     package private(set) var log: [String] = []

@@ -108,7 +108,7 @@ struct BatchFrontEndTests {
         try f.write("wrong\n", to: f.passwordFile)
         #expect(try f.run("find ada\n") == .authenticationFailed)
         #expect(f.runner.ran.isEmpty)
-        #expect(f.sessionEvents == [.signOnFailed(user: "alice")])
+        #expect(f.sessionEvents == [.signOnFailed(user: "alice", reason: .wrongPassword)])
     }
 
     @Test func aPasswordFileOthersCanRead_isRefused_withTheReason() throws {

@@ -28,15 +28,15 @@ struct SessionDriverTests {
             chain.append(recorder)
         }
 
-        /// Runs a session whose input is `input`; the exit status.
-        func run(_ input: String, interactive: Bool) throws -> WardCore.ExitStatus {
+        /// Runs a session whose input is `input`, signing on as `user`; the exit status.
+        func run(_ input: String, interactive: Bool, user: String = "alice") throws -> WardCore.ExitStatus {
             var fds: [Int32] = [-1, -1]
             precondition(pipe(&fds) == 0)
             var bytes = Array(input.utf8)
             _ = Glibc.write(fds[1], &bytes, bytes.count)
             close(fds[1])
             defer { close(fds[0]) }
-            let frontEnd = FakeFrontEnd(interactive: interactive, input: fds[0], signals: signals)
+            let frontEnd = FakeFrontEnd(interactive: interactive, input: fds[0], signals: signals, user: user)
             self.frontEnd = frontEnd
             let driver = SessionDriver(
                 frontEnd: frontEnd,
@@ -136,9 +136,10 @@ struct SessionDriverTests {
         #expect(f.lifecycleAndSession.suffix(2) == [.lifecycle(.interrupt), .session(.signedOff(.interrupt))])
     }
 
-    @Test func ctrlZ_passesTheChain_stops_andResumesWithTheTimeAway() throws {
+    @Test(arguments: [true, false])
+    func ctrlZ_passesTheChain_stops_andResumesWithTheTimeAway(interactive: Bool) throws {
         let f = try Fixture()
-        #expect(try f.run("correct horse\n!SIGTSTP\n!SIGCONT\n", interactive: true) == .success)
+        #expect(try f.run("correct horse\n!SIGTSTP\n!SIGCONT\n", interactive: interactive) == .success)
         #expect(f.signals.stops == 1)
         #expect(f.recorder.seen.contains(.lifecycle(.suspend)))
         #expect(f.recorder.seen.filter { if case .lifecycle(.resume) = $0 { true } else { false } }.count == 1)
@@ -146,10 +147,65 @@ struct SessionDriverTests {
     }
 
     @Test(arguments: [true, false])
+    func aNameNobodyHas_isNotAnnounced_onlyThatTheUserWasUnknown(interactive: Bool) throws {
+        let f = try Fixture()
+        _ = try f.run("correct horse\n", interactive: interactive, user: "hunter2")
+        #expect(f.sessionEvents == [.signOnFailed(user: nil, reason: .unknownUser)])
+    }
+
+    @Test(arguments: [true, false])
+    func aWrongPasswordAtTheLockScreen_isAnnouncedAsAFailedUnlock(interactive: Bool) throws {
+        let f = try Fixture { event, context in
+            if event == .line(Line("find ada")) { context.lock(reason: .idle) }
+            return .pass
+        }
+        _ = try f.run("correct horse\nfind ada\nwrong\n", interactive: interactive)
+        #expect(
+            Array(f.sessionEvents.prefix(3)) == [
+                .signedOn(user: "alice", role: .clinician), .locked(.idle),
+                .unlockFailed(user: "alice", reason: .wrongPassword),
+            ]
+        )
+    }
+
+    @Test(arguments: [true, false])
+    func aLockedOutAccountAtTheLockScreen_isAnnouncedAsAFailedUnlock_andSignsOff(interactive: Bool) throws {
+        let f = try Fixture()
+        let credentials = f.credentials
+        f.recorder.answer = { event, context in
+            if event == .line(Line("find ada")) {
+                // Elsewhere, five wrong passwords in a row lock the account (max-failed-attempts).
+                for _ in 0..<5 { try? credentials.recordFailure(name: "alice") }
+                context.lock(reason: .idle)
+            }
+            return .pass
+        }
+        let status = try f.run("correct horse\nfind ada\ncorrect horse\n", interactive: interactive)
+        #expect(status == .authenticationFailed)
+        #expect(
+            f.sessionEvents == [
+                .signedOn(user: "alice", role: .clinician), .locked(.idle),
+                .unlockFailed(user: "alice", reason: .accountLocked), .signedOff(.failedAttempts),
+            ]
+        )
+    }
+
+    @Test(arguments: [true, false])
+    func theFrontEndsSignOnSource_isInTheSessionThePluginsRead(interactive: Bool) throws {
+        var seen: [SignOnSource?] = []
+        let f = try Fixture { event, context in
+            if case .session(.signedOn) = event { seen.append(context.session.signOnSource) }
+            return .pass
+        }
+        _ = try f.run("correct horse\n", interactive: interactive)
+        #expect(seen == [interactive ? .terminal(tty: nil) : .batch(script: "fake")])
+    }
+
+    @Test(arguments: [true, false])
     func aWrongPassword_isAskedAgainAtATerminal_andEndsAScript(interactive: Bool) throws {
         let f = try Fixture()
         let status = try f.run("wrong\n", interactive: interactive)
-        #expect(f.sessionEvents == [.signOnFailed(user: "alice")])
+        #expect(f.sessionEvents == [.signOnFailed(user: "alice", reason: .wrongPassword)])
         #expect(f.log.contains("say Wrong user name or password."))
         #expect(status == (interactive ? .success : .authenticationFailed))
     }

@@ -47,7 +47,7 @@ import WardCore
         _ = m.start(user: "alice")
         #expect(
             m.passwordChecked(role: nil) == [
-                .announce(.signOnFailed(user: "alice")), .say("Wrong user name or password."),
+                .announce(.signOnFailed(user: "alice", reason: .wrongPassword)), .say("Wrong user name or password."),
             ]
         )
         #expect(m.isWaiting)
@@ -57,6 +57,17 @@ import WardCore
         _ = m.usernameEntered("alice")
         _ = m.passwordChecked(role: nil)
         #expect(m.nextDeadline == clock.now + .seconds(2))  // doubled
+    }
+
+    @Test func aNameNobodyHas_isAnnouncedWithoutTheName() {
+        var m = machine()
+        _ = m.start(user: nil)
+        _ = m.usernameEntered("hunter2")
+        #expect(
+            m.passwordChecked(role: nil, refusal: .unknownUser) == [
+                .announce(.signOnFailed(user: nil, reason: .unknownUser)), .say("Wrong user name or password."),
+            ]
+        )
     }
 
     @Test func tooManyWrongPasswords_endTheProcessWith77() {
@@ -94,7 +105,11 @@ import WardCore
     @Test func theRightPasswordAtTheLockScreen_unlocks_aWrongOneWaits() {
         var m = signedOn()
         _ = m.lock(.user)
-        #expect(m.passwordChecked(role: nil) == [.say("Wrong password.")])
+        #expect(
+            m.passwordChecked(role: nil) == [
+                .announce(.unlockFailed(user: "alice", reason: .wrongPassword)), .say("Wrong password."),
+            ]
+        )
         clock.advance(by: .seconds(1))
         #expect(m.deadlinePassed() == [.askPassword(user: "alice", lockedBecause: .user)])
         #expect(m.passwordChecked(role: .clinician) == [.announce(.unlocked(user: "alice")), .resumeShell])

@@ -53,6 +53,10 @@ public final class BatchFrontEnd: SessionFrontEnd {
     public var isInteractive: Bool { false }
     public var inputFD: Int32 { input.fd }
     public var terminalName: String? { nil }
+    /// The script as given: its path, or `-` for standard input.
+    public var signOnSource: SignOnSource {
+        .batch(script: options.scriptName == Self.standardInputName ? "-" : options.scriptName)
+    }
     public var nextDeadline: Instant? { nil }
 
     private let options: Options

@@ -114,6 +114,7 @@ public final class SessionDriver {
         self.loop = EventLoop(clock: clock)
         self.machine = SessionMachine(policy: policy, clock: clock)
         self.info = chain.session
+        self.info.signOnSource = frontEnd.signOnSource
         chain.readsSession { [unowned self] in self.info }
         lock.register(runner, as: "shell")
         frontEnd.attach(to: self, lock: lock)
@@ -238,7 +239,11 @@ public final class SessionDriver {
     /// Where nobody can type again (a script), a wrong password ends the session (77); at a
     /// terminal the machine waits, then asks again. An account locked by failed attempts is
     /// refused before the password is checked: the session ends (77), audited as a failed
-    /// sign-on; retrying could not succeed before the lock runs out.
+    /// sign-on; retrying could not succeed before the lock runs out. At the lock screen it is
+    /// audited as a failed unlock, and so is every wrong password there.
+    ///
+    /// A wrong password for a name nobody has is announced without the name: it is often a
+    /// password typed into the name field.
     package func checkPassword(_ read: () throws(AuthError) -> Password, accepted: () -> Void = {}) {
         let user: String
         let atLockScreen: Bool
@@ -260,15 +265,33 @@ public final class SessionDriver {
             accepted()
             perform(machine.passwordChecked(role: role))
         } catch .wrongCredentials where frontEnd.isInteractive || !atLockScreen {
-            perform(machine.passwordChecked(role: nil))
+            let refusal: SignOnFailure = atLockScreen || userExists(user) ? .wrongPassword : .unknownUser
+            perform(machine.passwordChecked(role: nil, refusal: refusal))
             if !frontEnd.isInteractive {
                 perform(machine.signOff(.failedAttempts, status: .authenticationFailed))
             }
         } catch {
             frontEnd.cannotSignOn(error, atLockScreen: atLockScreen)
-            if case .accountLocked = error, !atLockScreen { announce(.signOnFailed(user: user)) }
+            let refusal: SignOnFailure? =
+                switch error {
+                case .accountLocked: .accountLocked
+                case .wrongCredentials: .wrongPassword  // a script's password, at the lock screen
+                default: nil
+                }
+            if let refusal {
+                announce(
+                    atLockScreen
+                        ? .unlockFailed(user: user, reason: refusal) : .signOnFailed(user: user, reason: refusal)
+                )
+            }
             perform(machine.signOff(.failedAttempts, status: error.exitStatus))
         }
+    }
+
+    /// Whether the store has a user named `name`. A store that cannot be read says no: the name
+    /// is then not announced, which errs on the side of a password typed as a name.
+    private func userExists(_ name: String) -> Bool {
+        (try? credentials.user(named: name)) != nil
     }
 
     package func lock(_ reason: LockReason) {
@@ -336,7 +359,7 @@ public final class SessionDriver {
             info.isLocked = true
         case .unlocked:
             info.isLocked = false
-        case .signOnFailed, .signedOff, .denied, .abandoned, .accessed, .promptReady:
+        case .signOnFailed, .unlockFailed, .signedOff, .denied, .abandoned, .accessed, .promptReady:
             break
         }
         let sent = chain.send(.session(event))

@@ -22,6 +22,10 @@ public protocol SessionFrontEnd: AnyObject {
     /// The terminal a sign-on is recorded on (`ward user list`), nil without one.
     var terminalName: String? { get }
 
+    /// Where the session signs on from, for the audit log: a terminal (an SSH login when the
+    /// executable says so) or a script.
+    var signOnSource: SignOnSource { get }
+
     /// The earliest moment the front end has something to do (a held escape key, a held redraw).
     var nextDeadline: Instant? { get }
 

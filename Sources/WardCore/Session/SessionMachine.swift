@@ -91,17 +91,18 @@ public struct SessionMachine {
         return [.askPassword(user: name, lockedBecause: nil)]
     }
 
-    /// The password was checked: `role` is the user's role when it was right, nil when wrong.
-    public mutating func passwordChecked(role: Role?) -> [Action] {
+    /// The password was checked: `role` is the user's role when it was right, nil when not;
+    /// `refusal` then says why (a wrong password, or no such user: the name is not announced).
+    public mutating func passwordChecked(role: Role?, refusal: SignOnFailure = .wrongPassword) -> [Action] {
         switch state {
         case .signingOn(let user?):
-            guard let role else { return failed(user: user, atLockScreen: false) }
+            guard let role else { return failed(user: user, refusal: refusal, atLockScreen: false) }
             throttle.succeeded()
             promptExpiresAt = nil
             state = .signedOn(user: user, role: role)
             return [.announce(.signedOn(user: user, role: role)), .resumeShell]
         case .locked(let user, let lockedRole, _, _):
-            guard role != nil else { return failed(user: user, atLockScreen: true) }
+            guard role != nil else { return failed(user: user, refusal: refusal, atLockScreen: true) }
             throttle.succeeded()
             state = .signedOn(user: user, role: lockedRole)
             return [.announce(.unlocked(user: user)), .resumeShell]
@@ -110,8 +111,15 @@ public struct SessionMachine {
         }
     }
 
-    private mutating func failed(user: String, atLockScreen: Bool) -> [Action] {
-        var actions: [Action] = atLockScreen ? [] : [.announce(.signOnFailed(user: user))]
+    private mutating func failed(user: String, refusal: SignOnFailure, atLockScreen: Bool) -> [Action] {
+        let known = refusal != .unknownUser
+        var actions: [Action] = [
+            .announce(
+                atLockScreen
+                    ? .unlockFailed(user: user, reason: refusal)
+                    : .signOnFailed(user: known ? user : nil, reason: refusal)
+            )
+        ]
         switch throttle.failed() {
         case .retry(let delay):
             retryAt = clock.now + delay

@@ -30,6 +30,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public var inputFD: Int32 { terminal.fd }
 
     private let terminal: Terminal
+    private let sshConnection: String?
     private let editor = LineEditor()
     private let prompts: PromptReader
     private unowned var driver: SessionDriver!
@@ -48,14 +49,20 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     private var redrawDue: Instant?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
-    /// - Parameter user: `--user`, when given: the password is asked for at once.
-    public init(terminal: Terminal, user: String?) {
+    /// - Parameters:
+    ///   - user: `--user`, when given: the password is asked for at once.
+    ///   - sshConnection: The value of `SSH_CONNECTION`, read by the executable, when set: the
+    ///     sign-on is then recorded as an SSH login from its client address and port.
+    public init(terminal: Terminal, user: String?, sshConnection: String? = nil) {
         self.terminal = terminal
         self.user = user
+        self.sshConnection = sshConnection
         self.prompts = PromptReader(terminal: terminal)
     }
 
     public var terminalName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
+
+    public var signOnSource: SignOnSource { SignOnSource(tty: terminalName, sshConnection: sshConnection) }
 
     public var nextDeadline: Instant? { [decoder.pendingDeadline, redrawDue].compactMap { $0 }.min() }
 

@@ -44,9 +44,15 @@ public enum Lifecycle: Equatable, Sendable {
 /// Changes of the session's state, announced through the chain so plugins (the audit log) see them.
 public enum SessionEvent: Equatable, Sendable {
     case signedOn(user: String, role: Role)
-    case signOnFailed(user: String)
+    /// A sign-on was refused. `user` is the name given when such a user exists, and nil when
+    /// none does: a name nobody has is often a password typed into the name field, so it is
+    /// never passed on.
+    case signOnFailed(user: String?, reason: SignOnFailure)
     case locked(LockReason)
     case unlocked(user: String)
+    /// The lock screen refused `user`'s password, or refused the account outright because too
+    /// many wrong passwords locked it (`.accountLocked`).
+    case unlockFailed(user: String, reason: SignOnFailure)
     case signedOff(SignOffReason)
     /// A line was refused (by an interceptor or a failed safeguard), with the message shown.
     case denied(Line, message: String)
@@ -60,6 +66,19 @@ public enum SessionEvent: Equatable, Sendable {
     /// The prompt is back: a command has finished and Ward waits for the user. A running command
     /// is not idleness, so the idle timer counts from here.
     case promptReady
+}
+
+/// Why a password was refused, at sign-on or at the lock screen.
+public enum SignOnFailure: String, Equatable, Sendable, CaseIterable, CustomStringConvertible {
+    /// No user has the name given; the name itself is not kept.
+    case unknownUser = "unknown-user"
+    /// The user exists and the password was wrong.
+    case wrongPassword = "wrong-password"
+    /// The account is locked after too many wrong passwords (`max-failed-attempts`); the
+    /// password was not checked.
+    case accountLocked = "account-locked"
+
+    public var description: String { rawValue }
 }
 
 /// Why a session locked. Printed on the lock screen and recorded in the audit log.

@@ -13,6 +13,11 @@ public struct PluginEnvironment: Sendable {
     public let logger: Logger
     /// The limits before anyone has signed on: the site's, with the user file's stricter ones.
     public let sessionPolicy: SessionPolicy
+    /// The names a command line may start with (the shell's commands and their aliases), from
+    /// the shell's own table (`Shell.commands`). A plugin that keeps a line's first word (the
+    /// audit log) keeps it only when it is one of these: anything else may be a password typed
+    /// at the prompt, or a patient's name. Empty where no shell runs (`ward config check`).
+    public let commandNames: Set<String>
     private let policyForSession: @Sendable (SessionInfo) -> SessionPolicy
 
     /// - Parameter policyForSession: The limits for a signed-on session (a `[user.NAME]` or
@@ -21,11 +26,13 @@ public struct PluginEnvironment: Sendable {
         home: String,
         sessionPolicy: SessionPolicy = .defaults,
         logger: Logger = Logger(label: "ward.plugin"),
+        commandNames: Set<String> = [],
         policyForSession: (@Sendable (SessionInfo) -> SessionPolicy)? = nil
     ) {
         self.home = home
         self.logger = logger
         self.sessionPolicy = sessionPolicy
+        self.commandNames = commandNames
         self.policyForSession = policyForSession ?? { _ in sessionPolicy }
     }
 

@@ -11,16 +11,21 @@ public struct SessionInfo: Equatable, Sendable {
     public var role: Role?
     /// True while the session is locked.
     public var isLocked: Bool
+    /// Where the session signs on from (a terminal, an SSH login, a script); the driver sets it
+    /// from its front end before anyone is asked for a password. Nil outside a session.
+    public var signOnSource: SignOnSource?
 
     public init(
         id: String,
         user: String? = nil,
         role: Role? = nil,
-        isLocked: Bool = false
+        isLocked: Bool = false,
+        signOnSource: SignOnSource? = nil
     ) {
         self.id = id
         self.user = user
         self.role = role
         self.isLocked = isLocked
+        self.signOnSource = signOnSource
     }
 }

@@ -1,0 +1,144 @@
+import ArgumentParser
+import AuditLog
+import BuiltInPlugins
+import Glibc
+import WardCore
+
+/// The audit records of the administrative commands (`ward user add|remove|passwd|unlock`,
+/// `ward import`, `ward demo`), written to the log the sessions write, through the same
+/// `AuditWriter`, so that the chain stays one chain and `ward audit verify` checks both.
+///
+/// The log is the one a session would write: the site's `audit-log` plugin builds it (its
+/// `path` and `key-file`, else the home's `audit.jsonl`). A site whose chain has no `audit-log`
+/// writes no session records, and so no administrative ones either.
+///
+/// Fails closed: `open` opens the log before the command changes anything, and a log that cannot
+/// be opened (unsafe, read-only, its head not matching, a key file refused) stops the command
+/// there, with nothing changed, naming the file (`AdministrativeAuditError.cannotOpen`, the audit
+/// error's exit status). The record is written after the change, with its outcome: `ok`, or
+/// `failed` with the exit status. A change cannot be taken back once made, so when its record
+/// cannot be written the command says so, naming the file, and exits with the audit error's
+/// status (`notRecorded`): a script sees the failure.
+///
+/// Each record names the Unix user who ran the command (`getpwuid(getuid())`, the real user id:
+/// under sudo that is root, and sudo's own log names the person).
+struct AdministrativeAudit {
+    /// Nil when the site's chain has no audit log.
+    private let writer: AuditWriter?
+    /// Who ran the command.
+    let unixUser: AuditEntry.UnixUser
+    /// A fresh identifier for this command's records, as a session has one.
+    private let session = AuditRecord.SessionFields(id: SessionID.make(), user: nil, role: nil)
+
+    /// Opens the log for `home` under the site file `global.site` names. Call it before changing
+    /// anything.
+    ///
+    /// - Throws: `ConfigError` for a site file that does not parse, `AdministrativeAuditError`
+    ///   for a log that cannot be opened.
+    static func open(global: GlobalOptions, home: WardHome) throws -> AdministrativeAudit {
+        let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+        guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else {
+            return AdministrativeAudit(writer: nil)
+        }
+        // The plugin reads its own settings, so the log, the key and the sync are the sessions'.
+        let log = try AuditLog(settings: settings, environment: PluginEnvironment(home: home.path, policy: policy))
+        do throws(AuditError) {
+            let writer = try AuditWriter(path: log.path, chain: log.chain, policy: .always)
+            try writer.checkAppendable()
+            return AdministrativeAudit(writer: writer)
+        } catch {
+            throw AdministrativeAuditError.cannotOpen(error)
+        }
+    }
+
+    private init(writer: AuditWriter?) {
+        self.writer = writer
+        self.unixUser = Self.currentUnixUser()
+    }
+
+    /// Whether records are written at all (the site's chain has an audit log).
+    var isEnabled: Bool { writer != nil }
+
+    /// Runs `change`, then records `entry` with how it ended: success, or the exit status of the
+    /// error it threw, which is then thrown on. A record that cannot be written after a change
+    /// that failed too is reported, and the change's error is the one thrown.
+    func recording<Result>(_ entry: (ExitStatus) -> AuditEntry, change: () throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try change()
+        } catch {
+            do {
+                try record(entry(Self.exitStatus(of: error)))
+            } catch let failure {
+                StandardError.report("\(failure)")
+            }
+            throw error
+        }
+        try record(entry(.success))
+        return result
+    }
+
+    /// Runs `change` to the account `target` (`user-add`, `user-remove`, `password-change`,
+    /// `unlock-account`) and records it, as `recording(_:change:)`.
+    func recording<Result>(
+        _ kind: AuditEntry.Kind,
+        target: String,
+        role: Role? = nil,
+        change: () throws -> Result
+    ) throws -> Result {
+        try recording({ .account(kind, target: target, role: role, by: unixUser, status: $0) }, change: change)
+    }
+
+    /// Appends one record; nothing when the site has no audit log.
+    func record(_ entry: AuditEntry) throws(AdministrativeAuditError) {
+        guard let writer else { return }
+        do throws(AuditError) {
+            try writer.append(entry, session: session, source: nil)
+        } catch {
+            throw .notRecorded(kind: entry.kind.rawValue, error)
+        }
+    }
+
+    /// The exit status the command will end with for `error`, as `Ward.main` decides it.
+    static func exitStatus(of error: any Error) -> ExitStatus {
+        switch error {
+        case let error as any WardError: error.exitStatus
+        case is ValidationError: .usage
+        default: .failure
+        }
+    }
+
+    /// The real user id's account name, nil when the password database has none.
+    static func currentUnixUser() -> AuditEntry.UnixUser {
+        let uid = getuid()
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let status = getpwuid_r(uid, &entry, &buffer, buffer.count, &found)
+        let name = status == 0 && found != nil ? entry.pw_name.map { String(cString: $0) } : nil
+        return AuditEntry.UnixUser(name: name, uid: uid)
+    }
+}
+
+/// Why an administrative command did not change anything, or could not record its change.
+enum AdministrativeAuditError: WardError, Equatable {
+    /// The audit log could not be opened before the change: nothing was changed.
+    case cannotOpen(AuditError)
+    /// The change was made, but its record (`kind`) could not be written.
+    case notRecorded(kind: String, AuditError)
+
+    var description: String {
+        switch self {
+        case .cannotOpen(let error):
+            "\(error) Nothing was changed: an administrative command runs only when its audit record can be written."
+        case .notRecorded(let kind, let error):
+            "the change was made, but its audit record (\(kind)) was not written: \(error)"
+        }
+    }
+
+    var exitStatus: ExitStatus {
+        switch self {
+        case .cannotOpen(let error), .notRecorded(_, let error): error.exitStatus
+        }
+    }
+}
