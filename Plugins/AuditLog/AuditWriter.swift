@@ -344,24 +344,11 @@ extension AuditWriter {
     /// Checks everything `append` checks before it writes (the path, the file's safety and mode,
     /// the head against the log's end), under the same lock, and writes nothing: a command that
     /// must not change what it cannot record asks this first (`ward user add`).
-    ///
-    /// The head check repeats `append`'s on purpose, so that `append`'s own steps stay as they
-    /// are; the two must say the same.
     public func checkAppendable() throws(AuditError) {
-        try ensureSamePath()
-        try checkOpenFile()
-        try lockLog()
+        try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
         let tail = try readTail()
-        guard let stored = try readHead() else { return }
-        if stored.seq > tail.seq {
-            throw .headMismatch(
-                path: path,
-                detail: "the log ends at record \(tail.seq) but its head says \(stored.seq) were written"
-            )
-        }
-        if stored.seq == tail.seq, stored.hash != tail.hash {
-            throw .headMismatch(path: path, detail: "record \(tail.seq) is not the one its head file names")
-        }
+        // An empty log after its head is one logrotate renamed: `append` continues it.
+        if let stored = try readHead(), !(tail.isEmpty && stored.seq > 0) { try check(stored, against: tail) }
     }
 }
