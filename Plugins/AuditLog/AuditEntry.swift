@@ -227,21 +227,36 @@ extension AuditEntry {
         return administrative(kind, by: user, [("target", .string(target))] + role, status: status)
     }
 
-    /// What `ward import` did with one path it was given (a bundle, or a directory of them).
+    /// What `ward import` did with one path it was given (a bundle, a directory, or the NDJSON
+    /// files named on the line).
     public struct ImportCounts: Equatable, Sendable {
         /// Bundle files read.
         public var files: Int
         /// Bundles imported whole.
         public var bundles: Int
+        /// NDJSON exports read (a directory's `*.ndjson` files, or those named on the line).
+        public var exports: Int
+        /// NDJSON exports imported whole.
+        public var exportsImported: Int
         public var patients: Int
         /// Resources imported, all types together.
         public var resources: Int
         /// Bundles that imported nothing, and inputs that could not be read.
         public var failures: Int
 
-        public init(files: Int, bundles: Int, patients: Int, resources: Int, failures: Int) {
+        public init(
+            files: Int,
+            bundles: Int,
+            exports: Int = 0,
+            exportsImported: Int = 0,
+            patients: Int,
+            resources: Int,
+            failures: Int
+        ) {
             self.files = files
             self.bundles = bundles
+            self.exports = exports
+            self.exportsImported = exportsImported
             self.patients = patients
             self.resources = resources
             self.failures = failures
@@ -262,7 +277,9 @@ extension AuditEntry {
             by: user,
             [
                 ("path", .string(path)), ("files", .integer(Int64(counts.files))),
-                ("bundles", .integer(Int64(counts.bundles))), ("patients", .integer(Int64(counts.patients))),
+                ("bundles", .integer(Int64(counts.bundles))), ("exports", .integer(Int64(counts.exports))),
+                ("exports_imported", .integer(Int64(counts.exportsImported))),
+                ("patients", .integer(Int64(counts.patients))),
                 ("resources", .integer(Int64(counts.resources))), ("failures", .integer(Int64(counts.failures))),
             ],
             status: status

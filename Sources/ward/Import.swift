@@ -67,6 +67,8 @@ extension Ward {
                         counts: AuditEntry.ImportCounts(
                             files: done.files,
                             bundles: done.bundles,
+                            exports: done.exports,
+                            exportsImported: done.exportsImported,
                             patients: done.patients,
                             resources: done.imported.values.reduce(0, +),
                             failures: done.failures.count
@@ -104,17 +106,5 @@ extension Ward {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-    }
-}
-
-extension ImportReport {
-    /// Adds the counts and failures of one more import (`ward import` imports path by path).
-    fileprivate mutating func add(_ other: ImportReport) {
-        files += other.files
-        bundles += other.bundles
-        patients += other.patients
-        imported.merge(other.imported, uniquingKeysWith: +)
-        skipped.merge(other.skipped, uniquingKeysWith: +)
-        failures += other.failures
     }
 }

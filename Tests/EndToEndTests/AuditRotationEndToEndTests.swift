@@ -38,7 +38,7 @@ import Testing
         let verified = try ward(h, ["audit", "verify"])
         #expect(verified.status == 0, "\(verified.output)")
         #expect(verified.output.contains("2 files, "))
-        let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
+        let kinds = try h.allAuditRecords().compactMap { $0["kind"] as? String }
         #expect(kinds.first == "rotate")  // show reads the current file
 
         let older = log(h) + ".1"
@@ -76,7 +76,7 @@ import Testing
         p.closeInput()
         #expect(try p.waitForExit() == 0, "stderr: \(p.standardError)")
         #expect(try ward(h, ["audit", "verify"]).status == 0)
-        let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
+        let kinds = try h.allAuditRecords().compactMap { $0["kind"] as? String }
         #expect(kinds.first == "rotate")
         #expect(kinds.contains("sign-off"))
     }
@@ -110,7 +110,7 @@ import Testing
             try batch(h, ["whoami"])
             _ = try TerminalHarness.run(logrotate, ["-f", "-s", state, config], environment: h.environment)
             #expect(TerminalHarness.lastStatus == 0, "logrotate round \(round)")
-            let first = try h.auditRecords().first
+            let first = try h.allAuditRecords().first
             #expect(first?["kind"] as? String == "rotate")
             #expect(first?["how"] as? String == "renamed")
             #expect(first?["file"] as? String == "audit.jsonl.1")

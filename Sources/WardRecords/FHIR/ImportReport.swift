@@ -36,6 +36,19 @@ public struct ImportReport: Sendable, Equatable {
         return "Imported " + parts.joined(separator: " and ")
     }
 
+    /// Adds the counts and failures of one more import (`ward import` imports path by path, to
+    /// record each in the audit log).
+    public mutating func add(_ other: ImportReport) {
+        files += other.files
+        bundles += other.bundles
+        exports += other.exports
+        exportsImported += other.exportsImported
+        patients += other.patients
+        imported.merge(other.imported, uniquingKeysWith: +)
+        skipped.merge(other.skipped, uniquingKeysWith: +)
+        failures += other.failures
+    }
+
     /// `Type count` pairs, largest first, for a summary line.
     public static func summary(_ counts: [String: Int]) -> String {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
