@@ -23,8 +23,11 @@ public final class AuditLog: Plugin {
     public static let name = "audit-log"
     public static let summary = "Appends a hash-chained JSON Lines record of every command and session change."
 
-    /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`.
+    /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`, `forward`,
+    /// `syslog-socket`, `on-forward-failure`.
     public static let fsyncChoices = AuditWriter.SyncPolicy.allCases.map(\.rawValue)
+    /// `forward`: nowhere but the file, or also the local syslog daemon.
+    public static let forwardChoices = ["off", "syslog"]
 
     /// The log file; its head file sits beside it (`FILE.head`).
     public let path: String
@@ -34,6 +37,10 @@ public final class AuditLog: Plugin {
     public let syncInterval: Duration
     /// Open from `added(context:)` on; nil before, or while the log cannot be opened.
     public private(set) var writer: AuditWriter?
+    /// Where each record goes after the file (`forward = "syslog"`); nil to keep it local.
+    public let forwarder: SyslogForwarder?
+    /// What a record that reached the file but not the forwarder does (`on-forward-failure`).
+    public let onForwardFailure: SyslogForwarder.FailurePolicy
     private let clock: @Sendable () -> Int64
     /// The source of the last line: where the session's other events came from.
     private var lastSource: Line.Source?
@@ -46,12 +53,16 @@ public final class AuditLog: Plugin {
         chain: AuditChain = AuditChain(),
         policy: AuditWriter.SyncPolicy = .always,
         syncInterval: Duration = .seconds(1),
+        forwarder: SyslogForwarder? = nil,
+        onForwardFailure: SyslogForwarder.FailurePolicy = .lock,
         clock: @escaping @Sendable () -> Int64 = UTCTimestamp.nowMilliseconds
     ) {
         self.path = path
         self.chain = chain
         self.policy = policy
         self.syncInterval = syncInterval
+        self.forwarder = forwarder
+        self.onForwardFailure = onForwardFailure
         self.clock = clock
     }
 
@@ -62,6 +73,9 @@ public final class AuditLog: Plugin {
     /// - `fsync`: `always` (default), `interval`, `never`.
     /// - `fsync-interval`: for `interval`, 10ms to 1m; default 1s.
     /// - `key-file`: the HMAC key, the caller's own and 0600; unkeyed when absent.
+    /// - `forward`: `off` (default) or `syslog`: each record also goes to the syslog socket.
+    /// - `syslog-socket`: that socket, absolute; default `/dev/log`. Only with `forward = "syslog"`.
+    /// - `on-forward-failure`: `lock` (default) or `warn`. Only with `forward = "syslog"`.
     ///
     /// - Throws: `ConfigError` for a bad value (naming FILE:LINE), `AuditError` when the key
     ///   file is refused.
@@ -81,11 +95,36 @@ public final class AuditLog: Plugin {
         let chain = try settings.string("key-file").map { path throws(AuditError) in
             AuditChain(key: try AuditKey.load(path: path))
         }
+        let forward = try settings.choice("forward", from: Self.forwardChoices) ?? "off"
+        let socket = try settings.string("syslog-socket")
+        let onFailure = try settings.choice(
+            "on-forward-failure",
+            from: SyslogForwarder.FailurePolicy.allCases.map(\.rawValue)
+        )
+        if forward != "syslog" {
+            for key in ["syslog-socket", "on-forward-failure"] where settings.has(key) {
+                throw ConfigError.conflict(
+                    file: settings.file,
+                    line: settings.line(of: key),
+                    message: "'\(key)' is set but records are not forwarded; add 'forward = \"syslog\"' or remove it."
+                )
+            }
+        }
+        if let socket, !socket.hasPrefix("/") || socket.utf8.count > SyslogForwarder.maximumSocketPathBytes {
+            throw ConfigError.wrongType(
+                file: settings.file,
+                line: settings.line(of: "syslog-socket"),
+                key: "syslog-socket",
+                expected: "an absolute path of at most \(SyslogForwarder.maximumSocketPathBytes) bytes"
+            )
+        }
         self.init(
             path: path,
             chain: chain ?? AuditChain(),
             policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always,
-            syncInterval: interval
+            syncInterval: interval,
+            forwarder: forward == "syslog" ? SyslogForwarder(socketPath: socket ?? SyslogForwarder.defaultSocket) : nil,
+            onForwardFailure: onFailure.flatMap(SyslogForwarder.FailurePolicy.init(rawValue:)) ?? .lock
         )
     }
 
@@ -160,10 +199,12 @@ public final class AuditLog: Plugin {
     public func removed(context: PluginContext) {
         writer?.close()
         writer = nil
+        forwarder?.close()
     }
 
-    /// Writes one record; on failure, fails closed when the event would let the user see data:
-    /// `.deny` then, else `.pass`.
+    /// Writes one record, then forwards it; on failure, fails closed when the event would let
+    /// the user see data: `.deny` then, else `.pass`. A forward that fails under
+    /// `on-forward-failure = "warn"` is a notice.
     @discardableResult
     private func record(
         _ entry: AuditEntry,
@@ -173,10 +214,11 @@ public final class AuditLog: Plugin {
     ) -> Disposition {
         let session = context.session
         let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
+        let written: AuditWriter.Written
         do {
             let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
             self.writer = writer
-            try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
+            written = try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
         } catch {
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(entry.kind.rawValue)"])
             let message = "Not run: the audit log cannot be written (\(error)). The session is locked."
@@ -188,7 +230,25 @@ public final class AuditLog: Plugin {
             return .pass
         }
         if policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
-        return .pass
+        return forward(written, context: context, grantsAccess: grantsAccess)
+    }
+
+    /// Sends a record that is in the file to syslog; a failure is the site's choice: the same as
+    /// the file's (`lock`), or a notice (`warn`).
+    private func forward(_ written: AuditWriter.Written, context: PluginContext, grantsAccess: Bool) -> Disposition {
+        guard let forwarder else { return .pass }
+        do {
+            try forwarder.send(line: written.line)
+            return .pass
+        } catch {
+            context.logger.error("audit record not forwarded", metadata: ["audit.seq": "\(written.seq)"])
+            if onForwardFailure == .lock, grantsAccess {
+                context.lock(reason: .failure)
+                return .deny("Not run: the audit record cannot be sent to syslog (\(error)). The session is locked.")
+            }
+            context.notice("Audit record \(written.seq) is in the log but not sent to syslog (\(error)).")
+            return .pass
+        }
     }
 
     private func syncNow(context: PluginContext) {

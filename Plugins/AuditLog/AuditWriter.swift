@@ -60,14 +60,20 @@ public final class AuditWriter {
 
     deinit { closeFiles() }
 
-    /// Appends one record and returns its sequence number.
+    /// A record as `append` wrote it: its number and its line, without the newline (for `SyslogForwarder`).
+    public struct Written: Sendable {
+        public var seq: Int64
+        public var line: ArraySlice<UInt8>
+    }
+
+    /// Appends one record and returns its sequence number and line.
     @discardableResult
     public func append(
         _ entry: AuditEntry,
         session: AuditRecord.SessionFields,
         source: String?
     ) throws(AuditError)
-        -> Int64
+        -> Written
     {
         try ensureSamePath()
         try checkOpenFile()
@@ -113,7 +119,7 @@ public final class AuditWriter {
             hasUnsyncedWrites = true
         }
         try writeHead(AuditHead(seq: seq, hash: hash))
-        return seq
+        return Written(seq: seq, line: bytes[(tail.isTorn ? 1 : 0)..<(bytes.count - 1)])
     }
 
     /// Flushes what `interval` and `never` left in the page cache.
