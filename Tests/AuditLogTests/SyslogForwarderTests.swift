@@ -1,8 +1,9 @@
-import AuditLog
 import Glibc
 import RsyslogTestSupport
 import Testing
 import WardCore
+
+@testable import AuditLog
 
 /// The RFC 5424 message for a record, byte for byte: no daemon needed, the writer's stepping
 /// clock sets the time.
@@ -16,7 +17,9 @@ import WardCore
     }
 
     @Test func message_isTheRecordsLine_behindAnRFC5424Header_withItsSeqAndHash() throws {
-        let access = AuditEntry.access(RecordAccess(.opened, record: "8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35", outcome: .ok))
+        let access = AuditEntry.access(
+            RecordAccess(.opened, record: "8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35", outcome: .ok)
+        )
         let line = try #require(written([access]).first).line
         let record = try #require(AuditRecord(line: 1, bytes: line))
         let host = try #require(record.object.string("host"))
@@ -99,7 +102,15 @@ import WardCore
 
     @Test func badValues_areConfigErrors_namingTheLine() {
         // Keys sorted: forward is line 10, on-forward-failure 11, syslog-socket 11 or 12.
-        #expect(throws: ConfigError.outOfRange(file: "site.toml", line: 10, key: "forward", value: "\"udp\"", allowed: "\"off\", \"syslog\"")) {
+        #expect(
+            throws: ConfigError.outOfRange(
+                file: "site.toml",
+                line: 10,
+                key: "forward",
+                value: "\"udp\"",
+                allowed: "\"off\", \"syslog\""
+            )
+        ) {
             try plugin(["forward": .string("udp")])
         }
         #expect(
@@ -124,7 +135,9 @@ import WardCore
             try plugin(["forward": .string("syslog"), "syslog-socket": .string("dev/log")])
         }
         #expect(throws: ConfigError.self) {
-            try plugin(["forward": .string("syslog"), "syslog-socket": .string("/" + String(repeating: "s", count: 107))])
+            try plugin([
+                "forward": .string("syslog"), "syslog-socket": .string("/" + String(repeating: "s", count: 107)),
+            ])
         }
         #expect(throws: ConfigError.self) {
             try plugin(["forward": .string("syslog"), "syslog-socket": .integer(514)])
@@ -177,7 +190,9 @@ import WardCore
             .session(.accessed(RecordAccess(.read, record: "MRN-1042", detail: "labs", outcome: .denied)))
         )
         _ = chain.send(
-            .session(.accessed(RecordAccess(.brokeGlass, record: "R-7", detail: "code blue, bed 4 – ICU", outcome: .ok)))
+            .session(
+                .accessed(RecordAccess(.brokeGlass, record: "R-7", detail: "code blue, bed 4 – ICU", outcome: .ok))
+            )
         )
         _ = chain.send(.session(.locked(.idle)))
         _ = chain.send(.session(.signedOff(.user)))

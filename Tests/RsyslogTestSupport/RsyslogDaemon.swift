@@ -119,11 +119,20 @@ public final class RsyslogDaemon {
         }
     }
 
-    /// Stops the daemon (SIGTERM) and waits for it; its file is complete afterwards.
+    /// Stops the daemon (SIGTERM, SIGKILL after 10 s) and waits for it; its file is complete
+    /// afterwards.
     public func stop() {
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
         var status: Int32 = 0
+        for _ in 0..<1000 {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                pid = -1
+                return
+            }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         pid = -1
     }
@@ -145,8 +154,20 @@ public final class RsyslogDaemon {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        // Whatever the test thread blocks or ignores, the daemon starts with nothing blocked and
+        // every signal at its default: else SIGTERM would never stop it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard rc == 0 else { throw .didNotStart("posix_spawn \(executable): \(String(cString: strerror(rc)))") }
         return pid
     }

@@ -92,7 +92,8 @@ if let daemon = BenchmarkRsyslog(directory: directory) {
                 writer.close()
                 forwarder?.close()
                 if forwarding { sent += n }
-                let rate = Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                let rate =
+                    Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                 if forwarding { forwarded.append(rate) } else { plain.append(rate) }
                 _ = unlink(path)
                 _ = unlink(AuditHead.path(forLog: path))
@@ -115,7 +116,8 @@ _ = rmdir(directory)
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 extension String {
