@@ -15,6 +15,10 @@ import WardPluginAPI
 /// reason and the session locks with `.failure`. Other events it could not record are reported
 /// above the prompt.
 ///
+/// With `forward = "syslog"`, each record, once in the file, also goes to the syslog daemon
+/// (`SyslogForwarder`); a record that could not be sent is handled the same way, or only
+/// reported when the site chose `on-forward-failure = "warn"`. The file always comes first.
+///
 /// - Important: Never a key press, never a password, never note text: a line is reduced to a
 ///   `LineSummary` (its command's name) before it is written, and an access names the MRN, the
 ///   section read or the break-glass reason, never a note or another patient field.
