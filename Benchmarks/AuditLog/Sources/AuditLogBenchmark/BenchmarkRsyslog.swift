@@ -15,8 +15,8 @@ final class BenchmarkRsyslog {
     /// Nil when rsyslogd is not installed or does not start.
     init?(directory: String) {
         self.directory = directory
-        guard let executable = ["/usr/sbin/rsyslogd", "/sbin/rsyslogd"].first(where: { access($0, X_OK) == 0 })
-        else { return nil }
+        let candidates: [String] = ["/usr/sbin/rsyslogd", "/sbin/rsyslogd"]
+        guard let executable = candidates.first(where: { access($0, X_OK) == 0 }) else { return nil }
         let text = """
             global(workDirectory="\(directory)")
             module(load="imuxsock" SysSock.Use="off")
@@ -29,7 +29,8 @@ final class BenchmarkRsyslog {
         guard fd >= 0 else { return nil }
         _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        let argv = [executable, "-n", "-f", config, "-i", pidFile].map { strdup($0) } + [nil]
+        let arguments: [String] = [executable, "-n", "-f", config, "-i", pidFile]
+        let argv = arguments.map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
