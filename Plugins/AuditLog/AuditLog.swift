@@ -31,7 +31,7 @@ public final class AuditLog: Plugin {
     /// `syslog-socket`, `on-forward-failure`.
     public static let fsyncChoices = AuditWriter.SyncPolicy.allCases.map(\.rawValue)
     /// `forward`: nowhere but the file, or also the local syslog daemon.
-    public static let forwardChoices = ["off", "syslog"]
+    public static let forwardChoices = SyslogForwarder.Destination.allCases.map(\.rawValue)
 
     /// The log file; its head file sits beside it (`FILE.head`).
     public let path: String
@@ -99,13 +99,15 @@ public final class AuditLog: Plugin {
         let chain = try settings.string("key-file").map { path throws(AuditError) in
             AuditChain(key: try AuditKey.load(path: path))
         }
-        let forward = try settings.choice("forward", from: Self.forwardChoices) ?? "off"
+        let forward =
+            try settings.choice("forward", from: Self.forwardChoices)
+            .flatMap(SyslogForwarder.Destination.init(rawValue:)) ?? .off
         let socket = try settings.string("syslog-socket")
         let onFailure = try settings.choice(
             "on-forward-failure",
             from: SyslogForwarder.FailurePolicy.allCases.map(\.rawValue)
         )
-        if forward != "syslog" {
+        if forward == .off {
             for key in ["syslog-socket", "on-forward-failure"] where settings.has(key) {
                 throw ConfigError.conflict(
                     file: settings.file,
@@ -127,7 +129,7 @@ public final class AuditLog: Plugin {
             chain: chain ?? AuditChain(),
             policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always,
             syncInterval: interval,
-            forwarder: forward == "syslog" ? SyslogForwarder(socketPath: socket ?? SyslogForwarder.defaultSocket) : nil,
+            forwarder: forward == .syslog ? SyslogForwarder(socketPath: socket ?? SyslogForwarder.defaultSocket) : nil,
             onForwardFailure: onFailure.flatMap(SyslogForwarder.FailurePolicy.init(rawValue:)) ?? .lock
         )
     }

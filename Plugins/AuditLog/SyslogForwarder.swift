@@ -29,9 +29,17 @@ import WardPluginAPI
 /// longer than its own limit (rsyslog: `maxMessageSize`, 8k by default), keeping the header and
 /// the structured data, so a cut copy still names its record.
 ///
-/// - Important: Blocking with a timeout (`sendTimeout`): a daemon that stops reading must not
+/// - Important: Blocking with a timeout (`sendTimeoutSeconds`): a daemon that stops reading must not
 ///   hang every session, and one that drops the record must not pass for one that took it.
 public final class SyslogForwarder {
+    /// Where records go besides the file (`forward`).
+    public enum Destination: String, Sendable, CaseIterable {
+        /// Nowhere: the file only (the default).
+        case off
+        /// Also the local syslog daemon, through `syslog-socket`.
+        case syslog
+    }
+
     /// What a site does when a record cannot be forwarded (`on-forward-failure`).
     public enum FailurePolicy: String, Sendable, CaseIterable {
         /// Fail closed, as for the file: an event that grants access is denied and the session
