@@ -123,11 +123,13 @@ let package = Package(
         .target(name: "FHIRTestSupport", path: "Tests/FHIRTestSupport"),
         // The fake front end, signals and shell the driver's and the guards' tests run sessions with.
         .target(name: "SessionTestSupport", dependencies: ["WardCore"], path: "Tests/SessionTestSupport"),
+        // A real rsyslogd in a temporary directory, for the audit log's syslog forwarding.
+        .target(name: "RsyslogTestSupport", path: "Tests/RsyslogTestSupport"),
 
         .testTarget(name: "WardCoreTests", dependencies: ["WardCore", "SessionTestSupport"]),
         .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords", "FHIRTestSupport"]),
         .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore", "FHIRTestSupport"]),
-        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore"]),
+        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore", "RsyslogTestSupport"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),
         .testTarget(
             name: "GuardPluginTests",
@@ -135,6 +137,6 @@ let package = Package(
         ),
         // -- more test targets above this line --
         // Drives the real binary in a pseudo-terminal; depends on `ward` so it is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["ward"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ward", "RsyslogTestSupport"]),
     ]
 )

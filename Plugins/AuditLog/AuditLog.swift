@@ -16,6 +16,10 @@ import WardPluginAPI
 /// reason and the session locks with `.failure`. Other events it could not record are reported
 /// above the prompt.
 ///
+/// With `forward = "syslog"`, each record, once in the file, also goes to the syslog daemon
+/// (`SyslogForwarder`); a record that could not be sent is handled the same way, or only
+/// reported when the site chose `on-forward-failure = "warn"`. The file always comes first.
+///
 /// - Important: Never a key press, never a password, never note text: a line is reduced to a
 ///   `LineSummary` (its command's name) before it is written, and an access names the MRN, the
 ///   section read or the break-glass reason, never a note or another patient field.
@@ -24,8 +28,11 @@ public final class AuditLog: Plugin {
     public static let name = "audit-log"
     public static let summary = "Appends a hash-chained JSON Lines record of every command and session change."
 
-    /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`.
+    /// The site file's keys: `path`, `fsync`, `fsync-interval`, `key-file`, `forward`,
+    /// `syslog-socket`, `on-forward-failure`.
     public static let fsyncChoices = AuditWriter.SyncPolicy.allCases.map(\.rawValue)
+    /// `forward`: nowhere but the file, or also the local syslog daemon.
+    public static let forwardChoices = SyslogForwarder.Destination.allCases.map(\.rawValue)
 
     /// The log file; its head file sits beside it (`FILE.head`).
     public let path: String
@@ -38,6 +45,10 @@ public final class AuditLog: Plugin {
     public let commandNames: Set<String>
     /// Open from `added(context:)` on; nil before, or while the log cannot be opened.
     public private(set) var writer: AuditWriter?
+    /// Where each record goes after the file (`forward = "syslog"`); nil to keep it local.
+    public let forwarder: SyslogForwarder?
+    /// What a record that reached the file but not the forwarder does (`on-forward-failure`).
+    public let onForwardFailure: SyslogForwarder.FailurePolicy
     private let clock: @Sendable () -> Int64
     /// The source of the last line: where the session's other events came from.
     private var lastSource: Line.Source?
@@ -54,6 +65,8 @@ public final class AuditLog: Plugin {
         policy: AuditWriter.SyncPolicy = .always,
         syncInterval: Duration = .seconds(1),
         commandNames: Set<String> = [],
+        forwarder: SyslogForwarder? = nil,
+        onForwardFailure: SyslogForwarder.FailurePolicy = .lock,
         clock: @escaping @Sendable () -> Int64 = UTCTimestamp.nowMilliseconds
     ) {
         self.path = path
@@ -61,6 +74,8 @@ public final class AuditLog: Plugin {
         self.policy = policy
         self.syncInterval = syncInterval
         self.commandNames = commandNames
+        self.forwarder = forwarder
+        self.onForwardFailure = onForwardFailure
         self.clock = clock
     }
 
@@ -71,6 +86,9 @@ public final class AuditLog: Plugin {
     /// - `fsync`: `always` (default), `interval`, `never`.
     /// - `fsync-interval`: for `interval`, 10ms to 1m; default 1s.
     /// - `key-file`: the HMAC key, the caller's own and 0600; unkeyed when absent.
+    /// - `forward`: `off` (default) or `syslog`: each record also goes to the syslog socket.
+    /// - `syslog-socket`: that socket, absolute; default `/dev/log`. Only with `forward = "syslog"`.
+    /// - `on-forward-failure`: `lock` (default) or `warn`. Only with `forward = "syslog"`.
     ///
     /// - Throws: `ConfigError` for a bad value (naming FILE:LINE), `AuditError` when the key
     ///   file is refused.
@@ -90,12 +108,39 @@ public final class AuditLog: Plugin {
         let chain = try settings.string("key-file").map { path throws(AuditError) in
             AuditChain(key: try AuditKey.load(path: path))
         }
+        let forward =
+            try settings.choice("forward", from: Self.forwardChoices)
+            .flatMap(SyslogForwarder.Destination.init(rawValue:)) ?? .off
+        let socket = try settings.string("syslog-socket")
+        let onFailure = try settings.choice(
+            "on-forward-failure",
+            from: SyslogForwarder.FailurePolicy.allCases.map(\.rawValue)
+        )
+        if forward == .off {
+            for key in ["syslog-socket", "on-forward-failure"] where settings.has(key) {
+                throw ConfigError.conflict(
+                    file: settings.file,
+                    line: settings.line(of: key),
+                    message: "'\(key)' is set but records are not forwarded; add 'forward = \"syslog\"' or remove it."
+                )
+            }
+        }
+        if let socket, !socket.hasPrefix("/") || socket.utf8.count > SyslogForwarder.maximumSocketPathBytes {
+            throw ConfigError.wrongType(
+                file: settings.file,
+                line: settings.line(of: "syslog-socket"),
+                key: "syslog-socket",
+                expected: "an absolute path of at most \(SyslogForwarder.maximumSocketPathBytes) bytes"
+            )
+        }
         self.init(
             path: path,
             chain: chain ?? AuditChain(),
             policy: AuditWriter.SyncPolicy(rawValue: fsync) ?? .always,
             syncInterval: interval,
-            commandNames: environment.commandNames
+            commandNames: environment.commandNames,
+            forwarder: forward == .syslog ? SyslogForwarder(socketPath: socket ?? SyslogForwarder.defaultSocket) : nil,
+            onForwardFailure: onFailure.flatMap(SyslogForwarder.FailurePolicy.init(rawValue:)) ?? .lock
         )
     }
 
@@ -173,10 +218,12 @@ public final class AuditLog: Plugin {
     public func removed(context: PluginContext) {
         writer?.close()
         writer = nil
+        forwarder?.close()
     }
 
-    /// Writes one record; on failure, fails closed when the event would let the user see data:
-    /// `.deny` then, else `.pass`.
+    /// Writes one record, then forwards it; on failure, fails closed when the event would let
+    /// the user see data: `.deny` then, else `.pass`. A forward that fails under
+    /// `on-forward-failure = "warn"` is a notice.
     @discardableResult
     private func record(
         _ entry: AuditEntry,
@@ -186,10 +233,11 @@ public final class AuditLog: Plugin {
     ) -> Disposition {
         let session = context.session
         let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
+        let written: AuditWriter.Written
         do {
             let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
             self.writer = writer
-            try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
+            written = try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
         } catch {
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(entry.kind.rawValue)"])
             let message = "Not run: the audit log cannot be written (\(error)). The session is locked."
@@ -201,7 +249,25 @@ public final class AuditLog: Plugin {
             return .pass
         }
         if policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
-        return .pass
+        return forward(written, context: context, grantsAccess: grantsAccess)
+    }
+
+    /// Sends a record that is in the file to syslog; a failure is the site's choice: the same as
+    /// the file's (`lock`), or a notice (`warn`).
+    private func forward(_ written: AuditWriter.Written, context: PluginContext, grantsAccess: Bool) -> Disposition {
+        guard let forwarder else { return .pass }
+        do {
+            try forwarder.send(line: written.line)
+            return .pass
+        } catch {
+            context.logger.error("audit record not forwarded", metadata: ["audit.seq": "\(written.seq)"])
+            if onForwardFailure == .lock, grantsAccess {
+                context.lock(reason: .failure)
+                return .deny("Not run: the audit record cannot be sent to syslog (\(error)). The session is locked.")
+            }
+            context.notice("Audit record \(written.seq) is in the log but not sent to syslog (\(error)).")
+            return .pass
+        }
     }
 
     private func syncNow(context: PluginContext) {

@@ -272,7 +272,7 @@ extension AuditWriter {
             size: tail.size,
             isTorn: tail.isTorn
         )
-        let written = try writeRecord(rotation.entry, session: session, source: source, after: start)
+        let written = try writeRecord(rotation.entry, session: session, source: source, after: start).tail
         rotation.head = AuditHead(seq: written.seq, hash: written.hash)
         return (rotation, written)
     }

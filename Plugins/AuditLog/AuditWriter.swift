@@ -67,14 +67,20 @@ public final class AuditWriter {
 
     deinit { closeFiles() }
 
-    /// Appends one record and returns its sequence number.
+    /// A record as `append` wrote it: its number and its line, without the newline (for `SyslogForwarder`).
+    public struct Written: Sendable {
+        public var seq: Int64
+        public var line: ArraySlice<UInt8>
+    }
+
+    /// Appends one record and returns its sequence number and line.
     @discardableResult
     public func append(
         _ entry: AuditEntry,
         session: AuditRecord.SessionFields,
         source: String?
     ) throws(AuditError)
-        -> Int64
+        -> Written
     {
         try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
@@ -88,7 +94,8 @@ public final class AuditWriter {
                 try check(stored, against: tail)
             }
         }
-        return try writeRecord(entry, session: session, source: source, after: tail).seq
+        let written = try writeRecord(entry, session: session, source: source, after: tail)
+        return Written(seq: written.tail.seq, line: written.line)
     }
 
     /// Refuses a log whose end is not what its head file names.
@@ -104,14 +111,14 @@ public final class AuditWriter {
         }
     }
 
-    /// Writes one record after `tail` to the open log and moves the head; returns the new tail.
-    /// The caller holds the lock.
+    /// Writes one record after `tail` to the open log and moves the head; returns the new tail
+    /// and the record's line without its newline. The caller holds the lock.
     func writeRecord(
         _ entry: AuditEntry,
         session: AuditRecord.SessionFields,
         source: String?,
         after tail: Tail
-    ) throws(AuditError) -> Tail {
+    ) throws(AuditError) -> (tail: Tail, line: ArraySlice<UInt8>) {
         let (line, written) = record(entry, session: session, source: source, after: tail)
         let bytes: [UInt8] = (tail.isTorn ? [0x0A] : []) + line
 
@@ -125,7 +132,10 @@ public final class AuditWriter {
             hasUnsyncedWrites = true
         }
         try writeHead(written)
-        return Tail(seq: written.seq, hash: written.hash, size: tail.size + bytes.count, isTorn: false)
+        return (
+            Tail(seq: written.seq, hash: written.hash, size: tail.size + bytes.count, isTorn: false),
+            line[..<(line.count - 1)]
+        )
     }
 
     /// The line and the head of a record that would follow `tail`, for a file the writer has not

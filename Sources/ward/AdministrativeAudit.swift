@@ -20,11 +20,19 @@ import WardCore
 /// cannot be written the command says so, naming the file, and exits with the audit error's
 /// status (`notRecorded`): a script sees the failure.
 ///
+/// A site that forwards records (`forward = "syslog"`) forwards these too; with
+/// `on-forward-failure = "lock"` a socket that cannot be reached stops the command before the
+/// change, as an unwritable log does, and a forward that fails after it exits 74.
+///
 /// Each record names the Unix user who ran the command (`getpwuid(getuid())`, the real user id:
 /// under sudo that is root, and sudo's own log names the person).
 struct AdministrativeAudit {
     /// Nil when the site's chain has no audit log.
     private let writer: AuditWriter?
+    /// The site's `forward = "syslog"`, nil when records stay local.
+    private let forwarder: SyslogForwarder?
+    /// `on-forward-failure`: `lock` fails the command as an unwritten record does; `warn` says so.
+    private let onForwardFailure: SyslogForwarder.FailurePolicy
     /// Who ran the command.
     let unixUser: AuditEntry.UnixUser
     /// A fresh identifier for this command's records, as a session has one.
@@ -38,21 +46,31 @@ struct AdministrativeAudit {
     static func open(global: GlobalOptions, home: WardHome) throws -> AdministrativeAudit {
         let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
         guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else {
-            return AdministrativeAudit(writer: nil)
+            return AdministrativeAudit(writer: nil, forwarder: nil, onForwardFailure: .warn)
         }
         // The plugin reads its own settings, so the log, the key and the sync are the sessions'.
         let log = try AuditLog(settings: settings, environment: PluginEnvironment(home: home.path, policy: policy))
+        let writer: AuditWriter
         do throws(AuditError) {
-            let writer = try AuditWriter(path: log.path, chain: log.chain, policy: .always)
+            writer = try AuditWriter(path: log.path, chain: log.chain, policy: .always)
             try writer.checkAppendable()
-            return AdministrativeAudit(writer: writer)
         } catch {
             throw AdministrativeAuditError.cannotOpen(error)
         }
+        if log.onForwardFailure == .lock {
+            do throws(SyslogForwarder.Failure) {
+                try log.forwarder?.open()
+            } catch {
+                throw AdministrativeAuditError.notForwarded(kind: nil, error)
+            }
+        }
+        return AdministrativeAudit(writer: writer, forwarder: log.forwarder, onForwardFailure: log.onForwardFailure)
     }
 
-    private init(writer: AuditWriter?) {
+    private init(writer: AuditWriter?, forwarder: SyslogForwarder?, onForwardFailure: SyslogForwarder.FailurePolicy) {
         self.writer = writer
+        self.forwarder = forwarder
+        self.onForwardFailure = onForwardFailure
         self.unixUser = Self.currentUnixUser()
     }
 
@@ -89,13 +107,22 @@ struct AdministrativeAudit {
         try recording({ .account(kind, target: target, role: role, by: unixUser, status: $0) }, change: change)
     }
 
-    /// Appends one record; nothing when the site has no audit log.
+    /// Appends one record, then forwards it when the site says so; nothing when the site has no
+    /// audit log.
     func record(_ entry: AuditEntry) throws(AdministrativeAuditError) {
         guard let writer else { return }
+        let written: AuditWriter.Written
         do throws(AuditError) {
-            try writer.append(entry, session: session, source: nil)
+            written = try writer.append(entry, session: session, source: nil)
         } catch {
             throw .notRecorded(kind: entry.kind.rawValue, error)
+        }
+        guard let forwarder else { return }
+        do throws(SyslogForwarder.Failure) {
+            try forwarder.send(line: written.line)
+        } catch {
+            if onForwardFailure == .lock { throw .notForwarded(kind: entry.kind.rawValue, error) }
+            StandardError.report("warning: audit record \(written.seq) is in the log but not sent to syslog (\(error)).")
         }
     }
 
@@ -126,6 +153,9 @@ enum AdministrativeAuditError: WardError, Equatable {
     case cannotOpen(AuditError)
     /// The change was made, but its record (`kind`) could not be written.
     case notRecorded(kind: String, AuditError)
+    /// The site forwards records (`on-forward-failure = "lock"`) and the syslog socket cannot be
+    /// reached: before the change (`kind` nil: nothing was changed), or after it.
+    case notForwarded(kind: String?, SyslogForwarder.Failure)
 
     var description: String {
         switch self {
@@ -133,12 +163,17 @@ enum AdministrativeAuditError: WardError, Equatable {
             "\(error) Nothing was changed: an administrative command runs only when its audit record can be written."
         case .notRecorded(let kind, let error):
             "the change was made, but its audit record (\(kind)) was not written: \(error)"
+        case .notForwarded(nil, let error):
+            "\(error) Nothing was changed: the site's audit log forwards every record to syslog (on-forward-failure = \"lock\")."
+        case .notForwarded(let kind?, let error):
+            "the change was made and recorded, but its audit record (\(kind)) was not sent to syslog: \(error)"
         }
     }
 
     var exitStatus: ExitStatus {
         switch self {
         case .cannotOpen(let error), .notRecorded(_, let error): error.exitStatus
+        case .notForwarded: .ioError
         }
     }
 }

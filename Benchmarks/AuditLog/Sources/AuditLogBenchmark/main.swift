@@ -1,6 +1,6 @@
 // Appends access records (`open MRN-1042`) to a fresh log with each fsync policy, keyed and not, and prints
 // records per second. Each append is the real path: flock, tail read, head check, write,
-// sync per policy, head update.
+// sync per policy, head update. Then the same with each record forwarded to a real rsyslogd.
 import AuditLog
 import Crypto
 import Glibc
@@ -58,7 +58,67 @@ for policy in AuditWriter.SyncPolicy.allCases {
         _ = unlink(AuditHead.path(forLog: path))
     }
 }
+
+// Forwarding: the same appends, each record then sent to a real rsyslogd this benchmark starts
+// (its own config and socket in the directory, writing every message to a file), as
+// `forward = "syslog"` does. Unkeyed; the median of `--rounds` runs each, alternating.
+if let daemon = BenchmarkRsyslog(directory: directory) {
+    let rounds = Int(argument("--rounds") ?? "") ?? 5
+    print("\nforwarding to rsyslogd (median of \(rounds) runs)")
+    print("fsync     records   records/s file only   records/s forwarded   ratio")
+    var sent = 0
+    for policy in AuditWriter.SyncPolicy.allCases {
+        let n = counts[policy]!
+        var plain: [Double] = []
+        var forwarded: [Double] = []
+        for round in 0..<rounds {
+            for forwarding in [false, true] {
+                let path = "\(directory)/forward-\(policy.rawValue)-\(round)-\(forwarding).jsonl"
+                let forwarder = forwarding ? SyslogForwarder(socketPath: daemon.socketPath) : nil
+                let writer = try AuditWriter(path: path, policy: policy)
+                let clock = ContinuousClock()
+                let elapsed = try clock.measure {
+                    var lastSync = clock.now
+                    for _ in 0..<n {
+                        let written = try writer.append(entry, session: session, source: "tty")
+                        try forwarder?.send(line: written.line)
+                        if policy == .interval, clock.now - lastSync >= .seconds(1) {
+                            try writer.sync()
+                            lastSync = clock.now
+                        }
+                    }
+                    if policy != .never { try writer.sync() }
+                }
+                writer.close()
+                forwarder?.close()
+                if forwarding { sent += n }
+                let rate =
+                    Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                if forwarding { forwarded.append(rate) } else { plain.append(rate) }
+                _ = unlink(path)
+                _ = unlink(AuditHead.path(forLog: path))
+            }
+        }
+        let a = median(plain)
+        let b = median(forwarded)
+        print(
+            policy.rawValue.padding(10) + String(n).padding(10) + String(Int(a)).padding(22)
+                + String(Int(b)).padding(22) + format3(b / a)
+        )
+    }
+    let received = daemon.stop(expecting: sent)
+    precondition(received == sent, "rsyslogd wrote \(received) of the \(sent) messages sent")
+    print("rsyslogd wrote all \(received) messages")
+} else {
+    print("\nforwarding: rsyslogd not found; install the Debian package 'rsyslog' (scripts/install-deps)")
+}
 _ = rmdir(directory)
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
 
 extension String {
     func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(1, width - count)) }
