@@ -122,7 +122,9 @@ struct AdministrativeAudit {
             try forwarder.send(line: written.line)
         } catch {
             if onForwardFailure == .lock { throw .notForwarded(kind: entry.kind.rawValue, error) }
-            StandardError.report("warning: audit record \(written.seq) is in the log but not sent to syslog (\(error)).")
+            StandardError.report(
+                "warning: audit record \(written.seq) is in the log but not sent to syslog (\(error))."
+            )
         }
     }
 
