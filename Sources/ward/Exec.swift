@@ -37,13 +37,14 @@ extension Ward {
         var user: String?
 
         @Argument(
-            parsing: .captureForPassthrough,
+            parsing: .postTerminator,
             help: ArgumentHelp("The program to run (allowed by the site's [exec] table) and its arguments.", valueName: "command")
         )
         var command: [String] = []
 
-        /// The command without the `--` that ends Ward's options.
-        private var words: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
+        /// The command: everything after the `--` that ends Ward's own options, so that
+        /// `sqlite3 -header` keeps its options and `--help` after `--` is the program's.
+        private var words: [String] { command }
 
         func validate() throws {
             guard let first = words.first, !first.isEmpty else {

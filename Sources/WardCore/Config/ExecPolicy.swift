@@ -38,6 +38,8 @@ public struct ExecPolicy: Equatable, Sendable {
         public var recordArguments = false
         /// Bytes sent to the program after it is thawed (`redraw-key`); empty for none.
         public var redrawKey: [UInt8] = []
+
+        public init() {}
     }
 
     /// Where a bare name is looked up, in order: fixed, so that the user's PATH cannot choose

@@ -65,7 +65,8 @@ public final class ExecFrontEnd: SessionFrontEnd {
     public var terminalName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
 
     public var nextDeadline: Instant? {
-        [decoder.pendingDeadline, heldLockKey.map { $0.since + Self.lockKeyPause }, killAt].compactMap { $0 }.min()
+        [decoder.pendingDeadline, heldLockKey.map { $0.since + Self.lockKeyPause }, killAt, restoreSizeAt]
+            .compactMap { $0 }.min()
     }
 
     private let terminal: Terminal
@@ -86,6 +87,8 @@ public final class ExecFrontEnd: SessionFrontEnd {
     /// After `fg`, the program is continued on the next wake-up, once it is clear that the
     /// resume did not lock (a program continued and stopped again could draw in between).
     private var thawOnWake = false
+    /// When the program gets its real window size back after a thaw's redraw (`thaw()`).
+    private var restoreSizeAt: Instant?
     /// Stopped by Ward (a lock, a Ctrl-Z), so it gets SIGCONT before it is talked to.
     private var isFrozen = false
     /// The program ended for a lock's `kill`: start it again after unlocking.
@@ -276,6 +279,10 @@ public final class ExecFrontEnd: SessionFrontEnd {
             thawOnWake = false
             if isRelaying { thaw() }
         }
+        if let due = restoreSizeAt, driver.clock.now >= due {
+            restoreSizeAt = nil
+            program.terminal?.resize(to: terminal.size)
+        }
     }
 
     // MARK: The program's output and end
@@ -373,14 +380,24 @@ public final class ExecFrontEnd: SessionFrontEnd {
         driver.watch(child.exitFD) { [unowned self] in programEnded() }
     }
 
-    /// SIGCONT, the current size, and a SIGWINCH (and the site's redraw key) so it redraws.
+    /// How long the program has to handle the first of a thaw's two window sizes.
+    static let redrawPause: Duration = .milliseconds(50)
+
+    /// SIGCONT, then a redraw: the screen was cleared at the lock, and the program does not know.
+    ///
+    /// A SIGWINCH alone does not do it: readline redraws only when the size has changed. So
+    /// the program is told a size one row smaller, then, `redrawPause` later, the real one: two
+    /// real changes, two redraws, the last at the right size. The site may add a key to send
+    /// (`redraw-key`, such as Ctrl-L for a readline program).
     private func thaw() {
         if isFrozen {
             program.signal(SIGCONT)
             isFrozen = false
         }
-        program.terminal?.resize(to: terminal.size)
+        let size = terminal.size
+        program.terminal?.resize(to: size.rows > 2 ? (size.rows - 1, size.columns) : (size.rows, size.columns - 1))
         program.signal(SIGWINCH)
+        restoreSizeAt = driver.clock.now + Self.redrawPause
         if !program.program.rules.redrawKey.isEmpty { write(program.program.rules.redrawKey) }
         watchProgram()
     }
@@ -422,7 +439,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
     /// redrawn (Ward cannot know what it showed).
     public func notice(_ text: String) {
         guard input == .relay else { return }
-        Self.writeOut(Array(("\r\nward: " + Sanitizer.line(text) + "\r\n").utf8)[...])
+        Self.writeOut(Array(("\r\n" + Sanitizer.line(text) + "\r\n").utf8)[...])
     }
 
     public func setFocusReporting(_ on: Bool) {
