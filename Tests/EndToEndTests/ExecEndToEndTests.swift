@@ -152,7 +152,7 @@ import Testing
 
     @Test func bash_followsTheWindowSize_andALockKeyLocksAtOnce() throws {
         let t = try Self.start(["bash", "--norc", "--noprofile"], site: Self.site(allow: ["bash"]))
-        try t.waitFor("$")
+        try t.waitFor("bash-")
         try t.enter("stty size")
         try t.waitFor("30 100")
         try t.resize(columns: 90, rows: 25)
@@ -200,7 +200,7 @@ import Testing
 
     @Test func hangup_endsTheProgram_andSignsOff_onRecord() throws {
         let t = try Self.start(["bash", "--norc", "--noprofile"], site: Self.site(allow: ["bash"]))
-        try t.waitFor("$")
+        try t.waitFor("bash-")
         let child = try Self.childPID(t)
         try t.tmux(["kill-pane"])
         try Self.waitUntil("the program to end") { Self.state(child) == nil }
