@@ -108,7 +108,9 @@ struct ExecPolicyTests {
         #expect(KeyName.parseSequence("ctrl-a") == [[0x01]])
         #expect(KeyName.parseSequence("none") == [])
         #expect(KeyName.parseSequence("Alt-x") == nil)
-        #expect(KeyName.describe([[0x1C], [0x1C]]) == "Ctrl-\\ Ctrl-\\")
+        #expect(KeyName.parseSequence("Ctrl-Backslash") == [[0x1C]])
+        #expect(KeyName.describe([[0x1C], [0x1C]]) == "Ctrl-Backslash Ctrl-Backslash")
+        #expect(KeyName.describe([[0x0C]]) == "Ctrl-L")
         #expect(KeyName.describe([]) == "none")
     }
 }

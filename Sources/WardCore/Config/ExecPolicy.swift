@@ -8,7 +8,7 @@ import Glibc
 /// on-lock = "freeze"                     # freeze (SIGSTOP, redraw after unlocking) | kill
 /// record-input = false                   # true: the audit log holds every typed line (patient data)
 /// record-arguments = false               # true: exec-start records hold the arguments
-/// lock-key = 'Ctrl-\ Ctrl-\'             # one or two Ctrl keys that lock at once; "none"
+/// lock-key = "Ctrl-Backslash Ctrl-Backslash"  # one or two Ctrl keys that lock at once; "none"
 /// redraw-key = "none"                    # a key sent after unlocking under freeze, e.g. "Ctrl-L"
 /// kill-grace = "2s"                      # on-lock = "kill": SIGHUP, then SIGKILL after this
 ///
@@ -196,7 +196,7 @@ extension ExecPolicy {
                             line: table.line(of: "lock-key"),
                             key: "lock-key",
                             value: "\"\(text)\"",
-                            allowed: "one or two keys such as 'Ctrl-\\ Ctrl-\\' or \"Ctrl-]\", or \"none\""
+                            allowed: "one or two keys such as \"Ctrl-Backslash Ctrl-Backslash\" or \"Ctrl-]\", or \"none\""
                         )
                     )
                 }
@@ -210,12 +210,13 @@ extension ExecPolicy {
             if let names = document.tableKeys(at: ["exec", "commands"]) {
                 for name in names {
                     let path = ["exec", "commands", name]
+                    let header = name.contains("/") || name.contains(".") ? "\"\(name)\"" : name
                     guard let commandTable = document.settings(at: path, errors: &errors) else {
                         errors.append(
                             .wrongType(
                                 file: file,
                                 line: document.line(ofKey: name, in: ["exec", "commands"]),
-                                key: "exec.commands.\(name)",
+                                key: "exec.commands.\(header)",
                                 expected: "a table ([exec.commands.NAME])"
                             )
                         )
@@ -226,7 +227,7 @@ extension ExecPolicy {
                             .conflict(
                                 file: file,
                                 line: commandTable.line,
-                                message: "[exec.commands.\(name)] is for a program 'allow' does not list; "
+                                message: "[exec.commands.\(header)] is for a program 'allow' does not list; "
                                     + "add \"\(name)\" to allow, or remove the table."
                             )
                         )
@@ -293,7 +294,7 @@ extension ExecPolicy {
         }
         var out = "\n[exec]" + (line > 0 ? "    # line \(line)\n" : "    # built-in default: nothing may be wrapped\n")
         out += "allow = \(quoted(allow))\n" + rules(defaults)
-        out += "lock-key = '\(KeyName.describe(lockKey))'\nkill-grace = \"\(DurationText.format(killGrace))\"\n"
+        out += "lock-key = \"\(KeyName.describe(lockKey))\"\nkill-grace = \"\(DurationText.format(killGrace))\"\n"
         for (name, r) in commands.sorted(by: { $0.key < $1.key }) {
             out += "\n[exec.commands.\"\(name)\"]\n" + rules(r)
         }
@@ -301,8 +302,9 @@ extension ExecPolicy {
     }
 }
 
-/// Keys as a site file names them: `Ctrl-A` … `Ctrl-Z`, `Ctrl-@`, `Ctrl-[`, `Ctrl-\`, `Ctrl-]`,
-/// `Ctrl-^`, `Ctrl-_`; several separated by spaces; `none` for no key.
+/// Keys as a site file names them: `Ctrl-A` … `Ctrl-Z`, `Ctrl-@`, `Ctrl-[`, `Ctrl-\` (also
+/// `Ctrl-Backslash`, which needs no escaping), `Ctrl-]`, `Ctrl-^`, `Ctrl-_`; several separated
+/// by spaces; `none` for no key.
 public enum KeyName {
     /// The keys' bytes, one array per key; `[]` for `none`; nil when a name is not one of these.
     public static func parseSequence(_ text: String) -> [[UInt8]]? {
@@ -311,6 +313,10 @@ public enum KeyName {
         guard !words.isEmpty else { return nil }
         var keys: [[UInt8]] = []
         for word in words {
+            if word.lowercased() == "ctrl-backslash" {
+                keys.append([0x1C])
+                continue
+            }
             guard word.lowercased().hasPrefix("ctrl-"), word.count == 6, let c = word.last?.uppercased().utf8.first,
                 (0x40...0x5F).contains(c)
             else { return nil }
@@ -319,10 +325,11 @@ public enum KeyName {
         return keys
     }
 
-    /// `Ctrl-\ Ctrl-\`, or `none`.
+    /// `Ctrl-Backslash Ctrl-Backslash`, `Ctrl-L`, or `none`: names a site file can hold
+    /// without escaping.
     public static func describe(_ keys: [[UInt8]]) -> String {
         let names = keys.filter { !$0.isEmpty }.map { key in
-            "Ctrl-" + String(decoding: key.map { $0 + 0x40 }, as: UTF8.self)
+            key == [0x1C] ? "Ctrl-Backslash" : "Ctrl-" + String(decoding: key.map { $0 + 0x40 }, as: UTF8.self)
         }
         return names.isEmpty ? "none" : names.joined(separator: " ")
     }

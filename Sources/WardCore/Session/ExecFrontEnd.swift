@@ -380,26 +380,31 @@ public final class ExecFrontEnd: SessionFrontEnd {
         driver.watch(child.exitFD) { [unowned self] in programEnded() }
     }
 
-    /// How long the program has to handle the first of a thaw's two window sizes.
+    /// How long the program has to handle the first of a redraw's two window sizes.
     static let redrawPause: Duration = .milliseconds(50)
 
-    /// SIGCONT, then a redraw: the screen was cleared at the lock, and the program does not know.
-    ///
-    /// A SIGWINCH alone does not do it: readline redraws only when the size has changed. So
-    /// the program is told a size one row smaller, then, `redrawPause` later, the real one: two
-    /// real changes, two redraws, the last at the right size. The site may add a key to send
-    /// (`redraw-key`, such as Ctrl-L for a readline program).
+    /// SIGCONT, then a redraw: the screen was cleared at the lock, and the program does not
+    /// know. The site may add a key to send (`redraw-key`, such as Ctrl-L for readline).
     private func thaw() {
         if isFrozen {
             program.signal(SIGCONT)
             isFrozen = false
         }
+        redraw()
+        if !program.program.rules.redrawKey.isEmpty { write(program.program.rules.redrawKey) }
+        watchProgram()
+    }
+
+    /// Makes the program draw its screen (or its prompt and line) again where the cursor is.
+    ///
+    /// A SIGWINCH alone does not do it: readline redraws only when the size has changed. So
+    /// the program is told a size one row smaller, then, `redrawPause` later, the real one: two
+    /// real changes, two redraws, the last at the right size.
+    private func redraw() {
         let size = terminal.size
         program.terminal?.resize(to: size.rows > 2 ? (size.rows - 1, size.columns) : (size.rows, size.columns - 1))
         program.signal(SIGWINCH)
         restoreSizeAt = driver.clock.now + Self.redrawPause
-        if !program.program.rules.redrawKey.isEmpty { write(program.program.rules.redrawKey) }
-        watchProgram()
     }
 
     private func freeze() {
@@ -482,10 +487,14 @@ public final class ExecFrontEnd: SessionFrontEnd {
         tcsetattr(terminal.fd, TCSANOW, &t)
     }
 
+    /// The reason on a line of its own below the refused line, then the program's line is
+    /// emptied and its prompt redrawn below the reason (its own redraw after Ctrl-U would start
+    /// from where it believes the cursor is, above).
     public func refused(_ line: Line, message: String) {
         self.line.clear()
-        write(Self.dropLine)
         Self.writeOut(Array(("\r\nward: " + Sanitizer.line(message) + "\r\n").utf8)[...])
+        write(Self.dropLine)
+        redraw()
     }
 
     public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {}
