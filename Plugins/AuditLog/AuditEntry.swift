@@ -142,11 +142,15 @@ extension AuditEntry {
     /// `a 'b c' 'it'\''s'`: each word as it was, quoted where a shell would split or expand it.
     static func shellWords(_ words: [String]) -> String {
         words.map { word in
-            let plain = !word.isEmpty && word.utf8.allSatisfy { c in
-                (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
-                    || "-_./=:,+@%".utf8.contains(c)
-            }
-            return plain ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+            let plain =
+                !word.isEmpty
+                && word.utf8.allSatisfy { c in
+                    (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+                        || "-_./=:,+@%".utf8.contains(c)
+                }
+            return plain
+                ? word
+                : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
         }.joined(separator: " ")
     }
 

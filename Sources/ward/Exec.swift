@@ -38,7 +38,10 @@ extension Ward {
 
         @Argument(
             parsing: .postTerminator,
-            help: ArgumentHelp("The program to run (allowed by the site's [exec] table) and its arguments.", valueName: "command")
+            help: ArgumentHelp(
+                "The program to run (allowed by the site's [exec] table) and its arguments.",
+                valueName: "command"
+            )
         )
         var command: [String] = []
 

@@ -79,7 +79,11 @@ import Testing
     /// The audit log's records as `kind` and the record's JSON line.
     static func audit(_ t: TerminalHarness) throws -> [(kind: String, line: String)] {
         let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        let show = try TerminalHarness.run(TerminalHarness.wardPath, ["audit", "show", "--format", "json"], environment: env)
+        let show = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["audit", "show", "--format", "json"],
+            environment: env
+        )
         return show.split(separator: "\n").compactMap { line in
             guard let range = line.range(of: "\"kind\":\"") else { return nil }
             return (String(line[range.upperBound...].prefix { $0 != "\"" }), String(line))
@@ -230,7 +234,8 @@ import Testing
             ["sqlite3"],
             site: Self.site(
                 allow: ["sqlite3"],
-                extra: "[[plugin]]\nname = \"external\"\ncommand = [\"python3\", \"\(plugin.path)\"]\nevents = [\"line\"]\n"
+                extra:
+                    "[[plugin]]\nname = \"external\"\ncommand = [\"python3\", \"\(plugin.path)\"]\nevents = [\"line\"]\n"
             )
         )
         try t.waitFor("sqlite>")
@@ -253,7 +258,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let site = directory.appendingPathComponent("site.toml")
         try "[exec]\nallow = [\"sqlite3\"]\n".write(to: site, atomically: true, encoding: .utf8)
-        let env = ["WARD_HOME": directory.appendingPathComponent("home").path, "WARD_SITE": site.path, "HOME": directory.path]
+        let env = [
+            "WARD_HOME": directory.appendingPathComponent("home").path, "WARD_SITE": site.path, "HOME": directory.path,
+        ]
 
         let refused = try TerminalHarness.runToEnd(["exec", "--", "python3"], environment: env, capturingIn: directory)
         #expect(refused.status == 77)

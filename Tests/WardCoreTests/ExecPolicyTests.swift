@@ -30,7 +30,8 @@ struct ExecPolicyTests {
     @Test func anythingElse_isRefused_with77_namingIt() throws {
         let policy = try exec("[exec]\nallow = [\"sqlite3\"]\n")
         for command in ["psql", "./sqlite3", "bin/sqlite3", "/opt/x/tool"] {
-            #expect(throws: ExecRefusal.notAllowed(command: command, file: "site.toml", line: 1, allowed: ["sqlite3"])) {
+            #expect(throws: ExecRefusal.notAllowed(command: command, file: "site.toml", line: 1, allowed: ["sqlite3"]))
+            {
                 try policy.program(for: command, exists: exists)
             }
         }
@@ -96,11 +97,21 @@ struct ExecPolicyTests {
         let lines = error?.all.map { "\($0.line): \($0)" } ?? []
         #expect(lines.count == 6)
         #expect(lines.contains { $0.hasPrefix("2: site.toml:2: 'allow' is \"bin/psql\"") })
-        #expect(lines.contains { $0.hasPrefix("3: site.toml:3: 'on-lock' is \"pause\"; allowed: \"freeze\", \"kill\"") })
+        #expect(
+            lines.contains { $0.hasPrefix("3: site.toml:3: 'on-lock' is \"pause\"; allowed: \"freeze\", \"kill\"") }
+        )
         #expect(lines.contains { $0.hasPrefix("4: site.toml:4: 'lock-key' is \"F12\"") })
         #expect(lines.contains { $0.hasPrefix("5: site.toml:5: 'record-input' must be true or false") })
-        #expect(lines.contains { $0.contains("unknown key 'recrod-arguments'") && $0.contains("did you mean 'record-arguments'") })
-        #expect(lines.contains { $0.hasPrefix("8: site.toml:8: [exec.commands.psql] is for a program 'allow' does not list") })
+        #expect(
+            lines.contains {
+                $0.contains("unknown key 'recrod-arguments'") && $0.contains("did you mean 'record-arguments'")
+            }
+        )
+        #expect(
+            lines.contains {
+                $0.hasPrefix("8: site.toml:8: [exec.commands.psql] is for a program 'allow' does not list")
+            }
+        )
     }
 
     @Test func keyNames_roundTrip() {

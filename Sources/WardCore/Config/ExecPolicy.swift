@@ -85,7 +85,10 @@ public struct ExecPolicy: Equatable, Sendable {
     ///
     /// - Throws: `ExecRefusal`: not allowed (77), or allowed but not found (127) or not
     ///   executable (126).
-    public func program(for command: String, exists: (String) -> Bool = Self.isExecutable) throws(ExecRefusal)
+    public func program(
+        for command: String,
+        exists: (String) -> Bool = Self.isExecutable
+    ) throws(ExecRefusal)
         -> ExecProgram
     {
         guard !allow.isEmpty else { throw .nothingAllowed(command: command, file: file) }
@@ -179,7 +182,8 @@ extension ExecPolicy {
                         line: table.line(of: "allow"),
                         key: "allow",
                         value: "\"\(entry)\"",
-                        allowed: "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
+                        allowed:
+                            "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
                     )
                 )
             }
@@ -196,7 +200,8 @@ extension ExecPolicy {
                             line: table.line(of: "lock-key"),
                             key: "lock-key",
                             value: "\"\(text)\"",
-                            allowed: "one or two keys such as \"Ctrl-Backslash Ctrl-Backslash\" or \"Ctrl-]\", or \"none\""
+                            allowed:
+                                "one or two keys such as \"Ctrl-Backslash Ctrl-Backslash\" or \"Ctrl-]\", or \"none\""
                         )
                     )
                 }

@@ -15,7 +15,8 @@ public final class ChildProcess {
     /// on `terminal`'s slave.
     ///
     /// - Throws: the errno of the failure: `ENOENT`, `EACCES` (exec's own, through posix_spawn).
-    public init(path: String, arguments: [String], environment: [String], terminal: PseudoTerminal) throws(SystemError) {
+    public init(path: String, arguments: [String], environment: [String], terminal: PseudoTerminal) throws(SystemError)
+    {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         let envp = environment.map { strdup($0) } + [nil]

@@ -18,7 +18,13 @@ public final class PseudoTerminal {
     public init(settings: termios, size: (rows: Int, columns: Int)) throws(SystemError) {
         var settings = settings
         var name = [CChar](repeating: 0, count: 128)
-        let fd = ward_pty_open(&settings, UInt16(clamping: size.rows), UInt16(clamping: size.columns), &name, name.count)
+        let fd = ward_pty_open(
+            &settings,
+            UInt16(clamping: size.rows),
+            UInt16(clamping: size.columns),
+            &name,
+            name.count
+        )
         guard fd >= 0 else { throw SystemError("posix_openpt") }
         master = fd
         slavePath = String(cString: name)
