@@ -15,14 +15,17 @@ a temporary user; sqlite3 has an in-memory database. rlwrap comes from the Debia
 rlwrap (scripts/install-deps).
 """
 import argparse
+import fcntl
 import os
 import pty
 import select
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 PASSWORD = "bench-password"
@@ -32,6 +35,7 @@ def spawn(argv, env):
     """Starts argv on a new pty, as a session leader; returns (pid, master fd)."""
     pid, master = pty.fork()
     if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # rlwrap needs a width
         os.execvpe(argv[0], argv, env)
     return pid, master
 
