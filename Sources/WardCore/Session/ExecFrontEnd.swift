@@ -352,6 +352,16 @@ public final class ExecFrontEnd: SessionFrontEnd {
 
     /// Starts the program, or continues it after a lock or a stop.
     private func startOrThaw() {
+        if startAgain, let child = program.child {
+            // Unlocked within a `kill` lock's grace: the program it hung up ends now.
+            driver.unwatch(child.exitFD)
+            child.signal(SIGKILL, foreground: nil)
+            let exit = child.reap(wait: true) ?? .killed(by: SIGKILL)
+            program.forgetChild()
+            killAt = nil
+            driver.send(.session(.programExited(exit)))
+            guard isRelaying else { return }
+        }
         if program.isRunning { return thaw() }
         startAgain = false
         let rules = program.program.rules
