@@ -184,7 +184,10 @@ public final class ExecFrontEnd: SessionFrontEnd {
             switch output {
             case .key(let key): press(key)
             case .focus(let focus): driver.send(.focus(focus))
-            case .pasteTooLong: say("ward: " + Line.tooLongMessage)
+            case .pasteTooLong:
+                // Dropped whole, as the shell drops it; the program never saw any of it.
+                Self.writeOut(Array(("\r\nward: " + Line.tooLongMessage + "\r\n").utf8)[...])
+                redraw()
             }
         }
     }
