@@ -202,6 +202,21 @@ import Testing
         try shell.waitFor("Signed off.")
     }
 
+    @Test func ctrlDAtTheLockScreen_endsTheFrozenProgram_onRecord() throws {
+        let t = try Self.start(["sqlite3"], site: Self.site(allow: ["sqlite3"]))
+        try t.waitFor("sqlite>")
+        let child = try Self.childPID(t)
+        try t.press("C-\\", "C-\\")
+        try t.waitFor("Ward is locked: locked by the user.")
+        try Self.waitUntil("the program to be stopped") { Self.state(child) == "T" }
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+        #expect(Self.state(child) == nil)
+        let records = try Self.audit(t)
+        #expect(records.map(\.kind) == ["sign-on", "exec-start", "lock", "exec-exit", "sign-off"])
+        #expect(records[3].line.contains("\"status\":129"))  // SIGHUP, continued to act on it
+    }
+
     @Test func hangup_endsTheProgram_andSignsOff_onRecord() throws {
         let t = try Self.start(["bash", "--norc", "--noprofile"], site: Self.site(allow: ["bash"]))
         try t.waitFor("bash-")

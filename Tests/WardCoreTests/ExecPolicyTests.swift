@@ -114,6 +114,31 @@ struct ExecPolicyTests {
         )
     }
 
+    @Test func summary_writesTheTableAsASiteFileWould() throws {
+        let policy = try exec("[exec]\nallow = [\"psql\"]\n\n[exec.commands.psql]\non-lock = \"kill\"\n")
+        #expect(
+            policy.summary == """
+
+                [exec]    # line 1
+                allow = ["psql"]
+                on-lock = "freeze"
+                record-input = false
+                record-arguments = false
+                redraw-key = "none"
+                lock-key = "Ctrl-Backslash Ctrl-Backslash"
+                kill-grace = "2s"
+
+                [exec.commands."psql"]
+                on-lock = "kill"
+                record-input = false
+                record-arguments = false
+                redraw-key = "none"
+
+                """
+        )
+        #expect(try exec(policy.summary).commands["psql"]?.onLock == .kill)  // it reads back
+    }
+
     @Test func keyNames_roundTrip() {
         #expect(KeyName.parseSequence("Ctrl-\\ Ctrl-\\") == [[0x1C], [0x1C]])
         #expect(KeyName.parseSequence("ctrl-a") == [[0x01]])
