@@ -183,13 +183,13 @@ _ward() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shell|demo|import|user|audit|config|plugins|help)
+    shell|exec|demo|import|user|audit|config|plugins|help)
         # Offer subcommand argument completions
         "_ward_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shell demo import user audit config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shell exec demo import user audit config plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -227,6 +227,27 @@ _ward_shell() {
         ;;
     '--on-error')
         __ward_add_completions -W 'stop'$'\n''continue'
+        return
+        ;;
+    esac
+}
+
+_ward_exec() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site --user)
+    __ward_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    '--user')
         return
         ;;
     esac

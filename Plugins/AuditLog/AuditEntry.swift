@@ -75,6 +75,18 @@ public struct AuditEntry: Equatable, Sendable {
         case `import`
         /// `ward demo`: `patients`, `seed`, and `records` (`made` or `reused`).
         case demo
+
+        // MARK: ward exec
+
+        /// `ward exec` started a program: `path`, and `arguments` only where the site records
+        /// them (`[exec] record-arguments`).
+        case execStart = "exec-start"
+        /// The program `ward exec` ran ended: `status` (its exit status, or 128 + the signal)
+        /// and `signal` when a signal ended it.
+        case execExit = "exec-exit"
+        /// A line typed into the program, where the site records them (`[exec] record-input`):
+        /// `text` holds whatever was typed, patient data included.
+        case input
     }
 
     public var kind: Kind
@@ -306,4 +318,39 @@ extension AuditEntry {
             status: status
         )
     }
+}
+
+// MARK: - ward exec
+
+extension AuditEntry {
+    /// `arguments` is one string, each argument quoted as a shell would need it: a record is
+    /// flat (`CanonicalJSON`).
+    public static func execStart(_ start: ProgramStart) -> AuditEntry {
+        let arguments = start.arguments.map { [(key: "arguments", value: CanonicalJSON.Value.string(shellWords($0)))] }
+        return AuditEntry(.execStart, [("path", .string(start.path))] + (arguments ?? []))
+    }
+
+    public static func execExit(_ exit: ProgramExit) -> AuditEntry {
+        var details: [(key: String, value: CanonicalJSON.Value)] = [("status", .integer(Int64(exit.status.rawValue)))]
+        if case .killed(let signal) = exit { details.append(("signal", .integer(Int64(signal)))) }
+        return AuditEntry(.execExit, details)
+    }
+
+    /// `a 'b c' 'it'\''s'`: each word as it was, quoted where a shell would split or expand it.
+    static func shellWords(_ words: [String]) -> String {
+        words.map { word in
+            let plain =
+                !word.isEmpty
+                && word.utf8.allSatisfy { c in
+                    (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+                        || "-_./=:,+@%".utf8.contains(c)
+                }
+            return plain
+                ? word
+                : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
+    /// A line typed into the program, whole: only where the site asks for it.
+    public static func input(_ text: String) -> AuditEntry { AuditEntry(.input, [("text", .string(text))]) }
 }

@@ -52,6 +52,8 @@ public final class AuditLog: Plugin {
     private let clock: @Sendable () -> Int64
     /// The source of the last line: where the session's other events came from.
     private var lastSource: Line.Source?
+    /// The program `ward exec` runs has its typed lines recorded (`[exec] record-input`).
+    private var recordsProgramInput = false
 
     /// A plugin that will write to `path`; nothing is opened until `added(context:)`.
     ///
@@ -156,6 +158,8 @@ public final class AuditLog: Plugin {
 
     public func intercept(_ event: Event, context: PluginContext) -> Disposition {
         switch event {
+        case .line(let line) where line.source.isProgram:
+            return recordProgramLine(line, context: context)
         case .line(let line):
             guard let summary = LineSummary(line.text, commands: commandNames) else { return .pass }
             lastSource = line.source
@@ -194,6 +198,15 @@ public final class AuditLog: Plugin {
             return record(.unlock(), context: context, grantsAccess: true)
         case .signedOff(let reason):
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
+        case .denied(let line, let message) where line.source.isProgram:
+            // The typed text only where the site records input; else not even its first word.
+            let entry = AuditEntry.denied(LineSummary(command: "?"), reason: message)
+            record(entry, context: context, source: line.source, grantsAccess: false)
+        case .programStarted(let start):
+            recordsProgramInput = start.recordsInput
+            return record(.execStart(start), context: context, grantsAccess: true)
+        case .programExited(let exit):
+            record(.execExit(exit), context: context, grantsAccess: false)
         case .denied(let line, let message):
             if let summary = LineSummary(line.text, commands: commandNames) {
                 let entry = AuditEntry.denied(summary, reason: message)
@@ -225,7 +238,7 @@ public final class AuditLog: Plugin {
     /// the user see data: `.deny` then, else `.pass`. A forward that fails under
     /// `on-forward-failure = "warn"` is a notice.
     @discardableResult
-    private func record(
+    fileprivate func record(
         _ entry: AuditEntry,
         context: PluginContext,
         source: Line.Source? = nil,
@@ -283,3 +296,22 @@ public final class AuditLog: Plugin {
 
 @available(*, unavailable)
 extension AuditLog: Sendable {}
+
+// MARK: - ward exec
+
+extension AuditLog {
+    /// A line typed into a program: recorded whole where the site asks for it (and refused if
+    /// it cannot be), else not at all: the program's lines are not Ward's commands, and any
+    /// word of them may be patient data.
+    fileprivate func recordProgramLine(_ line: Line, context: PluginContext) -> Disposition {
+        lastSource = line.source
+        guard recordsProgramInput, !line.text.isEmpty else { return .pass }
+        return record(.input(line.text), context: context, source: line.source, grantsAccess: true)
+    }
+}
+
+extension Line.Source {
+    fileprivate var isProgram: Bool {
+        if case .program = self { true } else { false }
+    }
+}

@@ -221,6 +221,13 @@ public final class ExternalPlugin: Plugin {
                 ]
             case .promptReady:
                 return nil  // once per command: not worth a round trip to a plugin
+            case .programStarted(let start):
+                return ["kind": "session", "change": "program-started", "path": .string(start.path), "user": user]
+            case .programExited(let exit):
+                return [
+                    "kind": "session", "change": "program-exited", "status": .integer(Int(exit.status.rawValue)),
+                    "user": user,
+                ]
             case .accessed(let access):
                 var fields: [String: JSONValue] = [
                     "kind": "session", "change": "accessed", "action": .string(access.action.rawValue),

@@ -2,7 +2,13 @@
 #define _GNU_SOURCE
 #include "CWardSystem.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -40,3 +46,66 @@ int ward_window_size(int fd, unsigned short *rows, unsigned short *cols) {
 }
 
 int ward_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+int ward_pty_open(const struct termios *settings, unsigned short rows, unsigned short cols, char *name,
+                  size_t name_size) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0) return -1;
+    if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, name, name_size) != 0) goto fail;
+    int slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (slave < 0) goto fail;
+    if (settings) tcsetattr(slave, TCSANOW, settings);
+    struct winsize ws;
+    memset(&ws, 0, sizeof ws);
+    ws.ws_row = rows;
+    ws.ws_col = cols;
+    ioctl(slave, TIOCSWINSZ, &ws);
+    close(slave);
+    int flags = fcntl(master, F_GETFL);
+    if (flags < 0 || fcntl(master, F_SETFL, flags | O_NONBLOCK) != 0) goto fail;
+    return master;
+fail:;
+    int saved = errno;
+    close(master);
+    errno = saved;
+    return -1;
+}
+
+int ward_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int result = posix_spawn_file_actions_init(&actions);
+    if (result != 0) return result;
+    result = posix_spawnattr_init(&attributes);
+    if (result != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return result;
+    }
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    /* setsid comes before the file actions (glibc's spawni), so opening the slave, without
+       O_NOCTTY, makes it the new session's controlling terminal. */
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if ((result = posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0)) == 0
+        && (result = posix_spawn_file_actions_adddup2(&actions, 0, 1)) == 0
+        && (result = posix_spawn_file_actions_adddup2(&actions, 0, 2)) == 0
+        && (result = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0) {
+        result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+    }
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
+}
+
+int ward_pty_set_size(int master, unsigned short rows, unsigned short cols) {
+    struct winsize ws;
+    memset(&ws, 0, sizeof ws);
+    ws.ws_row = rows;
+    ws.ws_col = cols;
+    return ioctl(master, TIOCSWINSZ, &ws);
+}
+
+int ward_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

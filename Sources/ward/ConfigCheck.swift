@@ -126,6 +126,7 @@ enum PolicyCheck {
         if let display = policy.preferences?.display {
             out += "\n[display]\ncolor = \"\(display.color.rawValue)\"\nbell = \(display.bell)\n"
         }
+        out += policy.exec.summary
         for plugin in policy.plugins {
             out += "\n[[plugin]]\nname = \"\(plugin.name)\""
             out += plugin.line > 0 ? "    # line \(plugin.line)\n" : "    # built-in default\n"

@@ -22,7 +22,9 @@ struct Ward: ParsableCommand {
             (see 'ward shell --help').
             """,
         version: "0.1.0",
-        subcommands: [RecordsShell.self, Demo.self, Import.self, User.self, Audit.self, Config.self, Plugins.self],
+        subcommands: [
+            RecordsShell.self, Exec.self, Demo.self, Import.self, User.self, Audit.self, Config.self, Plugins.self,
+        ],
         defaultSubcommand: RecordsShell.self
     )
 

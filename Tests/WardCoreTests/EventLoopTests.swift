@@ -25,6 +25,37 @@ import WardCore
         #expect(loop.wakeCount == 1)
     }
 
+    @Test func watchesForRoomToWrite_apartFromInput_untilUnwatched() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let loop = EventLoop(clock: ManualClock())
+        var writable = 0
+        var readable = 0
+        loop.watch(fds[1]) { readable += 1 }  // a pipe's write end never has input
+        loop.watchWritable(fds[1]) {
+            writable += 1
+            loop.unwatchWritable(fds[1])
+        }
+        loop.runOnce()
+        #expect(writable == 1)
+        #expect(readable == 0)
+        loop.nextDeadline = { nil }
+        var byte: UInt8 = 1
+        _ = write(fds[1], &byte, 1)
+        loop.watch(fds[0]) {
+            var b: UInt8 = 0
+            _ = read(fds[0], &b, 1)
+            readable += 1
+        }
+        loop.runOnce()  // only the input wakes it now: the writable watch is gone
+        #expect(writable == 1)
+        #expect(readable == 1)
+    }
+
     @Test func sleepsUntilTheDeadline_andWakesOnceForIt() {
         let clock = BootClock()
         let loop = EventLoop(clock: clock)

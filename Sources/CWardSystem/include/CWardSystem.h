@@ -10,6 +10,8 @@
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/types.h>
+#include <termios.h>
 
 /* Declared by unistd.h only under _GNU_SOURCE, which a module header cannot set. */
 extern int pipe2(int pipefd[2], int flags);
@@ -33,5 +35,25 @@ int ward_window_size(int fd, unsigned short *rows, unsigned short *cols);
 /* prctl(PR_SET_DUMPABLE, 0): no core image, no ptrace by other processes of the same user.
    prctl is variadic too. */
 int ward_set_not_dumpable(void);
+
+/* A new pseudo-terminal for `ward exec`: the master (O_RDWR, O_NOCTTY, close-on-exec,
+   non-blocking) is returned, or -1 with errno; the slave's path is written to `name`. The slave
+   gets `settings` (the user's terminal's, as script(1) copies them) and rows x cols. */
+int ward_pty_open(const struct termios *settings, unsigned short rows, unsigned short cols, char *name,
+                  size_t name_size);
+
+/* Starts `path` with `argv` and `envp` in a new session whose controlling terminal is the pty
+   slave `slave` (standard input, output and error), every signal at its default and unblocked,
+   and no other descriptor of Ward's open. posix_spawn rather than fork: a fork of a process
+   with threads (the watchdog) may only call async-signal-safe functions before exec, which Swift
+   cannot promise. Returns 0 and the pid, or the errno of the failure (exec's included). */
+int ward_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave, pid_t *pid);
+
+/* TIOCSWINSZ on the master: the kernel sends SIGWINCH to the slave's foreground group when the
+   size changes. */
+int ward_pty_set_size(int master, unsigned short rows, unsigned short cols);
+
+/* pidfd_open(2): a descriptor that polls readable when `pid` exits; -1 with errno. */
+int ward_pidfd_open(pid_t pid);
 
 #endif

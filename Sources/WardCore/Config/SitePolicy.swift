@@ -23,6 +23,8 @@ public struct SitePolicy: Sendable {
     public let roles: [Role: SessionOverride]
     /// The user file, when one was read and accepted (`applying(_:)`).
     public internal(set) var preferences: UserPreferences?
+    /// `[exec]`: what `ward exec` may wrap; nothing without the table.
+    public internal(set) var exec: ExecPolicy
 
     private let pluginTables: [PluginTable]
 
@@ -54,13 +56,15 @@ public struct SitePolicy: Sendable {
         session: SessionOverride,
         users: [String: SessionOverride],
         roles: [Role: SessionOverride],
-        pluginTables: [PluginTable]
+        pluginTables: [PluginTable],
+        exec: ExecPolicy? = nil
     ) {
         self.file = file
         self.session = session
         self.users = users
         self.roles = roles
         self.pluginTables = pluginTables
+        self.exec = exec ?? .none(file: file)
     }
 
     /// The chain's settings in the site file's order, fresh on each call so that `unreadKeys`
@@ -125,6 +129,7 @@ extension SitePolicy {
         var users: [String: SessionOverride] = [:]
         var roles: [Role: SessionOverride] = [:]
         var tables: [PluginTable]?
+        var exec: ExecPolicy?
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -179,8 +184,10 @@ extension SitePolicy {
                     }
                     if key == "user" { users[name] = override } else if let role { roles[role] = override }
                 }
+            case "exec":
+                exec = ExecPolicy.read(document, errors: &errors)
             default:
-                let suggestion = ["session", "plugin", "user", "role"].first { editDistance($0, key) <= 2 }
+                let suggestion = ["session", "plugin", "user", "role", "exec"].first { editDistance($0, key) <= 2 }
                 errors.append(
                     .unknownKey(file: file, line: line, key: key, table: "the site file", suggestion: suggestion)
                 )
@@ -188,7 +195,7 @@ extension SitePolicy {
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
         let chain = tables ?? defaultTables(plugins)
-        return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain)
+        return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain, exec: exec)
     }
 
     private static func parsePlugins(

@@ -1,7 +1,8 @@
 import CWardSystem
 import Glibc
 
-/// One thread, one `ppoll`: the terminal, the signal pipe, and the nearest deadline.
+/// One thread, one `ppoll`: the terminal, the signal pipe (and, for `ward exec`, the program's
+/// pseudo-terminal and process), and the nearest deadline.
 ///
 /// There are no periodic wake-ups. An idle Ward sleeps inside `ppoll` until a key, a signal or
 /// a deadline, so a terminal left at the prompt costs no CPU and the idle lock fires when it
@@ -17,6 +18,8 @@ import Glibc
 public final class EventLoop {
     private struct Watch {
         let fd: Int32
+        /// `POLLIN`, or `POLLOUT` for a writer waiting for room.
+        let events: Int16
         let onReadable: () -> Void
     }
 
@@ -47,12 +50,26 @@ public final class EventLoop {
 
     /// Calls `onReadable` whenever `fd` has input, has hung up, or has failed.
     public func watch(_ fd: Int32, onReadable: @escaping () -> Void) {
-        watches.removeAll { $0.fd == fd }
-        watches.append(Watch(fd: fd, onReadable: onReadable))
+        watches.removeAll { $0.fd == fd && $0.events == Self.readable }
+        watches.append(Watch(fd: fd, events: Self.readable, onReadable: onReadable))
     }
 
-    /// Stops watching `fd`.
-    public func unwatch(_ fd: Int32) { watches.removeAll { $0.fd == fd } }
+    /// Calls `onWritable` whenever `fd` has room to write (or has hung up), until
+    /// `unwatchWritable(fd)`: for a writer that must not block the loop (keys for a program
+    /// that is not reading them yet).
+    public func watchWritable(_ fd: Int32, onWritable: @escaping () -> Void) {
+        watches.removeAll { $0.fd == fd && $0.events == Self.writable }
+        watches.append(Watch(fd: fd, events: Self.writable, onReadable: onWritable))
+    }
+
+    /// Stops watching `fd` for input.
+    public func unwatch(_ fd: Int32) { watches.removeAll { $0.fd == fd && $0.events == Self.readable } }
+
+    /// Stops watching `fd` for room to write.
+    public func unwatchWritable(_ fd: Int32) { watches.removeAll { $0.fd == fd && $0.events == Self.writable } }
+
+    private static let readable = Int16(POLLIN)
+    private static let writable = Int16(POLLOUT)
 
     /// Runs until `stop()`.
     public func run() {
@@ -67,7 +84,7 @@ public final class EventLoop {
     public func runOnce() {
         let deadline = nextDeadline()
         var timeout: Int64 = -1
-        var fds = watches.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var fds = watches.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
         if timer >= 0 {
             if deadline != armedFor {
                 ward_boot_timer_arm(timer, deadline.map { max(1, $0.nanoseconds) } ?? 0)
@@ -88,7 +105,7 @@ public final class EventLoop {
             let current = watches
             for (i, pfd) in fds.enumerated() where pfd.revents != 0 {
                 // A handler may have unwatched a later descriptor; skip it then.
-                guard watches.contains(where: { $0.fd == pfd.fd }) else { continue }
+                guard watches.contains(where: { $0.fd == pfd.fd && $0.events == pfd.events }) else { continue }
                 current[i].onReadable()
                 if stopped { return }
             }

@@ -158,6 +158,21 @@ public final class SessionDriver {
         if case .locked = machine.state { true } else { false }
     }
 
+    /// Watches `fd` on the session's loop as well as the front end's input (a program's pseudo-
+    /// terminal, its process): `onReadable` runs on the loop's thread, like every input.
+    package func watch(_ fd: Int32, onReadable: @escaping () -> Void) {
+        loop.watch(fd, onReadable: onReadable)
+    }
+
+    /// Watches `fd` for room to write, until `unwatchWritable`.
+    package func watchWritable(_ fd: Int32, onWritable: @escaping () -> Void) {
+        loop.watchWritable(fd, onWritable: onWritable)
+    }
+
+    package func unwatchWritable(_ fd: Int32) { loop.unwatchWritable(fd) }
+
+    package func unwatch(_ fd: Int32) { loop.unwatch(fd) }
+
     /// The holders of data a lock wipes, in order.
     package var wipeOrder: [String] { lock.names }
 
@@ -359,7 +374,11 @@ public final class SessionDriver {
             info.isLocked = true
         case .unlocked:
             info.isLocked = false
-        case .signOnFailed, .unlockFailed, .signedOff, .denied, .abandoned, .accessed, .promptReady:
+        case .signedOff(let reason):
+            frontEnd.signingOff(reason)
+            guard !hasEnded else { return }
+        case .signOnFailed, .unlockFailed, .denied, .abandoned, .accessed, .promptReady, .programStarted,
+            .programExited:
             break
         }
         let sent = chain.send(.session(event))

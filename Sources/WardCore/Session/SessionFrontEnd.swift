@@ -95,4 +95,14 @@ public protocol SessionFrontEnd: AnyObject {
 
     /// The session has ended and every plugin is removed: the last words before the exit.
     func ended(_ reason: SignOffReason, status: ExitStatus)
+
+    /// The session is about to announce its sign-off; see the default in the extension.
+    func signingOff(_ reason: SignOffReason)
+}
+
+extension SessionFrontEnd {
+    /// The session is about to announce its sign-off to the chain: the last moment a front end
+    /// can tell the chain of what it ends with it (`ExecFrontEnd`: the program it ran). Nothing
+    /// by default.
+    public func signingOff(_ reason: SignOffReason) {}
 }

@@ -66,6 +66,11 @@ public enum SessionEvent: Equatable, Sendable {
     /// The prompt is back: a command has finished and Ward waits for the user. A running command
     /// is not idleness, so the idle timer counts from here.
     case promptReady
+    /// `ward exec` started its program, before the program runs: a plugin's `deny` (an audit
+    /// log that cannot record it) keeps it from starting.
+    case programStarted(ProgramStart)
+    /// The program `ward exec` ran has ended (by itself, or ended by Ward on a lock or sign-off).
+    case programExited(ProgramExit)
 }
 
 /// Why a password was refused, at sign-on or at the lock screen.
@@ -119,6 +124,8 @@ public enum SignOffReason: String, Equatable, Sendable, CustomStringConvertible 
     case interrupt
     /// A batch line was longer than `Line.maximumLength`: the batch stopped before it.
     case lineTooLong = "line-too-long"
+    /// The program `ward exec` ran ended by itself; Ward exits with its status.
+    case programExited = "program-exited"
 
     public var description: String { rawValue }
 }

@@ -24,12 +24,16 @@ public struct Line: Equatable, Sendable {
     public enum Source: Equatable, Sendable, CustomStringConvertible {
         case tty
         case batch(file: String, line: Int)
+        /// Typed into the program `ward exec` runs (its name), as Ward reconstructed it from the
+        /// keys up to Enter: text for the program, not a Ward command.
+        case program(String)
 
         /// `FILE:LINE`, as compilers and psql name a place in a script; `tty` for the terminal.
         public var place: String {
             switch self {
             case .tty: "tty"
             case .batch(let file, let line): "\(file):\(line)"
+            case .program(let name): "exec:\(name)"
             }
         }
 
@@ -37,6 +41,7 @@ public struct Line: Equatable, Sendable {
             switch self {
             case .tty: "tty"
             case .batch(let file, let line): "batch:\(file):\(line)"
+            case .program(let name): "exec:\(name)"
             }
         }
     }

@@ -1,0 +1,341 @@
+import Glibc
+
+/// The site's `[exec]` table: which programs `ward exec` may wrap, and how it guards them.
+///
+/// ```toml
+/// [exec]
+/// allow = ["psql", "/usr/bin/sqlite3"]   # a bare name is looked up on /usr/local/bin:/usr/bin:/bin
+/// on-lock = "freeze"                     # freeze (SIGSTOP, redraw after unlocking) | kill
+/// record-input = false                   # true: the audit log holds every typed line (patient data)
+/// record-arguments = false               # true: exec-start records hold the arguments
+/// lock-key = "Ctrl-Backslash Ctrl-Backslash"  # one or two Ctrl keys that lock at once; "none"
+/// redraw-key = "none"                    # a key sent after unlocking under freeze, e.g. "Ctrl-L"
+/// kill-grace = "2s"                      # on-lock = "kill": SIGHUP, then SIGKILL after this
+///
+/// [exec.commands.psql]                   # one allow entry, as written, with its own rules
+/// on-lock = "kill"
+/// record-input = true
+/// ```
+///
+/// Without an `[exec]` table, or with an empty `allow`, nothing may be wrapped: a site that
+/// installs Ward has not thereby allowed its users to run anything under it. A name is
+/// looked up on a fixed PATH, never the user's, so a `psql` in the user's `~/bin` is not the
+/// `psql` the site allowed; an absolute path must match an entry exactly.
+public struct ExecPolicy: Equatable, Sendable {
+    /// What happens to the program when the session locks.
+    public enum OnLock: String, Equatable, Sendable, CaseIterable {
+        /// SIGSTOP to its process groups; after unlocking SIGCONT and a redraw. Its memory stays.
+        case freeze
+        /// SIGHUP, then SIGKILL after `kill-grace`; after unlocking it starts again. Its memory
+        /// is gone with it.
+        case kill
+    }
+
+    /// The rules for one program: the table's own, else `[exec]`'s, else Ward's defaults.
+    public struct Rules: Equatable, Sendable {
+        public var onLock: OnLock = .freeze
+        public var recordInput = false
+        public var recordArguments = false
+        /// Bytes sent to the program after it is thawed (`redraw-key`); empty for none.
+        public var redrawKey: [UInt8] = []
+
+        public init() {}
+    }
+
+    /// Where a bare name is looked up, in order: fixed, so that the user's PATH cannot choose
+    /// which program runs.
+    public static let searchPath = ["/usr/local/bin", "/usr/bin", "/bin"]
+
+    /// The default hot key that locks at once: Ctrl-\ twice (a program needs Ctrl-\ rarely, for
+    /// SIGQUIT; one alone reaches it after `KeySequence.pause`).
+    public static let defaultLockKey: [[UInt8]] = [[0x1C], [0x1C]]
+
+    /// The site file, for messages.
+    public var file: String
+    /// The line of `[exec]`, 0 when there is none.
+    public var line: Int
+    /// The `allow` entries as written.
+    public var allow: [String]
+    /// `[exec]`'s own rules.
+    public var defaults: Rules
+    /// `[exec.commands.ENTRY]` tables, by entry as written.
+    public var commands: [String: Rules]
+    /// The hot key that locks, one or two keys; empty for none.
+    public var lockKey: [[UInt8]]
+    /// How long a program has to end after SIGHUP before SIGKILL.
+    public var killGrace: Duration
+
+    /// No `[exec]` table: nothing may be wrapped.
+    public static func none(file: String) -> ExecPolicy {
+        ExecPolicy(
+            file: file,
+            line: 0,
+            allow: [],
+            defaults: Rules(),
+            commands: [:],
+            lockKey: defaultLockKey,
+            killGrace: .seconds(2)
+        )
+    }
+
+    /// The program `command` (as typed after `ward exec --`) names, if the site allows it.
+    ///
+    /// The command and every entry are resolved to a path (a bare name on `searchPath`), and
+    /// the command is allowed when an entry resolves to the same path.
+    ///
+    /// - Throws: `ExecRefusal`: not allowed (77), or allowed but not found (127) or not
+    ///   executable (126).
+    public func program(
+        for command: String,
+        exists: (String) -> Bool = Self.isExecutable
+    ) throws(ExecRefusal)
+        -> ExecProgram
+    {
+        guard !allow.isEmpty else { throw .nothingAllowed(command: command, file: file) }
+        guard command.hasPrefix("/") || !command.contains("/") else {
+            throw .notAllowed(command: command, file: file, line: line, allowed: allow)
+        }
+        let path = Self.resolve(command, exists: exists)
+        guard let path, let entry = allow.first(where: { Self.resolve($0, exists: exists) == path }) else {
+            if path == nil, allow.contains(command) {
+                throw .notFound(command: command, searched: command.hasPrefix("/") ? [] : Self.searchPath)
+            }
+            throw .notAllowed(command: command, file: file, line: line, allowed: allow)
+        }
+        return ExecProgram(entry: entry, path: path, rules: commands[entry] ?? defaults)
+    }
+
+    /// An absolute path as it is, when it exists; a bare name on `searchPath`.
+    static func resolve(_ name: String, exists: (String) -> Bool) -> String? {
+        if name.hasPrefix("/") { return exists(name) ? name : nil }
+        guard !name.isEmpty, !name.contains("/") else { return nil }
+        return searchPath.map { $0 + "/" + name }.first(where: exists)
+    }
+
+    /// A regular file this user may execute.
+    public static func isExecutable(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+    }
+}
+
+/// One program `ward exec` may run: the allow entry that let it, its path, and its rules.
+public struct ExecProgram: Equatable, Sendable {
+    /// The `allow` entry as written (the key of its `[exec.commands.ENTRY]` table).
+    public var entry: String
+    public var path: String
+    public var rules: ExecPolicy.Rules
+
+    /// The name the program is known by in lines' sources and messages: its file name.
+    public var name: String { String(path.split(separator: "/").last ?? Substring(path)) }
+}
+
+/// Why `ward exec` will not run a command. Said before anyone signs on.
+public enum ExecRefusal: WardError, Equatable {
+    /// The site's `[exec] allow` does not hold it.
+    case notAllowed(command: String, file: String, line: Int, allowed: [String])
+    /// The site file has no `[exec]` table, or its `allow` is empty.
+    case nothingAllowed(command: String, file: String)
+    /// Allowed, but no such program on Ward's fixed PATH (or at the absolute path).
+    case notFound(command: String, searched: [String])
+
+    public var description: String {
+        switch self {
+        case .notAllowed(let command, let file, let line, let allowed):
+            "'\(command)' is not allowed by \(line > 0 ? "\(file):\(line)" : file) ([exec] allow: "
+                + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + "). Ask the site to add it."
+        case .nothingAllowed(let command, let file):
+            "'\(command)' is not allowed: \(file) allows no program for 'ward exec' (no [exec] allow list)."
+        case .notFound(let command, let searched):
+            searched.isEmpty
+                ? "\(command): no such executable file."
+                : "\(command): not found in \(searched.joined(separator: ":")) (Ward never uses your PATH)."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notAllowed, .nothingAllowed: .authenticationFailed
+        case .notFound: ExitStatus(rawValue: 127)
+        }
+    }
+}
+
+// MARK: - Parsing
+
+extension ExecPolicy {
+    /// Reads `[exec]` from the site file; problems go to `errors`, each naming FILE:LINE.
+    static func read(_ document: ConfigDocument, errors: inout [ConfigError]) -> ExecPolicy {
+        let file = document.file
+        var policy = ExecPolicy.none(file: file)
+        policy.line = document.line(ofTable: ["exec"])
+        guard let table = document.settings(at: ["exec"], errors: &errors) else {
+            errors.append(.wrongType(file: file, line: policy.line, key: "exec", expected: "a table ([exec])"))
+            return policy
+        }
+        do {
+            policy.allow = try table.strings("allow") ?? []
+            for entry in policy.allow where entry.isEmpty || (entry.contains("/") && !entry.hasPrefix("/")) {
+                errors.append(
+                    .outOfRange(
+                        file: file,
+                        line: table.line(of: "allow"),
+                        key: "allow",
+                        value: "\"\(entry)\"",
+                        allowed:
+                            "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
+                    )
+                )
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        policy.defaults = readRules(table, over: Rules(), errors: &errors)
+        do {
+            if let text = try table.string("lock-key") {
+                if let keys = KeyName.parseSequence(text), keys.count <= 2 {
+                    policy.lockKey = keys
+                } else {
+                    errors.append(
+                        .outOfRange(
+                            file: file,
+                            line: table.line(of: "lock-key"),
+                            key: "lock-key",
+                            value: "\"\(text)\"",
+                            allowed:
+                                "one or two keys such as \"Ctrl-Backslash Ctrl-Backslash\" or \"Ctrl-]\", or \"none\""
+                        )
+                    )
+                }
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            policy.killGrace = try table.duration("kill-grace", in: .milliseconds(100)...(.seconds(60))) ?? .seconds(2)
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        if table.has("commands") {
+            _ = try? table.table("commands")
+            if let names = document.tableKeys(at: ["exec", "commands"]) {
+                for name in names {
+                    let path = ["exec", "commands", name]
+                    let header = name.contains("/") || name.contains(".") ? "\"\(name)\"" : name
+                    guard let commandTable = document.settings(at: path, errors: &errors) else {
+                        errors.append(
+                            .wrongType(
+                                file: file,
+                                line: document.line(ofKey: name, in: ["exec", "commands"]),
+                                key: "exec.commands.\(header)",
+                                expected: "a table ([exec.commands.NAME])"
+                            )
+                        )
+                        continue
+                    }
+                    if !policy.allow.contains(name) {
+                        errors.append(
+                            .conflict(
+                                file: file,
+                                line: commandTable.line,
+                                message: "[exec.commands.\(header)] is for a program 'allow' does not list; "
+                                    + "add \"\(name)\" to allow, or remove the table."
+                            )
+                        )
+                    }
+                    policy.commands[name] = readRules(commandTable, over: policy.defaults, errors: &errors)
+                    errors += commandTable.unknownKeyErrors
+                }
+            } else {
+                errors.append(
+                    .wrongType(
+                        file: file,
+                        line: table.line(of: "commands"),
+                        key: "commands",
+                        expected: "tables such as [exec.commands.psql]"
+                    )
+                )
+            }
+        }
+        errors += table.unknownKeyErrors
+        return policy
+    }
+
+    /// The keys a program's rules take, over `base`: `on-lock`, `record-input`,
+    /// `record-arguments`, `redraw-key`.
+    private static func readRules(_ table: PluginSettings, over base: Rules, errors: inout [ConfigError]) -> Rules {
+        var rules = base
+        do {
+            if let choice = try table.choice("on-lock", from: OnLock.allCases.map(\.rawValue)) {
+                rules.onLock = OnLock(rawValue: choice) ?? .freeze
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do { rules.recordInput = try table.bool("record-input") ?? rules.recordInput } catch {
+            errors += (error as? ConfigError)?.all ?? []
+        }
+        do { rules.recordArguments = try table.bool("record-arguments") ?? rules.recordArguments } catch {
+            errors += (error as? ConfigError)?.all ?? []
+        }
+        do {
+            if let text = try table.string("redraw-key") {
+                if let keys = KeyName.parseSequence(text), keys.count <= 1 {
+                    rules.redrawKey = keys.first ?? []
+                } else {
+                    errors.append(
+                        .outOfRange(
+                            file: table.file,
+                            line: table.line(of: "redraw-key"),
+                            key: "redraw-key",
+                            value: "\"\(text)\"",
+                            allowed: "one key such as \"Ctrl-L\", or \"none\""
+                        )
+                    )
+                }
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        return rules
+    }
+
+    /// `[exec]` as a site file would write it, for `ward config check`.
+    public var summary: String {
+        func quoted(_ items: [String]) -> String { "[" + items.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+        func rules(_ r: Rules) -> String {
+            "on-lock = \"\(r.onLock.rawValue)\"\nrecord-input = \(r.recordInput)\n"
+                + "record-arguments = \(r.recordArguments)\nredraw-key = \"\(KeyName.describe([r.redrawKey]))\"\n"
+        }
+        var out = "\n[exec]" + (line > 0 ? "    # line \(line)\n" : "    # built-in default: nothing may be wrapped\n")
+        out += "allow = \(quoted(allow))\n" + rules(defaults)
+        out += "lock-key = \"\(KeyName.describe(lockKey))\"\nkill-grace = \"\(DurationText.format(killGrace))\"\n"
+        for (name, r) in commands.sorted(by: { $0.key < $1.key }) {
+            out += "\n[exec.commands.\"\(name)\"]\n" + rules(r)
+        }
+        return out
+    }
+}
+
+/// Keys as a site file names them: `Ctrl-A` … `Ctrl-Z`, `Ctrl-@`, `Ctrl-[`, `Ctrl-\` (also
+/// `Ctrl-Backslash`, which needs no escaping), `Ctrl-]`, `Ctrl-^`, `Ctrl-_`; several separated
+/// by spaces; `none` for no key.
+public enum KeyName {
+    /// The keys' bytes, one array per key; `[]` for `none`; nil when a name is not one of these.
+    public static func parseSequence(_ text: String) -> [[UInt8]]? {
+        let words = text.split(separator: " ").map(String.init)
+        if words == ["none"] { return [] }
+        guard !words.isEmpty else { return nil }
+        var keys: [[UInt8]] = []
+        for word in words {
+            if word.lowercased() == "ctrl-backslash" {
+                keys.append([0x1C])
+                continue
+            }
+            guard word.lowercased().hasPrefix("ctrl-"), word.count == 6, let c = word.last?.uppercased().utf8.first,
+                (0x40...0x5F).contains(c)
+            else { return nil }
+            keys.append([c - 0x40])
+        }
+        return keys
+    }
+
+    /// `Ctrl-Backslash Ctrl-Backslash`, `Ctrl-L`, or `none`: names a site file can hold
+    /// without escaping.
+    public static func describe(_ keys: [[UInt8]]) -> String {
+        let names = keys.filter { !$0.isEmpty }.map { key in
+            key == [0x1C] ? "Ctrl-Backslash" : "Ctrl-" + String(decoding: key.map { $0 + 0x40 }, as: UTF8.self)
+        }
+        return names.isEmpty ? "none" : names.joined(separator: " ")
+    }
+}

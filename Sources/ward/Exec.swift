@@ -1,0 +1,108 @@
+import ArgumentParser
+import BuiltInPlugins
+import CScrub
+import Glibc
+import WardCore
+
+extension Ward {
+    /// `ward exec -- COMMAND [ARGS…]`: an interactive program the site allows (psql, sqlite3),
+    /// run in a pseudo-terminal behind the same sign-on, chain and lock as the records shell
+    /// (`ExecFrontEnd`).
+    struct Exec: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "exec",
+            abstract: "Run a program the site allows (psql, sqlite3) under Ward's sign-on, audit log and lock.",
+            discussion: """
+                Ward signs you on, then starts COMMAND in a new pseudo-terminal and passes every key \
+                through the site's interceptors on its way to it. When the session locks (idle, \
+                Ctrl-\\ twice, away after Ctrl-Z, the window out of focus), the screen and scrollback \
+                are cleared and the program is stopped (or ended, with on-lock = "kill") until you \
+                type the password again. Ward exits with the program's exit status.
+
+                Only programs in the site file's [exec] allow list may run; a name is looked up on \
+                /usr/local/bin:/usr/bin:/bin, never your PATH. Put '--' before the command so that \
+                its own options are not taken for Ward's:
+
+                  ward exec -- sqlite3 -readonly extract.db
+                  ward exec --user night -- psql -h db.example clinical
+
+                Ward cannot wipe another program's memory: a frozen program keeps what it loaded. \
+                See ward(1), EXEC, and ward-site.toml(5), [exec].
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
+        var user: String?
+
+        @Argument(
+            parsing: .postTerminator,
+            help: ArgumentHelp(
+                "The program to run (allowed by the site's [exec] table) and its arguments.",
+                valueName: "command"
+            )
+        )
+        var command: [String] = []
+
+        /// The command: everything after the `--` that ends Ward's own options, so that
+        /// `sqlite3 -header` keeps its options and `--help` after `--` is the program's.
+        private var words: [String] { command }
+
+        func validate() throws {
+            guard let first = words.first, !first.isEmpty else {
+                throw ValidationError("Name the program to run after '--', as in 'ward exec -- sqlite3 extract.db'.")
+            }
+        }
+
+        /// What the site allows is checked first (77, before anyone signs on), then the terminal
+        /// (64: a script has no `exec`).
+        func run() throws {
+            precondition(ward_scrub_installed() == 1)
+            let words = self.words
+            let site = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+            let program = try site.exec.program(for: words[0])
+            guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
+                throw ExecCommandError.noTerminal
+            }
+            let setup = try SessionSetup(global: global, user: user)
+            let runner = ProgramRunner(
+                program: program,
+                arguments: Array(words.dropFirst()),
+                environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted()
+            )
+            let session = SessionDriver(
+                frontEnd: ExecFrontEnd(
+                    terminal: terminal,
+                    user: user,
+                    program: runner,
+                    lockKey: setup.policy.exec.lockKey,
+                    killGrace: setup.policy.exec.killGrace
+                ),
+                clock: setup.clock,
+                chain: setup.chain,
+                runner: runner,
+                credentials: setup.credentials,
+                policy: setup.machinePolicy(user: user),
+                logger: setup.logger
+            )
+            let status = try session.run()
+            if status != .success { throw CommandLineError.reported(status) }
+        }
+    }
+}
+
+/// Why `ward exec` does not start, apart from the site's refusal (`ExecRefusal`).
+enum ExecCommandError: WardError, Equatable {
+    /// Standard input or output is not a terminal: there is no batch mode for a program.
+    case noTerminal
+
+    var description: String {
+        switch self {
+        case .noTerminal:
+            "ward exec needs a terminal on standard input and output; a script cannot run a program under Ward."
+        }
+    }
+
+    var exitStatus: ExitStatus { .usage }
+}
