@@ -77,7 +77,8 @@ extension Ward {
                     user: user,
                     program: runner,
                     lockKey: setup.policy.exec.lockKey,
-                    killGrace: setup.policy.exec.killGrace
+                    killGrace: setup.policy.exec.killGrace,
+                    sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) }
                 ),
                 clock: setup.clock,
                 chain: setup.chain,

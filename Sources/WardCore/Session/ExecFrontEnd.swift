@@ -64,6 +64,9 @@ public final class ExecFrontEnd: SessionFrontEnd {
     public var inputFD: Int32 { terminal.fd }
     public var terminalName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
 
+    /// The terminal, or the SSH peer, as the records shell records it.
+    public var signOnSource: SignOnSource { SignOnSource(tty: terminalName, sshConnection: sshConnection) }
+
     public var nextDeadline: Instant? {
         [decoder.pendingDeadline, heldLockKey.map { $0.since + Self.lockKeyPause }, killAt, restoreSizeAt]
             .compactMap { $0 }.min()
@@ -93,21 +96,25 @@ public final class ExecFrontEnd: SessionFrontEnd {
     private var isFrozen = false
     /// The program ended for a lock's `kill`: start it again after unlocking.
     private var startAgain = false
+    private let sshConnection: String?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     private var outputBuffer = [UInt8](repeating: 0, count: 65536)
 
     /// - Parameters:
     ///   - lockKey: One or two keys that lock at once (`[exec] lock-key`); empty for none.
     ///   - killGrace: How long a program hung up at a lock has before SIGKILL.
+    ///   - sshConnection: `SSH_CONNECTION`, read by the executable, when set.
     public init(
         terminal: Terminal,
         user: String?,
         program: ProgramRunner,
         lockKey: [[UInt8]] = ExecPolicy.defaultLockKey,
-        killGrace: Duration = .seconds(2)
+        killGrace: Duration = .seconds(2),
+        sshConnection: String? = nil
     ) {
         self.terminal = terminal
         self.user = user
+        self.sshConnection = sshConnection
         self.program = program
         self.prompts = PromptReader(terminal: terminal)
         self.lockKey = lockKey.filter { !$0.isEmpty }
