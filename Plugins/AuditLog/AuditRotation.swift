@@ -68,11 +68,15 @@ public struct AuditRotation: Equatable, Sendable {
         )
     }
 
-    /// The entry that opens the new file.
-    var entry: AuditEntry {
-        AuditEntry(
+    /// The entry that opens the new file; `administrator` names who ran `ward audit rotate`
+    /// (`unix_user`, `uid`, as the administrative records do), nil for a session's writer.
+    func entry(by administrator: AuditEntry.UnixUser?) -> AuditEntry {
+        let who: [(key: String, value: CanonicalJSON.Value)] =
+            administrator.map { [("unix_user", $0.name.map { .string($0) } ?? .null), ("uid", .integer(Int64($0.uid)))] }
+            ?? []
+        return AuditEntry(
             .rotate,
-            [
+            who + [
                 ("file", previousFile.map { .string($0) } ?? .null),
                 ("records", previousRecords.map { .integer($0) } ?? .null),
                 ("how", .string(cause.rawValue)),
@@ -154,7 +158,7 @@ extension AuditWriter {
             head: AuditHead(seq: 0, hash: "")
         )
         let start = Tail(seq: tail.seq, hash: tail.hash, size: 0, isTorn: false)
-        let (line, head) = record(rotation.entry, session: session, source: source, after: start)
+        let (line, head) = record(rotation.entry(by: administrator), session: session, source: source, after: start)
         rotation.head = head
 
         // 1. The new file, complete and locked before anyone can open it by the log's name.
@@ -272,7 +276,7 @@ extension AuditWriter {
             size: tail.size,
             isTorn: tail.isTorn
         )
-        let written = try writeRecord(rotation.entry, session: session, source: source, after: start).tail
+        let written = try writeRecord(rotation.entry(by: administrator), session: session, source: source, after: start).tail
         rotation.head = AuditHead(seq: written.seq, hash: written.hash)
         return (rotation, written)
     }

@@ -38,6 +38,9 @@ public final class AuditWriter {
     public let headPath: String
     public let chain: AuditChain
     public let policy: SyncPolicy
+    /// Who runs this writer outside a session (`ward audit rotate`): the `rotate` records it
+    /// writes name them, as administrative records do. Nil in a session.
+    public var administrator: AuditEntry.UnixUser?
     /// Written by `append` since the last `sync()`.
     public private(set) var hasUnsyncedWrites = false
 

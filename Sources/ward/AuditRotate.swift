@@ -58,7 +58,8 @@ extension Ward.Audit {
             let chain = try keyPath.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
             let writer = try AuditWriter(path: path, chain: chain ?? AuditChain(), policy: .always)
             defer { writer.close() }
-            let session = AuditRecord.SessionFields(id: SessionID.make(), user: Self.unixUser(), role: nil)
+            writer.administrator = AdministrativeAudit.currentUnixUser()
+            let session = AuditRecord.SessionFields(id: SessionID.make(), user: nil, role: nil)
             let rotation =
                 renamed
                 ? try writer.continueAfterRename(session: session, source: nil)
@@ -87,19 +88,6 @@ extension Ward.Audit {
                 )
                 throw CommandLineError.reported(.dataError)
             }
-        }
-
-        /// The name of the Unix user running the command, for the rotate record's `user`.
-        static func unixUser() -> String {
-            var entry = passwd()
-            var result: UnsafeMutablePointer<passwd>?
-            var buffer = [CChar](repeating: 0, count: 4096)
-            if getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil,
-                let name = entry.pw_name
-            {
-                return String(cString: name)
-            }
-            return "uid:\(geteuid())"
         }
     }
 }

@@ -78,7 +78,7 @@ import WardCore
         #expect(rows[7].hasSuffix("user-add ok unix_user=root uid=0 target=bob target_role=clinician"))
         #expect(
             rows[8].hasSuffix(
-                "import failed unix_user=root uid=0 path=/data/in files=2 bundles=1 patients=1 resources=40 failures=1 status=65"
+                "import failed unix_user=root uid=0 path=/data/in files=2 bundles=1 exports=0 exports_imported=0 patients=1 resources=40 failures=1 status=65"
             )
         )
     }
@@ -93,7 +93,7 @@ import WardCore
         )
         #expect(
             text.contains(
-                #""kind":"import","unix_user":"root","uid":0,"path":"/data/in","files":2,"bundles":1,"patients":1,"#
+                #""kind":"import","unix_user":"root","uid":0,"path":"/data/in","files":2,"bundles":1,"exports":0,"exports_imported":0,"patients":1,"#
                     + #""resources":40,"failures":1,"outcome":"failed","status":65,"prev":"#
             )
         )

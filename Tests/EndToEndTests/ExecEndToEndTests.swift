@@ -76,7 +76,8 @@ import Testing
         throw TerminalHarness.HarnessError.timeout(what)
     }
 
-    /// The audit log's records as `kind` and the record's JSON line.
+    /// The session's audit records as `kind` and the record's JSON line; not the administrative
+    /// records of the harness's own setup (`ward user add`).
     static func audit(_ t: TerminalHarness) throws -> [(kind: String, line: String)] {
         let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
         let show = try TerminalHarness.run(
@@ -85,7 +86,7 @@ import Testing
             environment: env
         )
         return show.split(separator: "\n").compactMap { line in
-            guard let range = line.range(of: "\"kind\":\"") else { return nil }
+            guard !line.contains("\"unix_user\":"), let range = line.range(of: "\"kind\":\"") else { return nil }
             return (String(line[range.upperBound...].prefix { $0 != "\"" }), String(line))
         }
     }

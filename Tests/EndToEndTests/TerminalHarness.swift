@@ -252,8 +252,14 @@ final class TerminalHarness {
         return pid
     }
 
-    /// The exit status of the last `run`.
-    nonisolated(unsafe) static var lastStatus: Int32 = 0
+    /// The exit status of the last `run` on this thread. Per thread, because suites run in
+    /// parallel: one shared variable let another test's `run` overwrite it between a `run` and
+    /// its read (both synchronous, so on one thread).
+    static var lastStatus: Int32 {
+        get { Thread.current.threadDictionary[lastStatusKey] as? Int32 ?? 0 }
+        set { Thread.current.threadDictionary[lastStatusKey] = newValue }
+    }
+    private static let lastStatusKey = "ward.TerminalHarness.lastStatus"
 
     static func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 }
