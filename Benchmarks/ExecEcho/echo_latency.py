@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Keystroke echo latency through `ward exec -- sqlite3`, plain `sqlite3` and `rlwrap sqlite3`.
+"""Keystroke echo latency through `ward exec -- sqlite3`, plain `sqlite3`, `rlwrap sqlite3` and
+`script -qfc sqlite3 /dev/null`.
 
 A pty driver (issue 18): each program runs on a pseudo-terminal of its own; the driver types one
 key, times until the program's echo of it comes back, erases it again (Backspace, waiting for
 that echo too, so the line stays short), and repeats. The three programs are measured in one run,
 interleaved in rounds so that a noisy neighbour on a shared machine hits them alike. Prints the
 median and p99 of each, and ward's ratio to plain sqlite3 (goal: within 1.2x).
+
+script(1) (util-linux, on every Debian system) is the least a pty relay can do: it copies bytes
+between the terminal and the program's pty and nothing else. Its latency is the floor for any
+wrapper that owns the program's terminal, rlwrap and ward exec alike; ward's ratio to it is what
+Ward's own work (the chain, the line, the audit log) costs.
 
     swift build -c release --product ward        # at the top of the repository
     python3 Benchmarks/ExecEcho/echo_latency.py .build/release/ward [--samples 2000] [--rounds 4]
@@ -103,6 +109,7 @@ def main():
 
     sqlite = shutil.which("sqlite3", path="/usr/bin:/bin") or sys.exit("sqlite3 missing: apt-get install sqlite3")
     rlwrap = shutil.which("rlwrap") or sys.exit("rlwrap missing: apt-get install rlwrap")
+    script = shutil.which("script", path="/usr/bin:/bin") or sys.exit("script missing: apt-get install bsdutils")
     directory = tempfile.mkdtemp(prefix="ward-echo-")
     try:
         base = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", HOME=directory)
@@ -111,6 +118,7 @@ def main():
             ("sqlite3", [sqlite], base),
             ("ward exec", [os.path.abspath(args.ward), "exec", "--user", "bench", "--", "sqlite3"], ward_env),
             ("rlwrap sqlite3", [rlwrap, sqlite], base),
+            ("script (relay)", [script, "-qfc", sqlite, "/dev/null"], base),
         ]
         running = {name: start(name, argv, env) for name, argv, env in programs}
         times = {name: [] for name, _, _ in programs}
@@ -136,6 +144,10 @@ def main():
         plain = statistics.median(times["sqlite3"])
         print("ward exec / sqlite3 median ratio: %.2f (goal <= 1.2)" % (statistics.median(times["ward exec"]) / plain))
         print("rlwrap / sqlite3 median ratio:    %.2f" % (statistics.median(times["rlwrap sqlite3"]) / plain))
+        relay = statistics.median(times["script (relay)"])
+        print("script / sqlite3 median ratio:    %.2f (a bare pty relay)" % (relay / plain))
+        print("ward exec / script median ratio:  %.2f (what Ward adds to a relay)" % (
+            statistics.median(times["ward exec"]) / relay))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
