@@ -544,23 +544,13 @@ public final class ExecFrontEnd: SessionFrontEnd {
         }
         terminal.restore()
         Terminal.write(Self.programModesOff + Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write("Ward is locked: \(Self.explain(reason)). Signed on as \(Sanitizer.line(user)).\n")
+        Terminal.write(LockScreen.headline(user: user, reason: reason))
         switch program.program.rules.onLock {
-        case .freeze: Terminal.write("\(program.program.name) is stopped until you unlock.\n")
-        case .kill: Terminal.write("\(program.program.name) was ended; it starts again when you unlock.\n")
+        case .freeze: Terminal.write("\(Sanitizer.line(program.program.name)) is stopped until you unlock.\n")
+        case .kill:
+            Terminal.write("\(Sanitizer.line(program.program.name)) was ended; it starts again when you unlock.\n")
         }
-        Terminal.write("Type the password to unlock, or press Ctrl-D to sign off.\n")
-    }
-
-    private static func explain(_ reason: LockReason) -> String {
-        switch reason {
-        case .idle: "no activity"
-        case .suspend: "away after Ctrl-Z"
-        case .focus: "the window was out of focus"
-        case .user: "locked by the user"
-        case .maxSession: "the session time limit was reached"
-        case .failure: "a safeguard failed"
-        }
+        Terminal.write(LockScreen.howToUnlock)
     }
 
     // MARK: Signals

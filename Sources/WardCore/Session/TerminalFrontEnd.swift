@@ -312,19 +312,8 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public func showLockScreen(user: String, reason: LockReason) {
         input = .discard
         Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write("Ward is locked: \(Self.explain(reason)). Signed on as \(Sanitizer.line(user)).\n")
-        Terminal.write("Type the password to unlock, or press Ctrl-D to sign off.\n")
-    }
-
-    private static func explain(_ reason: LockReason) -> String {
-        switch reason {
-        case .idle: "no activity"
-        case .suspend: "away after Ctrl-Z"
-        case .focus: "the window was out of focus"
-        case .user: "locked by the user"
-        case .maxSession: "the session time limit was reached"
-        case .failure: "a safeguard failed"
-        }
+        Terminal.write(LockScreen.headline(user: user, reason: reason))
+        Terminal.write(LockScreen.howToUnlock)
     }
 
     // MARK: Signals
