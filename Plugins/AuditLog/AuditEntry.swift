@@ -202,6 +202,11 @@ extension AuditEntry {
             self.name = name
             self.uid = uid
         }
+
+        /// `unix_user` and `uid`, as a record writes them.
+        var fields: [(key: String, value: CanonicalJSON.Value)] {
+            [("unix_user", name.map { .string($0) } ?? .null), ("uid", .integer(Int64(uid)))]
+        }
     }
 
     /// How an administrative command ended: `outcome` ok, or failed with the exit `status`.
@@ -221,10 +226,7 @@ extension AuditEntry {
         _ details: [(key: String, value: CanonicalJSON.Value)],
         status: ExitStatus
     ) -> AuditEntry {
-        let who: [(key: String, value: CanonicalJSON.Value)] = [
-            ("unix_user", user.name.map { .string($0) } ?? .null), ("uid", .integer(Int64(user.uid))),
-        ]
-        return AuditEntry(kind, who + details + outcomeFields(status))
+        AuditEntry(kind, user.fields + details + outcomeFields(status))
     }
 
     /// `ward user add|remove|passwd|unlock`: `target`, and `target_role` for an add.

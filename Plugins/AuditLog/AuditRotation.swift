@@ -71,12 +71,9 @@ public struct AuditRotation: Equatable, Sendable {
     /// The entry that opens the new file; `administrator` names who ran `ward audit rotate`
     /// (`unix_user`, `uid`, as the administrative records do), nil for a session's writer.
     func entry(by administrator: AuditEntry.UnixUser?) -> AuditEntry {
-        let who: [(key: String, value: CanonicalJSON.Value)] =
-            administrator.map { [("unix_user", $0.name.map { .string($0) } ?? .null), ("uid", .integer(Int64($0.uid)))] }
-            ?? []
-        return AuditEntry(
+        AuditEntry(
             .rotate,
-            who + [
+            (administrator?.fields ?? []) + [
                 ("file", previousFile.map { .string($0) } ?? .null),
                 ("records", previousRecords.map { .integer($0) } ?? .null),
                 ("how", .string(cause.rawValue)),
@@ -276,7 +273,8 @@ extension AuditWriter {
             size: tail.size,
             isTorn: tail.isTorn
         )
-        let written = try writeRecord(rotation.entry(by: administrator), session: session, source: source, after: start).tail
+        let written = try writeRecord(rotation.entry(by: administrator), session: session, source: source, after: start)
+            .tail
         rotation.head = AuditHead(seq: written.seq, hash: written.hash)
         return (rotation, written)
     }

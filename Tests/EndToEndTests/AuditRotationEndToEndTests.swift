@@ -38,8 +38,12 @@ import Testing
         let verified = try ward(h, ["audit", "verify"])
         #expect(verified.status == 0, "\(verified.output)")
         #expect(verified.output.contains("2 files, "))
-        let kinds = try h.allAuditRecords().compactMap { $0["kind"] as? String }
+        let records = try h.allAuditRecords()
+        let kinds = records.compactMap { $0["kind"] as? String }
         #expect(kinds.first == "rotate")  // show reads the current file
+        // Who rotated is the Unix user, as in the administrative records; no Ward user is signed on.
+        #expect(records.first?["unix_user"] is String && records.first?["uid"] is Int)
+        #expect(records.first?["user"] is NSNull)
 
         let older = log(h) + ".1"
         let originals = try [older, log(h)].map { ($0, try Data(contentsOf: URL(fileURLWithPath: $0))) }
