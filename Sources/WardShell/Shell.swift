@@ -39,6 +39,9 @@ public final class Shell: CommandRunner {
     public private(set) var charts: [LoadedChart] = []
     /// The MRN of the chart `show`, `note` and the prompt refer to.
     public private(set) var currentMRN: String?
+    /// The MRNs of the rows the last `find` showed, in its order: what `open N` picks from and
+    /// Tab completes. Patient identifiers, so the lock wipes them; empty before any `find`.
+    public private(set) var lastFindRows: [String] = []
     /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
     public private(set) var lastBreakGlass: BreakGlass?
     private var pendingEvents: [SessionEvent] = []
@@ -109,6 +112,7 @@ public final class Shell: CommandRunner {
         for chart in charts { chart.wipe() }
         charts = []
         currentMRN = nil
+        lastFindRows = []
         lastBreakGlass = nil
         awaitingAnswer = nil
         store?.wipe()
@@ -220,7 +224,8 @@ public final class Shell: CommandRunner {
         case nil: candidates = names
         case "help": candidates = previous.count == 1 ? names : []
         case "show": candidates = previous.count == 1 ? ChartSection.allCases.map(\.rawValue) : []
-        case "open", "close": candidates = previous.count == 1 ? charts.map(\.mrn) : []
+        case "open": candidates = previous.count == 1 ? Array(Set(charts.map(\.mrn) + lastFindRows)) : []
+        case "close": candidates = previous.count == 1 ? charts.map(\.mrn) : []
         default: candidates = []
         }
         // readline lists candidates raw; one with a control character cannot be typed anyway.
@@ -283,6 +288,29 @@ public final class Shell: CommandRunner {
     func add(_ chart: LoadedChart) {
         charts.append(chart)
         currentMRN = chart.mrn
+    }
+
+    /// Keeps the MRNs of the rows a `find` just showed, in order, for `open N` and Tab.
+    func keepFindRows(_ mrns: [String]) {
+        lastFindRows = mrns
+    }
+
+    /// The MRN of row `number` (from 1) of the last `find`, or a message saying why there is none.
+    func findRow(_ number: Int) throws -> String {
+        guard !lastFindRows.isEmpty else {
+            throw ShellError(
+                "there is no row \(number) to open: no 'find' has listed patients since you signed on. "
+                    + "Use 'find NAME' first, or give the MRN."
+            )
+        }
+        guard lastFindRows.indices.contains(number - 1) else {
+            let count = lastFindRows.count
+            throw ShellError(
+                "the last 'find' listed \(count) row\(count == 1 ? "" : "s"); there is no row \(number). "
+                    + "Give a row from 1 to \(count), or the MRN."
+            )
+        }
+        return lastFindRows[number - 1]
     }
 
     /// Makes a loaded chart the current one.

@@ -94,6 +94,39 @@ public struct PatientSearch {
 
     static let mrnScore = 1000
 
+    /// The rows whose MRN starts with `prefix`, in MRN order, at most `limit`, and how many there
+    /// are (up to `countCap`, then capped).
+    ///
+    /// A range on the unique MRN index (`mrn >= prefix AND mrn < prefix + U+10FFFF`): both bounds
+    /// are compared under the column's NOCASE collation, so SQLite walks only the index entries
+    /// in the range. Not `LIKE`, whose `%` and `_` in a typed prefix would need escaping and whose
+    /// index use depends on connection settings. The upper bound sorts after every string that
+    /// starts with the prefix and a character below U+10FFFF, which MRNs are made of.
+    static func matches(mrnPrefix prefix: String, limit: Int, _ db: Database) throws -> SearchResult {
+        let upper = prefix + "\u{10FFFF}"
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
+                    FROM patient WHERE mrn >= ? AND mrn < ? ORDER BY mrn LIMIT ?
+                    """
+            ),
+            arguments: [prefix, upper, limit]
+        )
+        let counted =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM patient WHERE mrn >= ? AND mrn < ? LIMIT ?)"
+                ),
+                arguments: [prefix, upper, countCap + 1]
+            ) ?? 0
+        return SearchResult(
+            matches: rows.map(Self.match),
+            total: min(counted, countCap),
+            totalIsCapped: counted > countCap
+        )
+    }
+
     private static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
         let statement = try db.cachedStatement(
             sql: """

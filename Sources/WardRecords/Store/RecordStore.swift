@@ -20,6 +20,11 @@ public protocol RecordStore: Wipeable {
     /// for a reason) before loading anything clinical.
     func lookUp(mrn: String) throws -> PatientMatch?
 
+    /// The find rows of the patients whose MRN starts with `prefix` (ignoring ASCII case, as MRNs
+    /// are compared), in MRN order, at most `limit`; `total` counts them up to a cap. One range
+    /// scan of the MRN index, so a prefix costs the same among a million patients as among ten.
+    func patients(mrnStartingWith prefix: String, limit: Int) throws -> SearchResult
+
     /// One patient's chart. `.demographics` loads the patient only (what a clerk may see).
     /// Throws `StoreError.noSuchPatient` for an unknown MRN.
     func chart(mrn: String, contents: ChartContents) throws -> LoadedChart

@@ -180,6 +180,11 @@ public final class SQLiteRecordStore: RecordStore {
         try read { db in try PatientSearch.match(mrn: mrn, db) }
     }
 
+    public func patients(mrnStartingWith prefix: String, limit: Int) throws -> SearchResult {
+        guard !prefix.isEmpty, limit > 0 else { return .none }
+        return try read { db in try PatientSearch.matches(mrnPrefix: prefix, limit: limit, db) }
+    }
+
     public func chart(mrn: String, contents: ChartContents) throws -> LoadedChart {
         try read { db in try ChartLoader(db).load(mrn: mrn, contents: contents) }
     }

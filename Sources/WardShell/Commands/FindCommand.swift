@@ -8,6 +8,9 @@ import WardRecords
 /// learns before `open` that a reason will be asked for. Each patient shown is `listed`: the
 /// row is patient data, so an auditor asking who saw a patient finds searches too; what was
 /// searched for is never recorded (a name is patient data).
+///
+/// The rows are numbered (`#`), and the shell keeps their MRNs (`Shell.lastFindRows`, wiped on
+/// lock) so that `open 2` opens the second and Tab completes them.
 struct FindCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "find",
@@ -37,26 +40,34 @@ struct FindCommand: ShellCommand {
         }
     }
 
+    /// Shows `result`'s rows, numbered, notes each as `listed`, and keeps their MRNs as the rows
+    /// `open N` picks from (`open` with an ambiguous MRN prefix lists its candidates so too).
+    static func show(_ result: SearchResult, in shell: Shell) {
+        for match in result.matches { shell.noteAccess(.listed, match.mrn, .ok) }
+        let rows = result.matches.enumerated().map { index, match in
+            [
+                String(index + 1), match.mrn, ChartFormat.name(given: match.given, family: match.family),
+                match.birthDate, match.sex.rawValue, match.restricted ? "(R)" : "",
+            ]
+        }
+        shell.keepFindRows(result.matches.map(\.mrn))
+        shell.write(
+            TextTable(
+                headers: ["#", "MRN", "NAME", "BORN", "SEX", ""],
+                rows: rows,
+                keys: ["row", "mrn", "name", "born", "sex", "restricted"]
+            )
+        )
+    }
+
     func run(in shell: Shell) throws -> CommandResult {
         let result = try shell.records().find(text.joined(separator: " "), limit: Self.limit)
         guard !result.matches.isEmpty else {
+            shell.keepFindRows([])
             shell.write("No patient matches. Try fewer letters, or fewer words.")
             return .succeeded
         }
-        for match in result.matches { shell.noteAccess(.listed, match.mrn, .ok) }
-        let rows = result.matches.map { match in
-            [
-                match.mrn, ChartFormat.name(given: match.given, family: match.family), match.birthDate,
-                match.sex.rawValue, match.restricted ? "(R)" : "",
-            ]
-        }
-        shell.write(
-            TextTable(
-                headers: ["MRN", "NAME", "BORN", "SEX", ""],
-                rows: rows,
-                keys: ["mrn", "name", "born", "sex", "restricted"]
-            )
-        )
+        Self.show(result, in: shell)
         let more = result.total - result.matches.count
         if result.totalIsCapped {
             shell.write("More than \(result.total) patients match; add letters or words to narrow the search.")

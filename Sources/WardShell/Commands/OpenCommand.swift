@@ -3,7 +3,11 @@ import WardRecords
 
 /// `open MRN [--reason TEXT]`: loads one chart and makes it the prompt's context.
 ///
-/// By MRN, never by name: names collide, and each audit record must name one patient.
+/// By MRN, never by name: names collide, and each audit record must name one patient. Real MRNs
+/// are 36-character UUIDs, so the MRN may be given three ways (`OpenTarget`): whole; by its
+/// start, when one patient's MRN starts so (an exact MRN wins; several: they are listed, numbered,
+/// and nothing opens); or as a row of the last `find` (`open 2`, `open #2`). Whichever way, the
+/// access is noted with the whole MRN the store holds, never with what was typed.
 /// A restricted chart (a VIP, a member of staff) opens only with a stated reason — breaking the
 /// glass — given with `--reason` or asked for, and kept as `Shell.lastBreakGlass` for the audit
 /// trail; the check runs on the `find` row, before anything clinical is read. Every role may open
@@ -16,7 +20,13 @@ struct OpenCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "open",
         abstract: "Open one patient's chart by medical record number.",
-        operand: .word(name: "mrn", help: "The patient's MRN, as listed by 'find'.", required: true),
+        operand: .word(
+            name: "mrn",
+            help:
+                "The patient's MRN, as listed by 'find'; or its first characters, when no other MRN starts so; "
+                + "or the row number of the last 'find' (1 to \(FindCommand.limit), or #N).",
+            required: true
+        ),
         options: [
             .init(
                 "reason",
@@ -26,13 +36,17 @@ struct OpenCommand: ShellCommand {
         ]
     )
 
-    let mrn: String
+    /// How many candidates an ambiguous prefix lists; the rest are counted.
+    static let candidateLimit = 10
+
+    let target: OpenTarget
     let reason: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        mrn = arguments.operands.first ?? ""
+        let mrn = arguments.operands.first ?? ""
         reason = arguments.values["reason"]
-        if mrn.allSatisfy(\.isLetter) {
+        target = try OpenTarget(mrn)
+        if case .mrn = target, mrn.allSatisfy(\.isLetter), !OpenTarget.looksHexadecimal(mrn) {
             throw Self.usageError("'open' takes an MRN, not a name. To search by name, use 'find'.")
         }
         if let reason, reason.allSatisfy(\.isWhitespace) {
@@ -41,6 +55,11 @@ struct OpenCommand: ShellCommand {
     }
 
     func run(in shell: Shell) throws -> CommandResult {
+        let mrn: String
+        switch target {
+        case .mrn(let typed): mrn = typed
+        case .row(let number): mrn = try shell.findRow(number)
+        }
         if let chart = shell.loadedChart(mrn: mrn) {
             shell.select(chart)
             shell.write("\(chart.mrn) is already open; it is the current chart again.")
@@ -49,17 +68,29 @@ struct OpenCommand: ShellCommand {
         }
         // Until the store has answered, the record is named as typed: it may not exist.
         let store: any RecordStore
-        let found: PatientMatch?
+        var found: PatientMatch?
+        var candidates = SearchResult.none
         do {
             store = try shell.records()
             found = try store.lookUp(mrn: mrn)
+            if found == nil, case .mrn = target {
+                candidates = try store.patients(mrnStartingWith: mrn, limit: Self.candidateLimit)
+                if candidates.total == 1 { found = candidates.matches.first }
+            }
         } catch {
             shell.noteAccess(.opened, mrn, .failed)
             throw error
         }
+        if found == nil, candidates.matches.count > 1 { return try ambiguous(mrn, candidates, shell) }
         guard let match = found else {
             shell.noteAccess(.opened, mrn, .failed)
             throw ShellError("no patient has the MRN '\(mrn)'. Use 'find' to look it up.")
+        }
+        if match.mrn != mrn, let chart = shell.loadedChart(mrn: match.mrn) {
+            shell.select(chart)
+            shell.write("\(chart.mrn) is already open; it is the current chart again.")
+            shell.noteAccess(.opened, chart.mrn, .ok)
+            return .succeeded
         }
         guard match.restricted else { return try open(match.mrn, store, shell) }
         if let reason { return try breakGlass(match.mrn, reason: reason, store, shell) }
@@ -75,6 +106,21 @@ struct OpenCommand: ShellCommand {
             }
             return try breakGlass(match.mrn, reason: reason, store, shell)
         }
+    }
+
+    /// Several MRNs start with what was typed: they are listed as `find` lists (and each is
+    /// `listed`), numbered so that `open N` picks one, and nothing opens.
+    private func ambiguous(_ prefix: String, _ candidates: SearchResult, _ shell: Shell) throws -> CommandResult {
+        FindCommand.show(candidates, in: shell)
+        let more = candidates.total - candidates.matches.count
+        if candidates.totalIsCapped {
+            shell.write("And more than \(candidates.total - candidates.matches.count) more.")
+        } else if more > 0 {
+            shell.write("And \(more) more.")
+        }
+        throw ShellError(
+            "several MRNs start with '\(prefix)'; nothing was opened. Type more of the MRN, or 'open N' for row N above."
+        )
     }
 
     private func breakGlass(
