@@ -46,7 +46,10 @@ struct BatchOutputTests {
         let rows = try #require(records[0]["rows"] as? [[String: String]])
         #expect(
             rows == [
-                ["mrn": "M3", "name": "Hopper, Grace", "born": "1906-12-09", "sex": "female", "restricted": "(R)"]
+                [
+                    "row": "1", "mrn": "M3", "name": "Hopper, Grace", "born": "1906-12-09", "sex": "female",
+                    "restricted": "(R)",
+                ]
             ]
         )
         #expect((records[0]["messages"] as? [String])?.contains { $0.contains("restricted") } == true)

@@ -5,13 +5,13 @@ import WardRecords
 import WardShell
 
 @Suite struct FindCommandTests {
-    @Test func find_byNamePrefix_listsMRNNameBirthDateAndSex() throws {
+    @Test func find_byNamePrefix_listsRowMRNNameBirthDateAndSex() throws {
         let f = try ShellFixture()
         let (result, output) = f.run("find lov")
         #expect(result == .succeeded)
         let lines = output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "MRN  NAME" + String(repeating: " ", count: 19) + "BORN        SEX")
-        #expect(lines.dropFirst().first == "M1   Lovelace, Ada Augusta  1815-12-10  female")
+        #expect(lines.first == "#  MRN  NAME" + String(repeating: " ", count: 19) + "BORN        SEX")
+        #expect(lines.dropFirst().first == "1  M1   Lovelace, Ada Augusta  1815-12-10  female")
         #expect(lines.count == 2)
     }
 
