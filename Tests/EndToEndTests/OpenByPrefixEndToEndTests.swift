@@ -35,11 +35,11 @@ import Testing
         #expect(rows.contains("3 \(turing) Turing, Canary 1970-01-02 female"))
 
         try t.enter("open 1")
-        try t.waitFor("Opened \(hopper): Canary Hopper")
+        try t.waitFor("Opened \(hopper): Hopper, Canary")
         try t.waitFor("ward [\(hopper)]>")
 
         try t.enter("open \(turing.prefix(8))")
-        try t.waitFor("Opened \(turing): Canary Turing")
+        try t.waitFor("Opened \(turing): Turing, Canary")
         try t.waitFor("ward [\(turing)]>")
 
         // Lovelace was listed by `find`, not opened: Tab completes her MRN from the rows.
@@ -47,7 +47,7 @@ import Testing
         try t.press("Tab")
         try t.waitFor("open \(lovelace)")
         try t.press("Enter")
-        try t.waitFor("Opened \(lovelace): Canary Lovelace")
+        try t.waitFor("Opened \(lovelace): Lovelace, Canary")
 
         try t.enter("open 7")
         try t.waitFor("the last 'find' listed 3 rows; there is no row 7.")

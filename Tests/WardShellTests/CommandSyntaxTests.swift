@@ -94,7 +94,12 @@ import WardShell
                 "OVERVIEW: Open one patient's chart by medical record number.\n\nUSAGE: open <mrn> [--reason <reason>]"
             )
         )
-        #expect(help.contains("  <mrn>                   The patient's MRN, as listed by 'find'."))
+        #expect(
+            help.contains(
+                "  <mrn>                   The patient's MRN, as listed by 'find'; or its first characters, when no "
+                    + "other MRN starts so; or the row number of the last 'find' (1 to 20, or #N)."
+            )
+        )
         #expect(help.contains("  --reason <reason>       Why you open a restricted chart"))
         #expect(help.contains("  -h, --help              Show help information."))
         #expect(try #require(Shell.command(named: "quit")).syntax.help.contains("ALIASES: exit, quit"))

@@ -39,7 +39,7 @@ extension ShellFixture {
         _ = f.accesses()
         let (result, output) = f.run("open 8f3e2a10")
         #expect(result == .succeeded)
-        #expect(output.contains("Opened \(ShellFixture.uniqueUUID): Mary Seacole"))
+        #expect(output.contains("Opened \(ShellFixture.uniqueUUID): Seacole, Mary, born 1805-11-23"))
         #expect(f.shell.currentMRN == ShellFixture.uniqueUUID)
         #expect(f.accesses() == [RecordAccess(.opened, record: ShellFixture.uniqueUUID, outcome: .ok)])
     }
@@ -150,7 +150,7 @@ extension ShellFixture {
         try f.addUUIDPatients()
         f.run("open M2")
         f.run("find nightingale")
-        #expect(f.shell.completions(for: "", before: "open ") == ["M2", ShellFixture.twinUUIDs[0]])
+        #expect(f.shell.completions(for: "", before: "open ") == [ShellFixture.twinUUIDs[0], "M2"])
         #expect(f.shell.completions(for: "5c", before: "open ") == [ShellFixture.twinUUIDs[0]])
         #expect(f.shell.completions(for: "", before: "close ") == ["M2"])
     }
