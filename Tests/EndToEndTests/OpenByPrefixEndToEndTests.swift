@@ -15,9 +15,14 @@ import Testing
     @Test func findThenOpenByRow_byPrefix_andByTab() throws {
         let t = try TerminalHarness(columns: 120, rows: 40)
         let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        for (family, mrn) in Self.patients {
+        // One bundle per patient, each with its own resource id (the importer refuses one id with
+        // two MRNs).
+        for (index, (family, mrn)) in Self.patients.enumerated() {
             let file = t.directory.appendingPathComponent("\(family).json")
-            try Data(WipeCoreImageTests.bundle(family: family, mrn: mrn).utf8).write(to: file)
+            let bundle = WipeCoreImageTests.bundle(family: family, mrn: mrn)
+                .replacingOccurrences(of: "\"p1\"", with: "\"p\(index + 1)\"")
+                .replacingOccurrences(of: "urn:uuid:p1", with: "urn:uuid:p\(index + 1)")
+            try Data(bundle.utf8).write(to: file)
             let imported = try TerminalHarness.runToEnd(
                 ["import", file.path],
                 environment: environment,
