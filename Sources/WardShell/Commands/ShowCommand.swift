@@ -159,8 +159,9 @@ struct ShowCommand: ShellCommand {
                 chart.encounters.reversed(),
                 name: \.display,
                 date: { $0.start },
-                shell
-            ) { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] }
+                shell,
+                cells: { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] }
+            )
         case .notes: notes(chart.notes, shell)
         }
         shell.noteAccess(.read, chart.mrn, detail: section.rawValue, .ok)
@@ -208,8 +209,9 @@ struct ShowCommand: ShellCommand {
             list.reversed(),
             name: \.display,
             date: { $0.time },
-            shell
-        ) { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }
+            shell,
+            cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }
+        )
     }
 
     /// Newest first, the filter's rows only, cut at `recent` unless `--all`, with a line saying
