@@ -79,7 +79,13 @@ extension Ward {
         )
         var passwordFile: String?
 
-        @Option(help: ArgumentHelp("Batch: results as text, or one JSON object per command.", valueName: "text|json"))
+        @Option(
+            help: ArgumentHelp(
+                "Batch: results as text, one JSON object per command, or CSV tables.",
+                discussion: "CSV cells starting with = + - @ get a leading ' (no spreadsheet formulas).",
+                valueName: "text|json|csv"
+            )
+        )
         var format: BatchOutput.Format = .text
 
         @Option(
