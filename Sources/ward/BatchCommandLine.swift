@@ -129,8 +129,10 @@ struct BatchCommandLine {
     /// (`longestCommand`), so writing it whole never waits for a reader.
     private static func pipe(holding text: String) throws -> Int32 {
         var ends: [Int32] = [-1, -1]
-        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw CommandLineError.cannotOpenScript(path: "-c", errno: errno) }
-        defer { close(ends[1]) }
+        guard Glibc.pipe(&ends) == 0 else { throw CommandLineError.cannotOpenScript(path: "-c", errno: errno) }
+        // Not inherited by `exec`'s programs, as a script's descriptor is not.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { Glibc.close(ends[1]) }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
@@ -138,7 +140,7 @@ struct BatchCommandLine {
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 let error = errno
-                close(ends[0])
+                Glibc.close(ends[0])
                 throw CommandLineError.cannotOpenScript(path: "-c", errno: error)
             }
             written += n
