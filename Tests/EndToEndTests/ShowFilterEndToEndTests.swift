@@ -7,7 +7,7 @@ import Testing
         let h = try BatchHome()
         let script = try h.script([
             "open W0000011",
-            "show labs hba1c --all",
+            "show labs a1c HEMOGLOBIN --all",
             "show vitals body WEIGHT --since 1900-01-01 --until 2999-12-31 --all",
             "show labs --since 2999-01-01",
             "show labs --until 31/12/2020",
@@ -29,7 +29,7 @@ import Testing
         let reads = records.filter { $0["action"] as? String == "read" }
         #expect(reads.map { $0["section"] as? String } == ["labs", "vitals", "labs"])
         let audit = String(decoding: try JSONSerialization.data(withJSONObject: records), as: UTF8.self)
-        for typed in ["hba1c", "WEIGHT", "1900-01-01", "2999-01-01", "31/12/2020"] {
+        for typed in ["HEMOGLOBIN", "WEIGHT", "1900-01-01", "2999-01-01", "31/12/2020"] {
             #expect(!audit.contains(typed), "\(typed)")
         }
     }

@@ -9,7 +9,7 @@ import WardShell
     @Test func words_keepTheRowsWhoseNameHoldsThemAll_inAnyCase() throws {
         let f = try ShellFixture()
         f.run("open M1")
-        let labs = f.run("show labs HBA1C")
+        let labs = f.run("show labs A1C")
         #expect(labs.result == .succeeded)
         #expect(labs.output.contains("Hemoglobin A1c") && labs.output.contains("6.4"))
         #expect(f.run("show labs a1c hemo").output.contains("Hemoglobin A1c"))
