@@ -7,7 +7,7 @@ import Testing
         let h = try BatchHome()
         let script = try h.script([
             "open W0000011",
-            "show labs a1c HEMOGLOBIN --all",
+            "show labs GLUCOSE blood --all",
             "show vitals body WEIGHT --since 1900-01-01 --until 2999-12-31 --all",
             "show labs --since 2999-01-01",
             "show labs --until 31/12/2020",
@@ -17,8 +17,8 @@ import Testing
         ])
         #expect(try p.waitForExit() == 1)
         let out = p.standardOutput
-        #expect(out.contains("Hemoglobin A1c"))
-        #expect(!out.contains("Glucose"))
+        #expect(out.contains("Glucose [Mass/volume] in Blood"))
+        #expect(!out.contains("Sodium"))
         #expect(out.contains("Body Weight"))
         #expect(!out.contains("Heart rate"))
         #expect(out.contains("No labs match."))
@@ -29,7 +29,7 @@ import Testing
         let reads = records.filter { $0["action"] as? String == "read" }
         #expect(reads.map { $0["section"] as? String } == ["labs", "vitals", "labs"])
         let audit = String(decoding: try JSONSerialization.data(withJSONObject: records), as: UTF8.self)
-        for typed in ["HEMOGLOBIN", "WEIGHT", "1900-01-01", "2999-01-01", "31/12/2020"] {
+        for typed in ["GLUCOSE", "WEIGHT", "1900-01-01", "2999-01-01", "31/12/2020"] {
             #expect(!audit.contains(typed), "\(typed)")
         }
     }
