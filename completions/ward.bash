@@ -198,7 +198,7 @@ _ward_shell() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --site --user --batch --password-fd --password-file --format --on-error)
+    non_repeating_options=(--home --site --user --batch -c --password-fd --password-file --format --on-error)
     __ward_offer_flags_options 0
 
     # Offer option value completions
@@ -215,6 +215,9 @@ _ward_shell() {
     '--batch')
         return
         ;;
+    '-c')
+        return
+        ;;
     '--password-fd')
         return
         ;;
@@ -222,7 +225,7 @@ _ward_shell() {
         return
         ;;
     '--format')
-        __ward_add_completions -W 'text'$'\n''json'
+        __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
         return
         ;;
     '--on-error')

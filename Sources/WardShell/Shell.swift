@@ -21,6 +21,7 @@ public final class Shell: CommandRunner {
         CloseCommand.self,
         ChartsCommand.self,
         WhoamiCommand.self,
+        FormatCommand.self,
         LockCommand.self,
         LogoutCommand.self,
     ]

@@ -13,7 +13,8 @@ extension Ward {
     struct RecordsShell: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "shell",
-            abstract: "The records shell (the default): on the terminal, or a script with --batch.",
+            abstract:
+                "The records shell (the default): on the terminal, a script with --batch, or one command with -c.",
             discussion: """
                 On a terminal, Ward asks who you are and opens the shell; type 'help' there. With \
                 --batch FILE (or '-', or any standard input that is not a terminal), each line of the \
@@ -23,6 +24,7 @@ extension Ward {
 
                   ward --batch rounds.ward --user night --password-file ~/.pw --format json
                   printf 'find lovelace\\n' | ward --user night --password-fd 3 3<~/.pw
+                  ward -c 'find lovelace' --user night --password-file ~/.pw
                 """
         )
 
@@ -45,6 +47,19 @@ extension Ward {
         var batch: String?
 
         @Option(
+            name: .customShort("c"),
+            help: ArgumentHelp(
+                "Run one shell command and exit with its status, as psql -c does.",
+                discussion: """
+                    A batch of one line: needs --user and a password option, as --batch does; \
+                    --format applies. Not with --batch.
+                    """,
+                valueName: "command"
+            )
+        )
+        var command: String?
+
+        @Option(
             name: .customLong("password-fd"),
             help: ArgumentHelp(
                 "Batch: read the password from this open descriptor (its first line), once.",
@@ -64,7 +79,13 @@ extension Ward {
         )
         var passwordFile: String?
 
-        @Option(help: ArgumentHelp("Batch: results as text, or one JSON object per command.", valueName: "text|json"))
+        @Option(
+            help: ArgumentHelp(
+                "Batch: results as text, one JSON object per command, or CSV tables.",
+                discussion: "CSV cells starting with = + - @ get a leading ' (no spreadsheet formulas).",
+                valueName: "text|json|csv"
+            )
+        )
         var format: BatchOutput.Format = .text
 
         @Option(
@@ -79,6 +100,9 @@ extension Ward {
         /// Option mistakes, before anything is opened: the parser shows them with this command's
         /// usage and exits 64.
         func validate() throws {
+            if command != nil, batch != nil {
+                throw ValidationError("Give -c COMMAND or --batch FILE, not both.")
+            }
             if let batch = batchCommandLine {
                 _ = try batch.signOn()
             } else if passwordFD != nil || passwordFile != nil {
@@ -97,12 +121,21 @@ extension Ward {
         /// The batch to run, or nil for the shell on the terminal. A pipe or a file on standard
         /// input is a script, as with sh and psql.
         private var batchCommandLine: BatchCommandLine? {
-            guard let script = batch ?? (isatty(STDIN_FILENO) == 1 ? nil : "-") else { return nil }
+            let script: BatchCommandLine.Script
+            if let command {
+                script = .command(command)
+            } else if let batch {
+                script = batch == "-" ? .standardInput : .file(batch)
+            } else if isatty(STDIN_FILENO) != 1 {
+                script = .standardInput
+            } else {
+                return nil
+            }
             return BatchCommandLine(
                 global: global,
                 user: user,
                 script: script,
-                implied: batch == nil,
+                implied: batch == nil && command == nil,
                 passwordFD: passwordFD,
                 passwordFile: passwordFile,
                 format: format,

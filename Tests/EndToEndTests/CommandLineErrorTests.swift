@@ -66,8 +66,8 @@ import Testing
         #expect(
             result.stderr == """
                 Error: --batch needs --user NAME: a script signs on as someone, like a person.
-                Usage: ward shell [--home <dir>] [--site <file>] [--user <name>] [--batch <file>] \
-                [--password-fd <n>] [--password-file <path>] [--format <text|json>] [--on-error <stop|continue>]
+                Usage: ward shell [--home <dir>] [--site <file>] [--user <name>] [--batch <file>] [-c <command>] \
+                [--password-fd <n>] [--password-file <path>] [--format <text|json|csv>] [--on-error <stop|continue>]
                   See 'ward shell --help' for more information.
 
                 """

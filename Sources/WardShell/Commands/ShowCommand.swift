@@ -1,7 +1,9 @@
+import Foundation
 import WardCore
 import WardRecords
 
-/// `show [SECTION] [--all]`: one section of the current chart, as a table that fits the terminal.
+/// `show [SECTION] [WORD...] [--since DAY] [--until DAY] [--all]`: one section of the current
+/// chart, as a table that fits the terminal.
 ///
 /// Everyone may see `summary` (demographics); the clinical sections (every other `ChartSection`)
 /// are for clinicians only, refused by the shell for a clerk or an auditor before anything is
@@ -9,8 +11,12 @@ import WardRecords
 /// stop at `recent` rows unless `--all`: Ward pages nothing through another program, so a
 /// screenful is the sensible default.
 ///
+/// Words after the section keep the rows whose name holds every one (`show labs hba1c`); `--since`
+/// and `--until` keep the rows of those days (`RowFilter`).
+///
 /// A section shown is the chart `read`, with the section, whether or not it has rows; a
-/// refused section is that read `denied` (noted by `Shell.run`).
+/// refused section is that read `denied` (noted by `Shell.run`). The filter is not recorded: what
+/// a clinician looked for can itself be clinical.
 struct ShowCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "show",
@@ -19,12 +25,17 @@ struct ShowCommand: ShellCommand {
             + ChartSection.allCases.map { section in
                 "  " + section.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0) + section.help
             }.joined(separator: "\n"),
-        operand: .word(
+        operand: .words(
             name: "section",
-            help: "The section to show (listed above); Tab completes it.",
-            required: false
+            help: "The section to show (listed above); Tab completes it. Words after it keep the rows"
+                + " whose name holds them all, in any case: 'show labs hba1c'. Ward records which section"
+                + " was shown, never these words."
         ),
-        options: [.init("all", help: "Show every row, not only the newest.")]
+        options: [
+            .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD)."),
+            .init("until", value: "day", help: "Keep rows up to this day, included (YYYY-MM-DD)."),
+            .init("all", help: "Show every row, not only the newest."),
+        ]
     )
 
     static let currentChartAccess: RecordAccess.Action? = .read
@@ -34,16 +45,32 @@ struct ShowCommand: ShellCommand {
 
     let section: ChartSection
     let all: Bool
+    let filter: RowFilter
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         all = arguments.flags.contains("all")
+        filter = try RowFilter(
+            words: Array(arguments.operands.dropFirst()),
+            since: arguments.values["since"],
+            until: arguments.values["until"],
+            syntax: Self.syntax
+        )
         guard let word = arguments.operands.first else {
+            guard filter.isEmpty else {
+                throw UsageError(.invalid("Filters need a section: 'show labs hba1c'"), syntax: Self.syntax)
+            }
             section = .summary
             return
         }
         guard let section = ChartSection(rawValue: word) else {
             throw UsageError(
                 .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)),
+                syntax: Self.syntax
+            )
+        }
+        guard section != .summary || filter.isEmpty else {
+            throw UsageError(
+                .invalid("The summary has no rows to filter; name a section: 'show labs hba1c'"),
                 syntax: Self.syntax
             )
         }
@@ -64,25 +91,27 @@ struct ShowCommand: ShellCommand {
         case .allergies:
             table(
                 ["SUBSTANCE", "CATEGORY", "CRITICALITY", "STATUS", "RECORDED"],
-                chart.allergies.reversed().map {
-                    [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)]
-                },
+                chart.allergies.reversed(),
+                name: \.substance,
+                date: \.recorded,
                 shell
-            )
+            ) { [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)] }
         case .meds:
             table(
                 ["MEDICATION", "DOSAGE", "STATUS", "AUTHORED"],
-                chart.medications.reversed().map { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] },
+                chart.medications.reversed(),
+                name: \.display,
+                date: \.authored,
                 shell
-            )
+            ) { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] }
         case .problems:
             table(
                 ["PROBLEM", "STATUS", "ONSET", "ABATED"],
-                chart.problems.reversed().map {
-                    [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)]
-                },
+                chart.problems.reversed(),
+                name: \.display,
+                date: \.onset,
                 shell
-            )
+            ) { [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)] }
         case .vitals: observations(chart.vitals, shell)
         case .labs: observations(chart.labs, shell)
         case .social: observations(chart.socialHistory, shell)
@@ -90,39 +119,48 @@ struct ShowCommand: ShellCommand {
         case .immunizations:
             table(
                 ["DATE", "VACCINE", "STATUS"],
-                chart.immunizations.reversed().map { [ChartFormat.day($0.date), $0.vaccine, $0.status] },
+                chart.immunizations.reversed(),
+                name: \.vaccine,
+                date: \.date,
                 shell
-            )
+            ) { [ChartFormat.day($0.date), $0.vaccine, $0.status] }
         case .procedures:
             table(
                 ["DATE", "PROCEDURE", "REASON", "STATUS"],
-                chart.procedures.reversed().map { [ChartFormat.day($0.performed), $0.display, $0.reason, $0.status] },
+                chart.procedures.reversed(),
+                name: \.display,
+                date: \.performed,
                 shell
-            )
+            ) { [ChartFormat.day($0.performed), $0.display, $0.reason, $0.status] }
         case .careplans:
             table(
                 ["PLAN", "ACTIVITIES", "START", "END", "STATUS"],
-                chart.carePlans.reversed().map {
-                    [
-                        $0.category, ChartFormat.list($0.activities), ChartFormat.day($0.start),
-                        ChartFormat.day($0.end), $0.status,
-                    ]
-                },
+                chart.carePlans.reversed(),
+                name: \.category,
+                date: \.start,
                 shell
-            )
+            ) {
+                [
+                    $0.category, ChartFormat.list($0.activities), ChartFormat.day($0.start),
+                    ChartFormat.day($0.end), $0.status,
+                ]
+            }
         case .reports:
             table(
                 ["DATE", "REPORT", "STATUS", "RESULTS"],
-                chart.reports.reversed().map {
-                    [ChartFormat.day($0.date), $0.name, $0.status, ChartFormat.findings($0)]
-                },
+                chart.reports.reversed(),
+                name: \.name,
+                date: \.date,
                 shell
-            )
+            ) { [ChartFormat.day($0.date), $0.name, $0.status, ChartFormat.findings($0)] }
         case .encounters:
             table(
                 ["START", "CLASS", "VISIT", "REASON"],
-                chart.encounters.reversed().map { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] },
-                shell
+                chart.encounters.reversed(),
+                name: \.display,
+                date: { $0.start },
+                shell,
+                cells: { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] }
             )
         case .notes: notes(chart.notes, shell)
         }
@@ -168,15 +206,27 @@ struct ShowCommand: ShellCommand {
     private func observations(_ list: [Observation], _ shell: Shell) {
         table(
             ["TIME", "MEASUREMENT", "VALUE", "UNIT"],
-            list.reversed().map { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] },
-            shell
+            list.reversed(),
+            name: \.display,
+            date: { $0.time },
+            shell,
+            cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }
         )
     }
 
-    /// Newest first, cut at `recent` unless `--all`, with a line saying what was left out.
-    private func table(_ headers: [String], _ rows: [[String]], _ shell: Shell) {
+    /// Newest first, the filter's rows only, cut at `recent` unless `--all`, with a line saying
+    /// what was left out.
+    private func table<Item>(
+        _ headers: [String],
+        _ items: some Sequence<Item>,
+        name: (Item) -> String,
+        date: (Item) -> Date?,
+        _ shell: Shell,
+        cells: (Item) -> [String]
+    ) {
+        let rows = items.filter { filter.keeps(name: name($0), date: date($0)) }.map(cells)
         guard !rows.isEmpty else {
-            shell.write("No \(section.noun) in this chart.")
+            shell.write(filter.isEmpty ? "No \(section.noun) in this chart." : "No \(section.noun) match.")
             return
         }
         let shown = all ? rows : Array(rows.prefix(Self.recent))
@@ -194,7 +244,11 @@ struct ShowCommand: ShellCommand {
             shell.write("No notes in this chart.")
             return
         }
-        let list = notes.reversed()
+        let list = notes.reversed().filter { filter.keeps(name: $0.text, date: $0.time) }
+        guard !list.isEmpty else {
+            shell.write("No notes match.")
+            return
+        }
         let shown = all ? Array(list) : Array(list.prefix(Self.recent))
         shell.write(
             TextTable(
@@ -203,8 +257,8 @@ struct ShowCommand: ShellCommand {
                 layout: .paragraphs
             )
         )
-        if shown.count < notes.count {
-            shell.write("\(notes.count - shown.count) older not shown; 'show notes --all' lists every one.")
+        if shown.count < list.count {
+            shell.write("\(list.count - shown.count) older not shown; 'show notes --all' lists every one.")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import WardCore
 
-/// What a batch writes: each command's results on standard output, as text or as one JSON
-/// object per command, and each failure on standard error as `FILE:LINE: message`.
+/// What a batch writes: each command's results on standard output, as text, as one JSON object
+/// per command or as CSV tables, and each failure on standard error as `FILE:LINE: message`.
 ///
 /// Standard output carries only results, so `ward --batch x --format json | jq` parses every
 /// line; everything about the session (a demo banner, a lock, why the batch stopped) goes to
@@ -16,6 +16,9 @@ public final class BatchOutput: ShellOutput, BatchReporter {
     public enum Format: String, CaseIterable, Sendable {
         case text
         case json
+        /// RFC 4180, one header row per table (`CSV`); messages go to standard error, so
+        /// standard output is only the tables.
+        case csv
     }
 
     /// One command, as `--format json` writes it on one line.
@@ -74,6 +77,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
         switch format {
         case .text: standardOutput(Sanitizer.sanitize(text, mode))
         case .json: messages.append(text)
+        case .csv: standardError(text)
         }
     }
 
@@ -87,6 +91,9 @@ public final class BatchOutput: ShellOutput, BatchReporter {
                 for (key, cell) in zip(table.keys, row) { object[key] = cell }
                 rows.append(object)
             }
+        case .csv:
+            // `standardOutput` ends each line with LF: with the CR, each record ends in CRLF.
+            for record in [table.keys] + table.rows { standardOutput(CSV.record(record) + "\r") }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import WardCore
 
 /// Where a command's results go: a terminal's text, or one JSON object per batch command.
@@ -26,9 +27,18 @@ extension ShellOutput {
 /// Messages and failures quote record fields, user names and values typed or imported: each
 /// goes through `Sanitizer` here, once, so no command has to remember (a newline Ward wrote in a
 /// message stays a line break; every other control is shown as an escape).
+///
+/// `format` (the shell's `format` command) writes tables as JSON, one object per row, or as CSV
+/// (`CSV`), for copying into another program; messages stay text.
 public final class TextOutput: ShellOutput {
     private let width: () -> Int
     private let print: (String) -> Void
+    public var format: BatchOutput.Format = .text
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     public init(
         width: @escaping () -> Int = TerminalWidth.current,
@@ -41,7 +51,20 @@ public final class TextOutput: ShellOutput {
     public func message(_ text: String, _ mode: Sanitizer.Mode) { print(Sanitizer.sanitize(text, mode)) }
 
     public func table(_ table: TextTable) {
-        for line in table.render(width: width()) { print(line) }
+        switch format {
+        case .text:
+            for line in table.render(width: width()) { print(line) }
+        case .json:
+            for row in table.rows {
+                // Strings only: encoding cannot fail.
+                guard let data = try? encoder.encode(Dictionary(zip(table.keys, row)) { first, _ in first }) else {
+                    continue
+                }
+                print(Sanitizer.json(String(decoding: data, as: UTF8.self)))
+            }
+        case .csv:
+            for record in [table.keys] + table.rows { print(CSV.record(record) + "\r") }
+        }
     }
 
     public func failure(_ message: String) { print("ward: " + Sanitizer.text(message)) }
