@@ -11,8 +11,8 @@ import Testing
         ])
         #expect(try p.waitForExit() == 0)
         let records = p.standardOutput.components(separatedBy: "\r\n")
-        #expect(records.first == "mrn,name,born,sex,restricted")
-        #expect(records.contains { $0.hasPrefix("W0000011,\"Alvarez, Brandon\",") })
+        #expect(records.first == "row,mrn,name,born,sex,restricted")
+        #expect(records.contains { $0.hasPrefix("1,W0000011,\"Alvarez, Brandon\",") })
         #expect(records.contains("time,measurement,value,unit"))
         #expect(records.contains { $0.contains(",Glucose [Mass/volume] in Blood,") })
         #expect(records.last == "")  // the output ends with a record's CRLF

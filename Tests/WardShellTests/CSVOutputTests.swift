@@ -68,14 +68,14 @@ import WardShell
         #expect(f.run("format csv") == (.succeeded, "Tables are shown as csv."))
         #expect(
             f.run("find lov").output
-                == "mrn,name,born,sex,restricted\r\nM1,\"Lovelace, Ada Augusta\",1815-12-10,female,\r"
+                == "row,mrn,name,born,sex,restricted\r\n1,M1,\"Lovelace, Ada Augusta\",1815-12-10,female,\r"
         )
         #expect(f.run("format json").result == .succeeded)
         let object = try JSONSerialization.jsonObject(with: Data(f.run("find lov").output.utf8)) as? [String: String]
         #expect(object?["mrn"] == "M1" && object?["name"] == "Lovelace, Ada Augusta")
         #expect(f.run("find zzz").output == "No patient matches. Try fewer letters, or fewer words.")
         #expect(f.run("format text").result == .succeeded)
-        #expect(f.run("find lov").output.hasPrefix("MRN  NAME"))
+        #expect(f.run("find lov").output.hasPrefix("#  MRN  NAME"))
         #expect(f.run("format xml").result == .failed)
         #expect(f.run("help format").output.contains("= + - @"))
     }
