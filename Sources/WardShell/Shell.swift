@@ -93,10 +93,10 @@ public final class Shell: CommandRunner {
             } else {
                 store = try openStore()
             }
-            if let marker = try store?.demoMarker() {
-                write(
-                    "Demo data: \(marker.patients) synthetic patients (seed \(marker.seed)). None of them is a real person."
-                )
+            if let store,
+                let banner = HomeContents.banner(patients: try store.patientCount(), demo: try store.demoMarker())
+            {
+                write(banner)
             }
         } catch {
             report("\(error)")
