@@ -41,13 +41,20 @@ struct ShowCommand: ShellCommand {
             section = .summary
             return
         }
-        guard let section = ChartSection(rawValue: word) else {
+        switch ChartSection.lookUp(word) {
+        case .found(let section):
+            self.section = section
+        case .ambiguous(let candidates):
+            let names = candidates.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw UsageError(.invalid("'\(word)' could be any of \(names); type more letters"), syntax: Self.syntax)
+        case .unknown(nearest: let nearest?):
+            throw UsageError(.invalid("No section '\(word)'. Did you mean '\(nearest.rawValue)'?"), syntax: Self.syntax)
+        case .unknown(nearest: nil):
             throw UsageError(
                 .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)),
                 syntax: Self.syntax
             )
         }
-        self.section = section
     }
 
     var accessDetail: String? { section.rawValue }
