@@ -21,7 +21,7 @@ struct ShowCommand: ShellCommand {
             }.joined(separator: "\n"),
         operand: .word(
             name: "section",
-            help: "The section to show (listed above); Tab completes it.",
+            help: "The section to show (listed above), or a prefix only it starts with; Tab completes it.",
             required: false
         ),
         options: [.init("all", help: "Show every row, not only the newest.")]
