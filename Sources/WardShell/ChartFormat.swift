@@ -3,7 +3,9 @@ import WardRecords
 
 /// How the shell writes dates, names and values: one place, so every table reads the same.
 enum ChartFormat {
-    /// `2020-05-06 07:08`, in the machine's time zone: when a note was written or a value taken.
+    /// `2020-05-06T12:08Z`: when a note was written or a value taken, in ISO 8601 and in UTC, so
+    /// a time reads the same on every machine and says which zone it is in (the store keeps the
+    /// instant, not the offset the source wrote).
     static func time(_ date: Date?) -> String {
         guard let date else { return "" }
         return timeFormatter.string(from: date)
@@ -37,12 +39,13 @@ enum ChartFormat {
         report.results.isEmpty ? report.conclusion : list(report.results)
     }
 
-    private static let timeFormatter = formatter("yyyy-MM-dd HH:mm")
+    private static let timeFormatter = formatter("yyyy-MM-dd'T'HH:mm'Z'", zone: TimeZone(identifier: "UTC"))
     private static let dayFormatter = formatter("yyyy-MM-dd")
 
-    private static func formatter(_ format: String) -> DateFormatter {
+    private static func formatter(_ format: String, zone: TimeZone? = nil) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
+        if let zone { formatter.timeZone = zone }
         formatter.dateFormat = format
         return formatter
     }

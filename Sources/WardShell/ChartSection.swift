@@ -12,6 +12,28 @@ public enum ChartSection: String, CaseIterable, Sendable {
     case summary, allergies, meds, problems, vitals, labs, social, surveys, immunizations, procedures
     case careplans, reports, encounters, notes
 
+    /// What a typed section word names.
+    enum Lookup: Equatable {
+        /// The section's name, or a prefix of exactly one section's name (`al`: allergies).
+        case found(ChartSection)
+        /// A prefix of several names (`s`): the candidates, in `allCases` order.
+        case ambiguous([ChartSection])
+        /// Not a name nor a prefix of one; the nearest name, when one is near enough.
+        case unknown(nearest: ChartSection?)
+    }
+
+    /// Reads a typed word: exact names first, then unique prefixes, then "did you mean".
+    static func lookUp(_ word: String) -> Lookup {
+        if let section = ChartSection(rawValue: word) { return .found(section) }
+        let names = allCases.map(\.rawValue)
+        let candidates = Suggestion.completing(word, in: names).compactMap(ChartSection.init(rawValue:))
+        switch candidates.count {
+        case 1: return .found(candidates[0])
+        case 0: return .unknown(nearest: Suggestion.nearest(word, in: names).flatMap(ChartSection.init(rawValue:)))
+        default: return .ambiguous(candidates)
+        }
+    }
+
     /// The roles that may see this section.
     public var allowedRoles: Set<Role> {
         self == .summary ? Shell.everyRole : Shell.clinicalRoles

@@ -97,10 +97,10 @@ public final class Shell: CommandRunner {
             } else {
                 store = try openStore()
             }
-            if let marker = try store?.demoMarker() {
-                write(
-                    "Demo data: \(marker.patients) synthetic patients (seed \(marker.seed)). None of them is a real person."
-                )
+            if let store,
+                let banner = HomeContents.banner(patients: try store.patientCount(), demo: try store.demoMarker())
+            {
+                write(banner)
             }
         } catch {
             report("\(error)")
@@ -142,7 +142,10 @@ public final class Shell: CommandRunner {
         }
         guard let name = words.first else { return .succeeded }
         guard let type = Self.command(named: name) else {
-            report("unknown command '\(name)'. Type 'help' for the list.")
+            // The typed word is quoted as typed; `report` sanitizes it. The suggestion is a name.
+            let names = Self.commands.flatMap { [$0.syntax.name] + $0.syntax.aliases }
+            let guess = Suggestion.nearest(name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+            report("unknown command '\(name)'.\(guess) Type 'help' for the list.")
             return .failed
         }
         if let roles = type.allowedRoles, let refusal = refusal(action: name, roles: roles) {

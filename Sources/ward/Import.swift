@@ -57,7 +57,7 @@ extension Ward {
                         StandardError.report(failure.description)
                     }
                     reported = part.failures.count
-                    progress.show(done, of: total, detail: "\(report.patients + part.patients) patients")
+                    progress.show(done, of: total, detail: HomeContents.patients(report.patients + part.patients))
                 }
                 for failure in done.failures.dropFirst(reported) { StandardError.report(failure.description) }
                 report.add(done)
@@ -79,7 +79,7 @@ extension Ward {
                 )
             }
             if report.files + report.exports > 0 { progress.finish() }
-            var summary = "\(report.headline): \(report.patients) patients"
+            var summary = "\(report.headline): " + HomeContents.patients(report.patients)
             if !report.imported.isEmpty { summary += "; " + ImportReport.summary(report.imported) }
             if !report.skipped.isEmpty { summary += ". Skipped: " + ImportReport.summary(report.skipped) }
             StandardError.write(summary + ".\n")

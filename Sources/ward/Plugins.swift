@@ -28,7 +28,9 @@ enum PluginListing {
             let padding = String(repeating: " ", count: width - plugin.name.count)
             out += "  \(plugin.name)\(padding)  \(plugin.summary)\n"
         }
-        out += "\nChain (\(policy.file)), in order:\n"
+        // The built-in name is already in parentheses; a file's path is not.
+        let source = policy.file == SitePolicy.builtInFile ? policy.file : "(\(policy.file))"
+        out += "\nChain \(source), in order:\n"
         if policy.pluginNames.isEmpty { out += "  (empty)\n" }
         for (i, plugin) in policy.plugins.enumerated() {
             let place = plugin.line > 0 ? "line \(plugin.line)" : "built-in default"

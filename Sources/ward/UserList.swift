@@ -1,9 +1,11 @@
 import ArgumentParser
+import Glibc
 import WardCore
 
 extension Ward.User {
     /// `ward user list`: names, roles, last sign-on, failed attempts since and, for a locked
-    /// account, until when (local time). Never a hash.
+    /// account, until when, in ISO 8601 UTC (`2026-11-23T10:42Z`) as `audit show` and the chart
+    /// tables write times. Never a hash.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -19,9 +21,9 @@ extension Ward.User {
                 [["NAME", "ROLE", "LAST SIGN-ON", "FAILED", "LOCKED UNTIL"]]
                 + users.map { user in
                     let last = user.lastSignOn.map { record in
-                        record.localTimeDescription + (record.tty.map { " from \($0)" } ?? "")
+                        UTCMinute.format(record.time) + (record.tty.map { " from \($0)" } ?? "")
                     }
-                    let locked = user.isLocked(at: now) ? user.lockedUntil.map(SignOnSummary.localTime) : nil
+                    let locked = user.isLocked(at: now) ? user.lockedUntil.map(UTCMinute.format) : nil
                     return [
                         user.name, user.role.rawValue, last ?? "never", String(user.failedAttempts), locked ?? "-",
                     ]
@@ -37,5 +39,18 @@ extension Ward.User {
                 print(padded.joined(separator: "  "))  // cells sanitized above
             }
         }
+    }
+}
+
+/// `2026-11-23T10:42Z`: a time to the minute in ISO 8601, in UTC, so a listing reads the same on
+/// every machine and sorts as text.
+enum UTCMinute {
+    static func format(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return "\(seconds)s since 1970" }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let n = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%MZ", &parts)
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

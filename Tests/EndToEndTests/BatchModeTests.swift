@@ -19,7 +19,11 @@ import Testing
         #expect(p.standardOutput.contains("W0000011  Alvarez, Brandon"))
         #expect(p.standardOutput.contains("Name            Alvarez, Brandon"))
         #expect(!p.standardOutput.contains("demo (clinician)"))  // whoami came after the failure
-        #expect(p.standardError.contains("\(script):6: unknown command 'fnd'. Type 'help' for the list."))
+        #expect(
+            p.standardError.contains(
+                "\(script):6: unknown command 'fnd'. Did you mean 'find'? Type 'help' for the list."
+            )
+        )
         #expect(!p.standardOutput.contains("\u{1B}"))
 
         let records = try h.auditRecords()

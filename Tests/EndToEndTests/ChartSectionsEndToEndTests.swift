@@ -145,7 +145,7 @@ import Testing
         )
         let goodText = String(decoding: good.err, as: UTF8.self)
         #expect(good.status == 0, "\(goodText)")
-        #expect(goodText.contains("Imported 1 of 1 NDJSON exports: 1 patients") && goodText.contains("Immunization 2"))
+        #expect(goodText.contains("Imported 1 of 1 NDJSON exports: 1 patient") && goodText.contains("Immunization 2"))
 
         let bad = t.directory.appendingPathComponent("bad")
         try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)

@@ -59,6 +59,7 @@ private func dump(_ path: String) throws -> [String] {
     #expect(!FileManager.default.fileExists(atPath: home.recordsPath + ".partial"))
     let store = try SQLiteRecordStore(home: home.path)
     #expect(try store.demoMarker() == DemoMarker(seed: 1, patients: 12_000))
+    #expect(try store.patientCount() == 12_000)
     #expect(try store.find("smith").total > 10)
     #expect(try store.find(DemoGenerator.mrn(index: 41)).matches.first?.mrn == "W0000042")
     let counts = try store.read {

@@ -63,7 +63,7 @@ struct BatchOutputTests {
         let record = try #require(try objects(streams.out).first)
         #expect(record["status"] as? String == "failed")
         #expect((record["error"] as? String)?.hasPrefix("unknown command 'fnd'") == true)
-        #expect(streams.err == ["s.ward:1: unknown command 'fnd'. Type 'help' for the list."])
+        #expect(streams.err == ["s.ward:1: unknown command 'fnd'. Did you mean 'find'? Type 'help' for the list."])
     }
 
     @Test func json_summaryAndNotes_areRowsToo() throws {

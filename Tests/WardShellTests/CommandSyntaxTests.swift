@@ -1,6 +1,7 @@
 import Testing
 import WardCore
-import WardShell
+
+@testable import WardShell
 
 /// Every command's forms, read by its `CommandSyntax` (issue 12: no swift-argument-parser per line).
 @Suite struct CommandSyntaxTests {
@@ -141,6 +142,42 @@ import WardShell
                 "ward: Error: The value 'nonsense' is invalid for '<section>'. Please provide one of 'summary', 'allergies', "
             )
         )
+    }
+
+    @Test func aMistypedCommand_suggestsTheNearestName() throws {
+        let f = try ShellFixture()
+        #expect(
+            f.run("shwo labs").output == "ward: unknown command 'shwo'. Did you mean 'show'? Type 'help' for the list."
+        )
+        #expect(f.run("xyzzy").output == "ward: unknown command 'xyzzy'. Type 'help' for the list.")
+        // The typed word is hostile: it reaches the terminal sanitized, the suggestion with it.
+        let hostile = f.run("shw\u{1B}[2J").output
+        #expect(!hostile.contains("\u{1B}") && hostile.contains(#"shw\e[2J"#), "\(hostile)")
+    }
+
+    @Test func show_takesAUniquePrefix_listsAnAmbiguousOnes_andSuggestsANearName() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        #expect(f.run("show al").output == f.run("show allergies").output)
+        #expect(f.run("show lab").output == f.run("show labs").output)
+        let (ambiguous, candidates) = f.run("show s")
+        #expect(ambiguous == .failed)
+        #expect(
+            candidates.hasPrefix("ward: Error: 's' could be any of 'summary', 'social', 'surveys'; type more letters")
+        )
+        let (typo, suggestion) = f.run("show lasb")
+        #expect(typo == .failed && suggestion.hasPrefix("ward: Error: No section 'lasb'. Did you mean 'labs'?"))
+    }
+
+    @Test func suggestion_isABoundedDamerauLevenshteinDistance() {
+        #expect(Suggestion.distance("shwo", "show", limit: 2) == 1)
+        #expect(Suggestion.distance("lab", "labs", limit: 1) == 1)
+        #expect(Suggestion.distance("kitten", "sitting", limit: 3) == 3)
+        #expect(Suggestion.distance("kitten", "sitting", limit: 2) == nil)
+        #expect(Suggestion.distance(String(repeating: "a", count: 1_000_000), "show", limit: 2) == nil)
+        #expect(Suggestion.nearest("lsb", in: ["labs", "meds"]) == nil)
+        // Two names equally near: no guess.
+        #expect(Suggestion.nearest("cat", in: ["bat", "hat"]) == nil)
     }
 
     @Test func commandHelp_isPrinted_andSucceeds() throws {

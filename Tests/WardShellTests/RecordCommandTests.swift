@@ -172,7 +172,8 @@ import WardShell
             "allergies": ["SUBSTANCE", "Peanut", "high"],
             "meds": ["MEDICATION", "metformin", "twice daily"],
             "problems": ["PROBLEM", "Diabetes", "active"],
-            "vitals": ["MEASUREMENT", "Heart rate", "72", "/min"],
+            // A time says its zone: ISO 8601 in UTC, whatever the machine's zone.
+            "vitals": ["MEASUREMENT", "Heart rate", "72", "/min", "2020-05-06T07:08Z"],
             "labs": ["Hemoglobin A1c", "6.4", "%"],
             "encounters": ["CLASS", "AMB", "Encounter for check up"],
         ]

@@ -14,6 +14,20 @@ import WardShell
         #expect(lines[1] == "1   " + String(repeating: "w", count: 15) + "…")
     }
 
+    @Test func measuresDisplayWidth_soCJKAndCombiningCharactersAlign() {
+        // 山田 takes four columns; "José" written with a combining acute takes four.
+        let table = TextTable(headers: ["NAME", "MRN"], rows: [["山田", "M1"], ["Jose\u{301}", "M2"], ["Ng", "M3"]])
+        #expect(table.render(width: 80) == ["NAME  MRN", "山田  M1", "Jose\u{301}  M2", "Ng    M3"])
+    }
+
+    @Test func cutsAWideCell_byColumns_notCharacters() {
+        #expect(TextTable.fit("山田太郎", 5) == "山田…")
+        // 太 does not fit in the one column left: the cell is padded to its width instead.
+        #expect(TextTable.fit("山田太郎", 6) == "山田… ")
+        #expect(TextTable.fit("山田太郎", 8) == "山田太郎")
+        #expect(TextTable.fit("abcdef", 4) == "abc…")
+    }
+
     @Test func showsNewlinesAndTabsInCells_asEscapes() {
         #expect(TextTable(headers: ["N"], rows: [["a\nb\tc"]]).render(width: 80) == ["N", #"a\nb\tc"#])
     }

@@ -37,6 +37,9 @@ public protocol RecordStore: Wipeable {
     /// that the patients are synthetic.
     func demoMarker() throws -> DemoMarker?
 
+    /// How many patients the home holds, for the sign-on banner.
+    func patientCount() throws -> Int
+
     /// Gives back the database's page cache without closing (cheaper than `close()`, weaker: an
     /// allocator may keep pages aside). Safe to call at any time.
     func releaseMemory()
@@ -79,5 +82,25 @@ public struct DemoMarker: Sendable, Equatable {
     public init(seed: UInt64, patients: Int) {
         self.seed = seed
         self.patients = patients
+    }
+}
+
+/// What a home holds, as the sign-on banner says it: synthetic patients are called so only when
+/// every patient in the home is one (a demo home into which real records were imported is not
+/// demo data any more).
+public enum HomeContents {
+    /// `1 patient`, `2 patients`.
+    public static func patients(_ count: Int) -> String { count == 1 ? "1 patient" : "\(count) patients" }
+
+    /// The banner's line, or nil for an empty home (the shell says so when a command needs records).
+    public static func banner(patients count: Int, demo: DemoMarker?) -> String? {
+        guard count > 0 else { return nil }
+        guard let demo else { return "This Ward home holds \(patients(count))." }
+        if count <= demo.patients {
+            return "Demo data: \(count) synthetic \(count == 1 ? "patient" : "patients") (seed \(demo.seed)). "
+                + "None of them is a real person."
+        }
+        return "This Ward home holds \(patients(count)): \(demo.patients) synthetic (seed \(demo.seed)), "
+            + "the other \(count - demo.patients) imported."
     }
 }

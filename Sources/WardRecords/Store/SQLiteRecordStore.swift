@@ -203,6 +203,10 @@ public final class SQLiteRecordStore: RecordStore {
         }
     }
 
+    public func patientCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM patient") ?? 0 }
+    }
+
     public func demoMarker() throws -> DemoMarker? {
         try read { db in
             let rows = try Row.fetchAll(

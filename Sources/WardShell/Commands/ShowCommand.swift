@@ -11,7 +11,7 @@ import WardRecords
 /// stop at `recent` rows unless `--all`: Ward pages nothing through another program, so a
 /// screenful is the sensible default.
 ///
-/// Words after the section keep the rows whose name holds every one (`show labs hba1c`); `--since`
+/// Words after the section keep the rows whose name holds every one (`show labs a1c`); `--since`
 /// and `--until` keep the rows of those days (`RowFilter`).
 ///
 /// A section shown is the chart `read`, with the section, whether or not it has rows; a
@@ -27,9 +27,9 @@ struct ShowCommand: ShellCommand {
             }.joined(separator: "\n"),
         operand: .words(
             name: "section",
-            help: "The section to show (listed above); Tab completes it. Words after it keep the rows"
-                + " whose name holds them all, in any case: 'show labs hba1c'. Ward records which section"
-                + " was shown, never these words."
+            help: "The section to show (listed above), or a prefix only it starts with; Tab completes it."
+                + " Words after it keep the rows whose name holds them all, in any case: 'show labs a1c'."
+                + " Ward records which section was shown, never these words."
         ),
         options: [
             .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD)."),
@@ -57,12 +57,20 @@ struct ShowCommand: ShellCommand {
         )
         guard let word = arguments.operands.first else {
             guard filter.isEmpty else {
-                throw UsageError(.invalid("Filters need a section: 'show labs hba1c'"), syntax: Self.syntax)
+                throw UsageError(.invalid("Filters need a section: 'show labs a1c'"), syntax: Self.syntax)
             }
             section = .summary
             return
         }
-        guard let section = ChartSection(rawValue: word) else {
+        switch ChartSection.lookUp(word) {
+        case .found(let section):
+            self.section = section
+        case .ambiguous(let candidates):
+            let names = candidates.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw UsageError(.invalid("'\(word)' could be any of \(names); type more letters"), syntax: Self.syntax)
+        case .unknown(nearest: let nearest?):
+            throw UsageError(.invalid("No section '\(word)'. Did you mean '\(nearest.rawValue)'?"), syntax: Self.syntax)
+        case .unknown(nearest: nil):
             throw UsageError(
                 .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)),
                 syntax: Self.syntax
@@ -70,11 +78,10 @@ struct ShowCommand: ShellCommand {
         }
         guard section != .summary || filter.isEmpty else {
             throw UsageError(
-                .invalid("The summary has no rows to filter; name a section: 'show labs hba1c'"),
+                .invalid("The summary has no rows to filter; name a section: 'show labs a1c'"),
                 syntax: Self.syntax
             )
         }
-        self.section = section
     }
 
     var accessDetail: String? { section.rawValue }

@@ -106,7 +106,7 @@ public struct TextTable: Sendable {
         let table = ([headers] + rows).map { row in
             (0..<count).map { index -> (text: String, length: Int) in
                 let text = index < row.count ? Sanitizer.line(row[index]) : ""
-                return (text, text.count)
+                return (text, DisplayWidth.of(text))
             }
         }
         var widths = Array(repeating: 0, count: count)
@@ -136,10 +136,12 @@ public struct TextTable: Sendable {
         }
     }
 
-    /// Cuts `text` to `width` characters, marking the cut with `…`.
+    /// Cuts `text` to `width` columns (display width: a CJK character takes two), marking the
+    /// cut with `…` and padding to `width` when a wide character did not fit whole.
     public static func fit(_ text: String, _ width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(width)) }
-        return String(text.prefix(width - 1)) + "…"
+        guard DisplayWidth.of(text) > width else { return text }
+        guard width > 1 else { return DisplayWidth.prefix(text, columns: width) }
+        let cut = DisplayWidth.prefix(text, columns: width - 1) + "…"
+        return cut + String(repeating: " ", count: max(0, width - DisplayWidth.of(cut)))
     }
 }

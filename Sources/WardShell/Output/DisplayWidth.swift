@@ -1,0 +1,45 @@
+import Glibc
+
+/// How many terminal columns text takes: glibc's `wcwidth` for each scalar, so a CJK name takes
+/// two columns a character and a combining accent none, and a table's columns line up on what
+/// the terminal draws rather than on how many characters there are.
+///
+/// `wcwidth` reads the thread's `LC_CTYPE`; in the C locale it knows ASCII only. The measure
+/// uses C.UTF-8 (glibc's own, always installed) for the call alone, through `uselocale`, so it
+/// neither depends on the user's locale nor changes the process's.
+enum DisplayWidth {
+    private nonisolated(unsafe) static let utf8: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+    /// The columns `text` takes. Text is sanitized before it is measured: a control has no
+    /// width of its own and is shown escaped; one that remains counts as one column.
+    static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        guard let utf8 else { return text.count }
+        let previous = uselocale(utf8)
+        defer { uselocale(previous) }
+        var columns = 0
+        for scalar in text.unicodeScalars {
+            let width = glibcWcwidth(wchar_t(bitPattern: scalar.value))
+            columns += width < 0 ? 1 : Int(width)
+        }
+        return columns
+    }
+
+    /// The longest start of `text` that takes at most `columns` columns.
+    static func prefix(_ text: String, columns: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in text {
+            let width = of(String(character))
+            if used + width > columns { break }
+            out.append(character)
+            used += width
+        }
+        return out
+    }
+}
+
+/// glibc's `int wcwidth(wchar_t)`. The Glibc module leaves it out (its header declares it only
+/// under `_XOPEN_SOURCE`), so it is bound by its symbol: an int in, an int out.
+@_silgen_name("wcwidth")
+private func glibcWcwidth(_ character: wchar_t) -> Int32
