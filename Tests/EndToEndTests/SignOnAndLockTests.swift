@@ -185,6 +185,43 @@ struct WipeCoreImageTests {
         #expect(try t.waitForExit() == 0)
     }
 
+    /// `find` keeps its rows' MRNs for `open N`: after a lock, neither the listed patient's name
+    /// nor the MRN (which the user never typed) is in memory or on screen.
+    @Test func afterALock_aFindsRowsAreNowhereInMemoryNorOnScreen() throws {
+        let t = try TerminalHarness()
+        let family = "Zq" + Self.canary().dropFirst(2).prefix(10)
+        let mrn = "M" + Self.canary().uppercased()
+        let bundle = t.directory.appendingPathComponent("canary.json")
+        try Data(Self.bundle(family: String(family), mrn: mrn).utf8).write(to: bundle)
+        try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["import", bundle.path],
+            environment: ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        )
+        #expect(TerminalHarness.lastStatus == 0)
+        try t.signOn()
+        try t.enter("find \(family.prefix(6))")
+        try t.waitFor(mrn)
+        let pid = try t.wardPID()
+
+        let before = try coreImage(of: pid, in: t.directory)
+        #expect(occurrences(of: mrn, in: before) > 0, "control: the MRN must be in memory before the lock")
+
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try coreImage(of: pid, in: t.directory)
+        #expect(occurrences(of: mrn, in: after) == 0)
+        #expect(occurrences(of: String(family), in: after) == 0)
+        #expect(!(try t.screenAndScrollback()).contains(mrn))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward>")
+        try t.enter("open 1")  // the rows went with the lock
+        try t.waitFor("there is no row 1 to open")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
     /// A batch whose pipe stalls past the idle timeout wipes what it loaded, as a person's
     /// session does: the opened patient's name is in memory before, and nowhere after.
     @Test func afterABatchsIdleLock_anOpenedPatientsNameIsNowhereInMemory() throws {
