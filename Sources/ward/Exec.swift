@@ -36,6 +36,8 @@ extension Ward {
         @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
         var user: String?
 
+        /// Everything after the `--` that ends Ward's own options, so that `sqlite3 -header` keeps
+        /// its options and `--help` after `--` is the program's.
         @Argument(
             parsing: .postTerminator,
             help: ArgumentHelp(
@@ -45,12 +47,8 @@ extension Ward {
         )
         var command: [String] = []
 
-        /// The command: everything after the `--` that ends Ward's own options, so that
-        /// `sqlite3 -header` keeps its options and `--help` after `--` is the program's.
-        private var words: [String] { command }
-
         func validate() throws {
-            guard let first = words.first, !first.isEmpty else {
+            guard let first = command.first, !first.isEmpty else {
                 throw ValidationError("Name the program to run after '--', as in 'ward exec -- sqlite3 extract.db'.")
             }
         }
@@ -59,16 +57,15 @@ extension Ward {
         /// (64: a script has no `exec`).
         func run() throws {
             precondition(ward_scrub_installed() == 1)
-            let words = self.words
             let site = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
-            let program = try site.exec.program(for: words[0])
+            let program = try site.exec.program(for: command[0])
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
             }
             let setup = try SessionSetup(global: global, user: user)
             let runner = ProgramRunner(
                 program: program,
-                arguments: Array(words.dropFirst()),
+                arguments: Array(command.dropFirst()),
                 environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted()
             )
             let session = SessionDriver(
