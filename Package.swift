@@ -62,7 +62,7 @@ let package = Package(
         ),
 
         // The records shell: one file per command, each parsed by its own small CommandSyntax.
-        .target(name: "WardShell", dependencies: ["WardCore", "WardRecords"]),
+        .target(name: "WardShell", dependencies: ["WardCore", "WardRecords", "CWardSystem"]),
 
         // The executable: argument parsing and wiring.
         .executableTarget(

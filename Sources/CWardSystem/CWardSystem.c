@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,3 +110,7 @@ int ward_pty_set_size(int master, unsigned short rows, unsigned short cols) {
 }
 
 int ward_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+int ward_wcwidth(unsigned int scalar) {
+    return wcwidth((wchar_t)scalar);
+}

@@ -56,4 +56,9 @@ int ward_pty_set_size(int master, unsigned short rows, unsigned short cols);
 /* pidfd_open(2): a descriptor that polls readable when `pid` exits; -1 with errno. */
 int ward_pidfd_open(pid_t pid);
 
+/* wcwidth(3) of one Unicode scalar: its columns on a terminal under the calling thread's
+   LC_CTYPE (2 for CJK, 0 for a combining mark, -1 for a control). Swift's Glibc module leaves
+   wcwidth out (the header declares it only under _XOPEN_SOURCE), so it is called from here. */
+int ward_wcwidth(unsigned int scalar);
+
 #endif

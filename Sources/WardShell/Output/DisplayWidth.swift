@@ -1,3 +1,4 @@
+import CWardSystem
 import Glibc
 
 /// How many terminal columns text takes: glibc's `wcwidth` for each scalar, so a CJK name takes
@@ -19,7 +20,7 @@ enum DisplayWidth {
         defer { uselocale(previous) }
         var columns = 0
         for scalar in text.unicodeScalars {
-            let width = glibcWcwidth(wchar_t(bitPattern: scalar.value))
+            let width = ward_wcwidth(scalar.value)
             columns += width < 0 ? 1 : Int(width)
         }
         return columns
@@ -38,8 +39,3 @@ enum DisplayWidth {
         return out
     }
 }
-
-/// glibc's `int wcwidth(wchar_t)`. The Glibc module leaves it out (its header declares it only
-/// under `_XOPEN_SOURCE`), so it is bound by its symbol: an int in, an int out.
-@_silgen_name("wcwidth")
-private func glibcWcwidth(_ character: wchar_t) -> Int32
