@@ -84,6 +84,8 @@ import Testing
         let shell = try TerminalHarness.runShellPane(t)
         try shell.startWardAndSignOn()
         try shell.type("within")
+        // The terminal flushes keys Ward has not read yet when it turns ^Z into SIGTSTP.
+        try shell.waitFor("ward> within")
         try shell.press("C-z")
         try shell.waitFor("Stopped")
         try shell.type("fg")
