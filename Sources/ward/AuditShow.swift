@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditLog
+import Glibc
 import WardCore
 
 extension Ward.Audit {
@@ -10,6 +11,8 @@ extension Ward.Audit {
             discussion: """
                 Times are UTC: '2026-11-22', '2026-11-22T09:30', or a duration ago ('2h', '30m'). \
                 The filters combine: every one given must match. \
+                The log is read with its rotated files (FILE.N ... FILE.1, then FILE), oldest first, \
+                as 'ward audit verify' reads it. \
                 Show does not check the chain; run 'ward audit verify' for that.
                 """
         )
@@ -61,7 +64,12 @@ extension Ward.Audit {
         @Option(help: "Output: a table (text) or the records' own JSON lines, every field in order (json).")
         var format: Format = .text
 
-        @Argument(help: ArgumentHelp("The log to read; default: audit.jsonl in the Ward home.", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp(
+                "The log to read, with its rotated files; default: the site's audit log, or audit.jsonl in the Ward home.",
+                valueName: "file"
+            )
+        )
         var file: String?
 
         func validate() throws {
@@ -96,24 +104,35 @@ extension Ward.Audit {
                 outcomes: outcome.map { [$0] },
                 kinds: try kinds()
             )
-            let log = try AuditLogFile.read(path: path)
-            let chosen = log.records.filter { filter.matches($0.record) }
-            switch format {
-            case .json:
-                // The log's own compact JSON lines, byte for byte: every field, in the order
-                // written, the hash last. Only what could drive the terminal changes: C0, DEL,
-                // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
-                // character, so the fields parse to what was written.
-                for item in chosen { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
-            case .text:
-                // AuditTable sanitized every cell before measuring it.
-                print(AuditTable.render(chosen.map(\.record)), terminator: "")
+            var rows: [AuditRecord] = []
+            // An auditor asks who opened a chart over months, not since the last rotation.
+            let series = AuditSeries(log: path)
+            for warning in series.warnings { StandardError.report(warning) }
+            for file in series.files {
+                // Between logrotate's rename and the next record, the current file is not there yet.
+                if file == path, series.files.count > 1, access(file, F_OK) != 0 { continue }
+                try FileSecurity.checkIfPresent(atPath: file)
+                let log = try AuditLogFile.read(path: file)
+                let chosen = log.records.filter { filter.matches($0.record) }
+                switch format {
+                case .json:
+                    // The log's own compact JSON lines, byte for byte: every field, in the order
+                    // written, the hash last. Only what could drive the terminal changes: C0, DEL,
+                    // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
+                    // character, so the fields parse to what was written.
+                    for item in chosen { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
+                case .text:
+                    rows += chosen.map(\.record)
+                }
+                if log.unreadable > 0 {
+                    StandardError.report(
+                        "\(file): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
+                    )
+                }
             }
-            if log.unreadable > 0 {
-                StandardError.report(
-                    "\(path): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
-                )
-            }
+            // AuditTable sanitized every cell before measuring it; one table, so the columns
+            // line up across the files.
+            if format == .text { print(AuditTable.render(rows), terminator: "") }
         }
 
         /// Milliseconds since the epoch for a UTC time or a duration ago.

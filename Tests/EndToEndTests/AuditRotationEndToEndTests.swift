@@ -40,10 +40,12 @@ import Testing
         #expect(verified.output.contains("2 files, "))
         let records = try h.allAuditRecords()
         let kinds = records.compactMap { $0["kind"] as? String }
-        #expect(kinds.first == "rotate")  // show reads the current file
+        // Show reads the series, oldest file first: the first batch, the rotate record, the second.
+        let rotate = try #require(kinds.firstIndex(of: "rotate"))
+        #expect(kinds[..<rotate].contains("sign-off") && kinds[rotate...].contains("sign-on"))
         // Who rotated is the Unix user, as in the administrative records; no Ward user is signed on.
-        #expect(records.first?["unix_user"] is String && records.first?["uid"] is Int)
-        #expect(records.first?["user"] is NSNull)
+        #expect(records[rotate]["unix_user"] is String && records[rotate]["uid"] is Int)
+        #expect(records[rotate]["user"] is NSNull)
 
         let older = log(h) + ".1"
         let originals = try [older, log(h)].map { ($0, try Data(contentsOf: URL(fileURLWithPath: $0))) }
@@ -81,8 +83,8 @@ import Testing
         #expect(try p.waitForExit() == 0, "stderr: \(p.standardError)")
         #expect(try ward(h, ["audit", "verify"]).status == 0)
         let kinds = try h.allAuditRecords().compactMap { $0["kind"] as? String }
-        #expect(kinds.first == "rotate")
-        #expect(kinds.contains("sign-off"))
+        let rotate = try #require(kinds.firstIndex(of: "rotate"))
+        #expect(kinds[rotate...].contains("sign-off"))
     }
 
     /// The real logrotate with `contrib/logrotate.d/ward` (its path, account and binary made this
@@ -114,10 +116,10 @@ import Testing
             try batch(h, ["whoami"])
             _ = try TerminalHarness.run(logrotate, ["-f", "-s", state, config], environment: h.environment)
             #expect(TerminalHarness.lastStatus == 0, "logrotate round \(round)")
-            let first = try h.allAuditRecords().first
-            #expect(first?["kind"] as? String == "rotate")
-            #expect(first?["how"] as? String == "renamed")
-            #expect(first?["file"] as? String == "audit.jsonl.1")
+            let latest = try h.allAuditRecords().last  // nothing was written since the rotation
+            #expect(latest?["kind"] as? String == "rotate")
+            #expect(latest?["how"] as? String == "renamed")
+            #expect(latest?["file"] as? String == "audit.jsonl.1")
         }
         try batch(h, ["whoami"])
         #expect(access(log(h) + ".2", F_OK) == 0)
