@@ -49,11 +49,17 @@ import Testing
             Bundles.presentedReport("p1", contentType: "application/pdf", data: pdf, title: "Discharge summary"),
             Bundles.presentedReport("p1", contentType: "image/png", title: nil, size: 12345),
             Bundles.presentedReport("p1", contentType: "text/plain", data: "not base64!"),
+            // Padding counts no byte: 16 characters ending in `==` are 10 bytes.
+            Bundles.presentedReport(
+                "p1",
+                contentType: "application/octet-stream",
+                data: Data(count: 10).base64EncodedString()
+            ),
         ])
         #expect(
             chart.reports.map(\.presentedForm) == [
                 "Discharge summary (application/pdf, 3000 bytes)", "attachment (image/png, 12345 bytes)",
-                "attachment (text/plain, 6 bytes)",
+                "attachment (text/plain, 6 bytes)", "attachment (application/octet-stream, 10 bytes)",
             ]
         )
     }

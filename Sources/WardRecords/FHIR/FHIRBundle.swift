@@ -500,7 +500,7 @@ struct FHIRBundle {
         let written = try attachment.field("size").map { try $0.number() }.flatMap {
             $0 >= 0 && $0 < 1e15 ? Int($0) : nil
         }
-        let size = written ?? data.map { $0.utf8.count / 4 * 3 }
+        let size = written ?? data.map(Self.decodedSize)
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         // Data that is not base64 is described like any other attachment: the report still imports.
         if mediaType.lowercased() == "text/plain", let data {
@@ -516,6 +516,12 @@ struct FHIRBundle {
         let name = title.isEmpty ? "attachment" : title
         let details = [type.isEmpty ? nil : type, size.map { "\($0) bytes" }].compactMap { $0 }
         return details.isEmpty ? name : "\(name) (\(details.joined(separator: ", ")))"
+    }
+
+    /// How many bytes base64 `text` decodes to: 3 per 4 characters, less one per `=` of padding.
+    private static func decodedSize(_ text: String) -> Int {
+        let padding = text.utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+        return max(0, text.utf8.count / 4 * 3 - padding)
     }
 
     /// A dosage instruction as a clinician reads it: its `text` when written, else built from its
