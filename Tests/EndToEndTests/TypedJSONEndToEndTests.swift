@@ -90,6 +90,27 @@ import Testing
         #expect(summary.first { $0["field"] as? String == "MRN" }?["value"] as? String == Self.mrn)
     }
 
+    /// The shell's `format json` in a pseudo-terminal: each row one typed object on one line.
+    @Test func theShellsFormatJSON_writesTypedRows() throws {
+        let home = try home()
+        let t = home.0
+        try t.resize(columns: 400, rows: 30)
+        try t.signOn()
+        try t.enter("open \(Self.mrn)")
+        try t.waitFor("Opened \(Self.mrn)")
+        try t.enter("format json")
+        try t.waitFor("Tables are shown as json.")
+        try t.enter("show labs hba1c")
+        let screen = try t.waitFor(#""code":{"#)
+        let line = try #require(screen.split(separator: "\n").first { $0.hasPrefix("{") })
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(row["value"] as? Double == 6.1 && !(row["value"] is String))
+        #expect(row["time"] as? String == "2020-01-02T08:04:05Z")
+        #expect((row["code"] as? [String: String])?["system"] == "http://loinc.org")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
     @Test func batchText_hba1cAndTheOtherAbbreviations_keepTheirRows() throws {
         let home = try home()
         let run = try batch(
