@@ -260,16 +260,15 @@ struct ShowCommand: ShellCommand {
         cells: (Item) -> [String]
     ) {
         let kept = items.filter { filter.keeps(name: name($0), code: code($0), date: date($0)) }
-        let rows = kept.count
-        guard rows > 0 else {
+        guard !kept.isEmpty else {
             shell.write(filter.isEmpty ? "No \(section.noun) in this chart." : "No \(section.noun) match.")
             return
         }
         let shown = all ? kept : Array(kept.prefix(Self.recent))
         shell.write(TextTable(headers: headers, rows: shown.map(cells), values: shown.map(values)))
-        if shown.count < rows {
+        if shown.count < kept.count {
             shell.write(
-                "\(rows - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."
+                "\(kept.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."
             )
         }
     }
