@@ -137,6 +137,6 @@ let package = Package(
         ),
         // -- more test targets above this line --
         // Drives the real binary in a pseudo-terminal; depends on `ward` so it is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["ward", "RsyslogTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ward", "RsyslogTestSupport", "FHIRTestSupport"]),
     ]
 )

@@ -147,10 +147,10 @@ public final class IdleTimer: Plugin {
         {
             warnedMaxSession = true
             warnedIdle = true  // this lock comes first; one notice is enough
-            context.notice("ward: session limit reached: locking in \(Self.phrase(end - now))")
+            context.warnOfLock("ward: session limit reached: locking in \(Self.phrase(end - now))")
         } else if !warnedIdle, limits.warnBefore > .zero, now >= idleDeadline - limits.warnBefore {
             warnedIdle = true
-            context.notice("ward: locking in \(Self.phrase(idleDeadline - now))")
+            context.warnOfLock("ward: locking in \(Self.phrase(idleDeadline - now))")
         }
         arm(context: context)
     }

@@ -36,7 +36,13 @@ enum ChartFormat {
 
     /// What a report found: its results by name, else its conclusion.
     static func findings(_ report: DiagnosticReport) -> String {
-        report.results.isEmpty ? report.conclusion : list(report.results)
+        report.results.isEmpty ? conclusion(report) : list(report.results)
+    }
+
+    /// A report's conclusion, else what its presented form holds (a note's text, or an
+    /// attachment's title, type and size): Synthea's notes are reports with only the latter.
+    static func conclusion(_ report: DiagnosticReport) -> String {
+        report.conclusion.isEmpty ? report.presentedForm : report.conclusion
     }
 
     private static let timeFormatter = formatter("yyyy-MM-dd'T'HH:mm'Z'", zone: TimeZone(identifier: "UTC"))

@@ -71,7 +71,7 @@ public enum ChartSection: String, CaseIterable, Sendable {
         case .immunizations: "Vaccines given: vaccine, date, status."
         case .procedures: "Procedures performed: what, when, why."
         case .careplans: "Care plans: category, activities, period, status."
-        case .reports: "Diagnostic reports: name, date, the results reported, or the conclusion."
+        case .reports: "Diagnostic reports: name, date, the results reported, or the conclusion or note."
         case .encounters: "Visits: start, class, type, reason."
         case .notes: "Notes written in Ward, each in full."
         }

@@ -14,16 +14,26 @@ struct ShellCommandLine {
             throw CommandLineError.noTerminal
         }
         let setup = try SessionSetup(global: global, user: user)
+        // Standard output is a terminal here (checked above); `TerminalStyle` checks it again so
+        // its rule reads whole in one place.
+        let style = TerminalStyle(
+            setup.policy.preferences?.display,
+            noColor: getenv("NO_COLOR").map { String(cString: $0) },
+            outputIsTerminal: isatty(STDOUT_FILENO) == 1
+        )
+        let shell = Shell(recordsHome: setup.home.path)
+        (shell.output as? TextOutput)?.style = style
         let session = SessionDriver(
             // The executable reads the environment, once; the audit log is told the source.
             frontEnd: TerminalFrontEnd(
                 terminal: terminal,
                 user: user,
-                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) }
+                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) },
+                style: style
             ),
             clock: setup.clock,
             chain: setup.chain,
-            runner: Shell(recordsHome: setup.home.path),
+            runner: shell,
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
             logger: setup.logger

@@ -45,8 +45,15 @@ import Testing
         let records = try objects(p.standardOutput)
         #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4])
         #expect(records.map { $0["status"] as? String } == ["ok", "ok", "failed", "ok"])
-        let rows = try #require(records[0]["rows"] as? [[String: String]])
-        #expect(rows.contains { $0["mrn"] == "W0000011" && $0["name"] == "Alvarez, Brandon" })
+        // Typed rows (issue 15): `row` is a number, `restricted` a boolean.
+        let rows = try #require(records[0]["rows"] as? [[String: Any]])
+        #expect(
+            rows.contains {
+                $0["mrn"] as? String == "W0000011" && $0["name"] as? String == "Alvarez, Brandon"
+                    && $0["row"] as? Int == 1
+                    && $0["restricted"] as? Bool == false
+            }
+        )
         #expect(records[3]["messages"] as? [String] == ["demo (clinician)"])
         #expect(p.standardError.contains("<stdin>:3: "))
         let audit = try h.auditRecords()

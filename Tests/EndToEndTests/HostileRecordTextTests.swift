@@ -89,6 +89,16 @@ import Testing
                     "valueString": "Lab" + p,
                 ]
             ],
+            [
+                // A report whose only text is a presented form (issue 15), decoded from base64.
+                "resource": [
+                    "resourceType": "DiagnosticReport", "status": "final", "code": concept("D1"),
+                    "subject": subject, "effectiveDateTime": "2020-05-06T07:08:09Z",
+                    "presentedForm": [
+                        ["contentType": "text/plain", "data": Data(("Form" + p).utf8).base64EncodedString()]
+                    ],
+                ]
+            ],
         ]
         return try JSONSerialization.data(
             withJSONObject: ["resourceType": "Bundle", "type": "collection", "entry": entries])
@@ -127,13 +137,15 @@ import Testing
     }
 
     /// The escape sequences Ward and readline write themselves, each exactly: Ward's clear
-    /// (`ESC[H ESC[2J ESC[3J`) and focus reports on and off; readline's bracketed paste and
+    /// (`ESC[H ESC[2J ESC[3J`), focus reports on and off, and its colours (`TerminalStyle`: a
+    /// table header's bold, the idle warning's yellow, the reset); readline's bracketed paste and
     /// keypad modes, and its redraw of the line (`CR` then `ESC[K`, cursor moves). Removed
     /// before the check, so that any ESC left came from somewhere else.
     static func removingWardsOwnSequences(_ bytes: [UInt8]) -> [UInt8] {
         let own = [
             "\u{1B}[H\u{1B}[2J\u{1B}[3J", "\u{1B}[?1004h", "\u{1B}[?1004l", "\u{1B}[?2004h", "\u{1B}[?2004l",
             "\u{1B}[?1h\u{1B}=", "\u{1B}[?1l\u{1B}>", "\r\u{1B}[K", "\u{1B}[K",
+            "\u{1B}[1m", "\u{1B}[1;33m", "\u{1B}[0m",
         ].map { Array($0.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -178,7 +190,7 @@ import Testing
         // A command that fails after each one marks its end on the screen.
         for command in [
             "show summary", "show allergies", "show meds", "show problems", "show vitals", "show labs",
-            "show encounters", "show notes", "show notes --all", "charts",
+            "show encounters", "show notes", "show notes --all", "show reports", "charts",
         ] {
             let marker = "done-" + command.replacingOccurrences(of: " ", with: "-")
             try harness.enter(command)
@@ -193,12 +205,13 @@ import Testing
         #expect(!bytes.isEmpty)
         let problems = Self.forbidden(in: bytes, allowingWardsOwn: true)
         #expect(problems.isEmpty, "\(problems.prefix(10))")
+        #expect(String(decoding: bytes, as: UTF8.self).contains("\u{1B}[1m"), "the headers are in colour")
         Self.expectShown(bytes, "the pane")
         // Every section printed something of the payload, not only its heading.
         let text = String(decoding: bytes, as: UTF8.self)
         for field in [
             "Mal", "Hostile", "1 Main", "City", "555", "TA1", "TC1", "TM1", "Dose", "TE1", "TR1", "TV1", "TL1",
-            "Lab", "Note",
+            "Lab", "Note", "Form",
         ] {
             #expect(text.contains(field + #"\e]0;title\a"#), "\(field) is not shown")
         }
@@ -253,7 +266,8 @@ import Testing
         let home = try HostileHome()
         let script = try home.batchScript([
             "find hostile", "open \(Self.mrn) --reason checking", "show summary", "show allergies", "show meds",
-            "show problems", "show vitals", "show labs", "show encounters", "show notes", "open \"NO\(Self.payload)\"",
+            "show problems", "show vitals", "show labs", "show encounters", "show notes", "show reports",
+            "open \"NO\(Self.payload)\"",
         ])
 
         let text = try home.batch(script, format: "text")
@@ -276,9 +290,14 @@ import Testing
         let objects = jsonText.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(objects.count == 11)
-        let rows = objects.flatMap { ($0["rows"] as? [[String: String]]) ?? [] }
-        #expect(rows.contains { $0.values.contains { $0.contains("\u{1B}]52;c;cm0gLXJmIH4=\u{07}") } })
+        #expect(objects.count == 12)
+        // Typed rows (issue 15): the payload is in the strings, and in the codes' displays.
+        let rows = objects.flatMap { ($0["rows"] as? [[String: Any]]) ?? [] }
+        #expect(
+            rows.contains { $0.values.contains { ($0 as? String)?.contains("\u{1B}]52;c;cm0gLXJmIH4=\u{07}") == true } }
+        )
+        #expect(rows.contains { ($0["conclusion"] as? String)?.hasPrefix("Form\u{1B}]0;title\u{07}") == true })
+        #expect(rows.contains { (($0["code"] as? [String: String])?["display"])?.contains("\u{202E}rtl") == true })
 
         let auditText = try home.run(["audit", "show"])
         #expect(auditText.status == 0)
@@ -322,9 +341,12 @@ final class HostileHome {
     }
 
     init() throws {
+        // Colour on (an empty NO_COLOR is no request; the test runner sets NO_COLOR=1), so the
+        // check allows exactly Ward's own colour sequences and sees them used.
         harness = try TerminalHarness(
             [],
             site: "[[plugin]]\nname = \"audit-log\"\n",
+            environment: ["NO_COLOR": ""],
             columns: 400,
             rows: 60
         )

@@ -211,6 +211,12 @@ final class GuardHarness {
         log.compactMap { $0.hasPrefix("notice ") ? String($0.dropFirst("notice ".count)) : nil }
     }
 
+    /// The lock warnings shown since the last `take()` (`PluginContext.warnOfLock`: the terminal
+    /// colours them and rings the bell for them, as the user asks).
+    var lockWarnings: [String] {
+        log.compactMap { $0.hasPrefix("lock warning ") ? String($0.dropFirst("lock warning ".count)) : nil }
+    }
+
     /// How many times the lock wiped the shell, since the session began.
     var shellWipes: Int { runner.wipes }
 

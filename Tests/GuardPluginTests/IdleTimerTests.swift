@@ -93,21 +93,21 @@ import WardCore
             h.wait(.seconds(269))
             #expect(h.log.isEmpty)
             h.wait(.seconds(1))
-            #expect(h.log == ["notice ward: locking in 30 s"])
+            #expect(h.log == ["lock warning ward: locking in 30 s"])
             h.wait(.seconds(30))
-            #expect(h.log == ["notice ward: locking in 30 s"] + h.locked(.idle))  // said once
+            #expect(h.log == ["lock warning ward: locking in 30 s"] + h.locked(.idle))  // said once
         }
     }
 
     @Test func aKeyPressAfterTheWarning_cancelsTheLock() throws {
         try GuardHarness.session(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30))) { h in
             h.wait(.seconds(280))
-            #expect(h.notices == ["ward: locking in 30 s"])
+            #expect(h.lockWarnings == ["ward: locking in 30 s"] && h.notices.isEmpty)
             h.type("x")
             h.wait(.seconds(60))  // past the old deadline
-            #expect(h.take() == ["notice ward: locking in 30 s"])  // quiet: no "cancelled" notice
+            #expect(h.take() == ["lock warning ward: locking in 30 s"])  // quiet: no "cancelled" notice
             h.wait(.seconds(210))  // a fresh warning before the new deadline
-            #expect(h.log == ["notice ward: locking in 30 s"])
+            #expect(h.log == ["lock warning ward: locking in 30 s"])
             h.wait(.seconds(30))
             #expect(h.locks == [.idle])
         }
@@ -132,7 +132,7 @@ import WardCore
     @Test func aLongWarning_isPhrasedInMinutes() throws {
         try GuardHarness.session(IdleTimer(timeout: .seconds(900), warnBefore: .seconds(120))) { h in
             h.wait(.seconds(780))
-            #expect(h.log == ["notice ward: locking in 2 min"])
+            #expect(h.log == ["lock warning ward: locking in 2 min"])
         }
     }
 
@@ -149,7 +149,7 @@ import WardCore
     @Test func aJumpIntoTheWarningWindow_warnsWithTheTimeReallyLeft() throws {
         try GuardHarness.session(IdleTimer(timeout: .seconds(300), warnBefore: .seconds(30))) { h in
             h.sleepThenWake(.seconds(285))
-            #expect(h.take() == ["notice ward: locking in 15 s"])
+            #expect(h.take() == ["lock warning ward: locking in 15 s"])
             h.wait(.seconds(15))
             #expect(h.log == h.locked(.idle))
         }
@@ -187,7 +187,7 @@ import WardCore
     @Test func stops_whenLocked_andStartsAfresh_onUnlock() throws {
         try GuardHarness.session(IdleTimer(timeout: .seconds(60), warnBefore: .seconds(10))) { h in
             h.wait(.seconds(60))
-            #expect(h.take() == ["notice ward: locking in 10 s"] + h.locked(.idle))
+            #expect(h.take() == ["lock warning ward: locking in 10 s"] + h.locked(.idle))
             #expect(h.chain.nextDeadline == nil)
             h.send(.key(.redacted))  // typing the password is not a session to time
             h.wait(.seconds(3600))
@@ -195,7 +195,7 @@ import WardCore
             h.unlock()
             #expect(h.take() == ["shell", "prompt"])
             h.wait(.seconds(59))
-            #expect(h.log == ["notice ward: locking in 10 s"])
+            #expect(h.log == ["lock warning ward: locking in 10 s"])
             h.wait(.seconds(1))
             #expect(h.locks == [.idle])
         }
@@ -232,10 +232,10 @@ import WardCore
             }
             #expect(h.log.isEmpty)
             h.wait(.seconds(30))
-            #expect(h.log == ["notice ward: session limit reached: locking in 30 s"])
+            #expect(h.log == ["lock warning ward: session limit reached: locking in 30 s"])
             h.type("x")  // a key cannot cancel this one
             h.wait(.seconds(30))
-            #expect(h.log == ["notice ward: session limit reached: locking in 30 s"] + h.locked(.maxSession))
+            #expect(h.log == ["lock warning ward: session limit reached: locking in 30 s"] + h.locked(.maxSession))
             #expect(h.chain.nextDeadline == nil)
         }
     }

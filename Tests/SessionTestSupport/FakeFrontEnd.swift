@@ -74,6 +74,7 @@ package final class FakeFrontEnd: SessionFrontEnd {
     package func say(_ text: String) { log.append("say \(text)") }
     package func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { log.append("cannot sign on") }
     package func notice(_ text: String) { log.append("notice \(text)") }
+    package func lockWarning(_ text: String) { log.append("lock warning \(text)") }
     package func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
     package func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
     package func showShell(news: [String]) { log.append("shell") }

@@ -37,13 +37,15 @@ import Testing
                     code: "140",
                     vaccine: "Influenza, seasonal, injectable, preservative free",
                     status: "completed",
-                    date: Self.day("2015-07-02T09:49:55-04:00")
+                    date: Self.day("2015-07-02T09:49:55-04:00"),
+                    system: "http://hl7.org/fhir/sid/cvx"
                 ),
                 Immunization(
                     code: "140",
                     vaccine: "Td (adult) preservative free",
                     status: "completed",
-                    date: Self.day("2016-03-04T05:06:07-05:00")
+                    date: Self.day("2016-03-04T05:06:07-05:00"),
+                    system: "http://hl7.org/fhir/sid/cvx"
                 ),
             ]
         )
@@ -55,7 +57,8 @@ import Testing
                     display: "Screening for depression",
                     reason: "Hypertension",
                     status: "completed",
-                    performed: Self.day("2016-01-02T03:04:05-05:00")
+                    performed: Self.day("2016-01-02T03:04:05-05:00"),
+                    system: "http://snomed.info/sct"
                 )
             ]
         )
@@ -83,7 +86,8 @@ import Testing
                     name: "Basic metabolic panel - Blood",
                     status: "final",
                     date: Self.day("2016-01-02T03:04:05-05:00"),
-                    results: ["Glucose", "Urea Nitrogen"]
+                    results: ["Glucose", "Urea Nitrogen"],
+                    system: "http://loinc.org"
                 )
             ]
         )

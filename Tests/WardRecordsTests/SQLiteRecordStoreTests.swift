@@ -18,6 +18,7 @@ import Testing
     #expect(
         applied == [
             RecordsSchema.tablesMigration, RecordsSchema.indexesMigration, RecordsSchema.careRecordsMigration,
+            RecordsSchema.codeSystemsMigration,
         ]
     )
     let tables = try store.read {

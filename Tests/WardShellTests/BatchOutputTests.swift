@@ -43,18 +43,18 @@ struct BatchOutputTests {
         #expect(records[0]["command"] as? String == "find hopper")
         #expect(records[0]["status"] as? String == "ok")
         #expect(records[0]["source"] as? String == "batch:s.ward:1")
-        let rows = try #require(records[0]["rows"] as? [[String: String]])
-        #expect(
-            rows == [
-                [
-                    "row": "1", "mrn": "M3", "name": "Hopper, Grace", "born": "1906-12-09", "sex": "female",
-                    "restricted": "(R)",
-                ]
-            ]
-        )
+        // Typed (issue 15): the row number is a number, `restricted` a boolean.
+        let rows = try #require(records[0]["rows"] as? [[String: Any]])
+        #expect(rows.count == 1)
+        #expect(rows[0]["row"] as? Int == 1 && rows[0]["restricted"] as? Bool == true)
+        #expect(rows[0]["mrn"] as? String == "M3" && rows[0]["name"] as? String == "Hopper, Grace")
+        #expect(rows[0]["born"] as? String == "1906-12-09" && rows[0]["sex"] as? String == "female")
         #expect((records[0]["messages"] as? [String])?.contains { $0.contains("restricted") } == true)
-        let vitals = try #require(records[2]["rows"] as? [[String: String]])
-        #expect(!vitals.isEmpty && vitals.allSatisfy { Set($0.keys) == ["time", "measurement", "value", "unit"] })
+        // Each row also carries its code (issue 15).
+        let vitals = try #require(records[2]["rows"] as? [[String: Any]])
+        #expect(
+            !vitals.isEmpty && vitals.allSatisfy { Set($0.keys) == ["time", "measurement", "value", "unit", "code"] }
+        )
         #expect(streams.err.isEmpty)
     }
 
@@ -69,8 +69,11 @@ struct BatchOutputTests {
     @Test func json_summaryAndNotes_areRowsToo() throws {
         let streams = try run(["open M1", "show", "note Seen today.", "show notes"], format: .json)
         let records = try objects(streams.out)
-        let summary = try #require(records[1]["rows"] as? [[String: String]])
-        #expect(summary.first == ["field": "MRN", "value": "M1"])
+        let summary = try #require(records[1]["rows"] as? [[String: Any]])
+        #expect(summary.first?["field"] as? String == "MRN" && summary.first?["value"] as? String == "M1")
+        // A section's count is a number (issue 15).
+        let labs = summary.first { $0["field"] as? String == "Labs" }
+        #expect(labs?["value"] as? Int == 1)
         let notes = try #require(records[3]["rows"] as? [[String: String]])
         #expect(notes.first?["text"] == "Seen today." && notes.first?["author"] == "alice")
     }

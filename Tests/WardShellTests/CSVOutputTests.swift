@@ -71,8 +71,10 @@ import WardShell
                 == "row,mrn,name,born,sex,restricted\r\n1,M1,\"Lovelace, Ada Augusta\",1815-12-10,female,\r"
         )
         #expect(f.run("format json").result == .succeeded)
-        let object = try JSONSerialization.jsonObject(with: Data(f.run("find lov").output.utf8)) as? [String: String]
-        #expect(object?["mrn"] == "M1" && object?["name"] == "Lovelace, Ada Augusta")
+        // Typed JSON: the row number is a number, restricted a boolean.
+        let object = try JSONSerialization.jsonObject(with: Data(f.run("find lov").output.utf8)) as? [String: Any]
+        #expect(object?["mrn"] as? String == "M1" && object?["name"] as? String == "Lovelace, Ada Augusta")
+        #expect(object?["row"] as? Int == 1 && object?["restricted"] as? Bool == false)
         #expect(f.run("find zzz").output == "No patient matches. Try fewer letters, or fewer words.")
         #expect(f.run("format text").result == .succeeded)
         #expect(f.run("find lov").output.hasPrefix("#  MRN  NAME"))

@@ -394,6 +394,7 @@ public final class SessionDriver {
             guard !hasEnded else { return }
             switch request {
             case .notice(let text): frontEnd.notice(text)
+            case .lockWarning(let text): frontEnd.lockWarning(text)
             case .lock(let reason): lock(reason)
             case .signOff(let reason): signOff(reason)
             case .focusReporting(let on): frontEnd.setFocusReporting(on)

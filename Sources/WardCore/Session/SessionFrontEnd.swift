@@ -60,6 +60,10 @@ public protocol SessionFrontEnd: AnyObject {
     /// A plugin's notice (`PluginContext.notice`).
     func notice(_ text: String)
 
+    /// A plugin's warning that the session will lock soon (`PluginContext.warnOfLock`); a
+    /// notice unless the front end does more (the terminal's colour and bell).
+    func lockWarning(_ text: String)
+
     /// A plugin asked for the terminal's focus reports, or for them to stop.
     func setFocusReporting(_ on: Bool)
 
@@ -105,4 +109,7 @@ extension SessionFrontEnd {
     /// can tell the chain of what it ends with it (`ExecFrontEnd`: the program it ran). Nothing
     /// by default.
     public func signingOff(_ reason: SignOffReason) {}
+
+    /// A notice: only the terminal colours a warning or rings for it.
+    public func lockWarning(_ text: String) { notice(text) }
 }

@@ -31,6 +31,8 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     private let terminal: Terminal
     private let sshConnection: String?
+    /// The user's colour and bell for the idle warning (`TerminalStyle`).
+    private let style: TerminalStyle
     private let editor = LineEditor()
     private let prompts: PromptReader
     private unowned var driver: SessionDriver!
@@ -53,10 +55,12 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     ///   - user: `--user`, when given: the password is asked for at once.
     ///   - sshConnection: The value of `SSH_CONNECTION`, read by the executable, when set: the
     ///     sign-on is then recorded as an SSH login from its client address and port.
-    public init(terminal: Terminal, user: String?, sshConnection: String? = nil) {
+    ///   - style: Colour and bell for the idle warning, as the user's file and `NO_COLOR` decide.
+    public init(terminal: Terminal, user: String?, sshConnection: String? = nil, style: TerminalStyle = .plain) {
         self.terminal = terminal
         self.user = user
         self.sshConnection = sshConnection
+        self.style = style
         self.prompts = PromptReader(terminal: terminal)
     }
 
@@ -288,6 +292,11 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     public func notice(_ text: String) {
         if input == .shell { editor.printAbove(text) }
+    }
+
+    public func lockWarning(_ text: String) {
+        let warning = style.warning
+        if input == .shell { editor.printAbove(text, prefix: warning.prefix, suffix: warning.suffix) }
     }
 
     public func setFocusReporting(_ on: Bool) {

@@ -233,8 +233,11 @@ public final class LineEditor {
 
     /// Prints a line above the prompt and redraws the prompt and the line being typed below it.
     /// A plugin wrote `text`: its controls are shown, never sent (`Sanitizer`).
-    public func printAbove(_ text: String) {
-        let text = Sanitizer.text(text)
+    ///
+    /// `prefix` and `suffix` are Ward's own sequences (a colour, the bell: `TerminalStyle`),
+    /// written as they are around the sanitized text; never pass anything read from data.
+    public func printAbove(_ text: String, prefix: String = "", suffix: String = "") {
+        let text = prefix + Sanitizer.text(text) + suffix
         if isInstalled {
             rl_clear_visible_line()
             Terminal.write(text + "\r\n")

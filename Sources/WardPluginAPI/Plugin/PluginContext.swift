@@ -66,6 +66,11 @@ public final class PluginContext {
     /// Shows one line above the prompt, leaving the line being typed intact.
     public func notice(_ text: String) { requests.append(.notice(text)) }
 
+    /// Shows one line above the prompt saying the session will lock soon: a notice the terminal
+    /// may colour and ring the bell for (the user's `[display]` choices), which a plain notice
+    /// never does.
+    public func warnOfLock(_ text: String) { requests.append(.lockWarning(text)) }
+
     /// Asks the terminal to report focus changes (`Event.focus`), or to stop. The session turns
     /// reports off by itself at a password prompt and on exit, and back on after.
     public func setFocusReporting(_ on: Bool) { requests.append(.focusReporting(on)) }

@@ -43,33 +43,35 @@ struct BundleWriter {
         case .allergy(let reference, let allergy):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO allergy (patient_id, substance, code, criticality, category, status, recorded)
-                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                    INSERT INTO allergy (patient_id, substance, code, criticality, category, status, recorded, system)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?,
+                        CAST(? AS TEXT))
                     """
             ).execute(arguments: [
                 try id(reference), storable(allergy.substance), storable(allergy.code),
                 storable(allergy.criticality), storable(allergy.category), storable(allergy.status),
-                seconds(allergy.recorded),
+                seconds(allergy.recorded), storable(allergy.system),
             ])
         case .problem(let reference, let problem):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO problem (patient_id, code, display, status, onset, abated)
-                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, ?)
+                    INSERT INTO problem (patient_id, code, display, status, onset, abated, system)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, CAST(? AS TEXT))
                     """
             ).execute(arguments: [
                 try id(reference), storable(problem.code), storable(problem.display), storable(problem.status),
-                seconds(problem.onset), seconds(problem.abated),
+                seconds(problem.onset), seconds(problem.abated), storable(problem.system),
             ])
         case .medication(let reference, let medication):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO medication (patient_id, code, display, status, dosage, authored)
-                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                    INSERT INTO medication (patient_id, code, display, status, dosage, authored, system)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT))
                     """
             ).execute(arguments: [
                 try id(reference), storable(medication.code), storable(medication.display),
                 storable(medication.status), storable(medication.dosage), seconds(medication.authored),
+                storable(medication.system),
             ])
         case .observations(let reference, let observations):
             let patientID = try id(reference)
@@ -87,22 +89,22 @@ struct BundleWriter {
         case .immunization(let reference, let immunization):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO immunization (patient_id, code, vaccine, status, date)
-                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                    INSERT INTO immunization (patient_id, code, vaccine, status, date, system)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT))
                     """
             ).execute(arguments: [
                 try id(reference), storable(immunization.code), storable(immunization.vaccine),
-                storable(immunization.status), seconds(immunization.date),
+                storable(immunization.status), seconds(immunization.date), storable(immunization.system),
             ])
         case .procedure(let reference, let procedure):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO procedure (patient_id, code, display, reason, status, performed)
-                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                    INSERT INTO procedure (patient_id, code, display, reason, status, performed, system)
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT))
                     """
             ).execute(arguments: [
                 try id(reference), storable(procedure.code), storable(procedure.display), storable(procedure.reason),
-                storable(procedure.status), seconds(procedure.performed),
+                storable(procedure.status), seconds(procedure.performed), storable(procedure.system),
             ])
         case .carePlan(let reference, let plan):
             try db.cachedStatement(
@@ -117,12 +119,16 @@ struct BundleWriter {
         case .report(let reference, let report):
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO diagnostic_report (patient_id, code, name, status, date, results, conclusion)
-                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, CAST(? AS TEXT))
+                    INSERT INTO diagnostic_report (
+                        patient_id, code, name, status, date, results, conclusion, system, presented_form
+                    )
+                    VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, CAST(? AS TEXT),
+                        CAST(? AS TEXT), CAST(? AS TEXT))
                     """
             ).execute(arguments: [
                 try id(reference), storable(report.code), storable(report.name), storable(report.status),
                 seconds(report.date), RecordsSchema.listText(report.results), storable(report.conclusion),
+                storable(report.system), storable(report.presentedForm),
             ])
         }
     }
@@ -254,11 +260,11 @@ struct BundleWriter {
         ]
         try db.execute(
             sql: """
-                INSERT INTO observation_code (code, display, unit, category)
-                VALUES (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?)
+                INSERT INTO observation_code (code, display, unit, category, system)
+                VALUES (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT))
                 ON CONFLICT (code, display, unit, category) DO NOTHING
                 """,
-            arguments: arguments
+            arguments: arguments + [storable(observation.system)]
         )
         return try Int64.fetchOne(
             db.cachedStatement(

@@ -57,7 +57,7 @@ struct FHIRBundle {
     private var patientKeys: [String: Int] = [:]
     /// Each Patient's FHIR id, to its position in `patients`.
     private var patientIDs: [String: Int] = [:]
-    private var medicationCodes: [String: (code: String, display: String)] = [:]
+    private var medicationCodes: [String: Concept] = [:]
     /// Conditions' and Observations' names, by `fullUrl` and `Type/id`: what an encounter's or a
     /// procedure's `reasonReference`, or a report's `result`, names when it has no `display`.
     private var names: [String: String] = [:]
@@ -186,7 +186,8 @@ struct FHIRBundle {
                     criticality: try resource.string("criticality") ?? "",
                     category: try resource.array("category").first?.string() ?? "",
                     status: try Self.status(resource, "clinicalStatus"),
-                    recorded: try Self.time(resource, "recordedDate").map(instant)
+                    recorded: try Self.time(resource, "recordedDate").map(instant),
+                    system: code.system
                 )
             )
         case "Condition":
@@ -198,11 +199,12 @@ struct FHIRBundle {
                     display: code.display,
                     status: try Self.status(resource, "clinicalStatus"),
                     onset: try Self.time(resource, "onsetDateTime").map(instant),
-                    abated: try Self.time(resource, "abatementDateTime").map(instant)
+                    abated: try Self.time(resource, "abatementDateTime").map(instant),
+                    system: code.system
                 )
             )
         case "MedicationRequest":
-            let code: (code: String, display: String)
+            let code: Concept
             if let concept = try resource.field("medicationCodeableConcept") {
                 code = try Self.concept(concept)
             } else {
@@ -219,7 +221,8 @@ struct FHIRBundle {
                     display: code.display,
                     status: try resource.string("status") ?? "",
                     dosage: try resource.array("dosageInstruction").first.map(Self.dosage) ?? "",
-                    authored: try Self.time(resource, "authoredOn").map(instant)
+                    authored: try Self.time(resource, "authoredOn").map(instant),
+                    system: code.system
                 )
             )
         case "Observation":
@@ -250,7 +253,8 @@ struct FHIRBundle {
                     code: vaccine.code,
                     vaccine: vaccine.display,
                     status: try resource.string("status") ?? "",
-                    date: try Self.time(resource, "occurrenceDateTime").map(instant)
+                    date: try Self.time(resource, "occurrenceDateTime").map(instant),
+                    system: vaccine.system
                 )
             )
         case "Procedure":
@@ -266,7 +270,8 @@ struct FHIRBundle {
                     display: code.display,
                     reason: try reason(resource),
                     status: try resource.string("status") ?? "",
-                    performed: performed.map(instant)
+                    performed: performed.map(instant),
+                    system: code.system
                 )
             )
         case "CarePlan":
@@ -302,7 +307,9 @@ struct FHIRBundle {
                     status: try resource.string("status") ?? "",
                     date: date.map(instant),
                     results: results,
-                    conclusion: try resource.string("conclusion") ?? ""
+                    conclusion: try resource.string("conclusion") ?? "",
+                    system: code.system,
+                    presentedForm: try resource.array("presentedForm").first.map(Self.presentedForm) ?? ""
                 )
             )
         default:
@@ -435,7 +442,8 @@ struct FHIRBundle {
                     value: value.number,
                     text: value.text,
                     unit: value.unit,
-                    time: instant(time)
+                    time: instant(time),
+                    system: code.system
                 )
             )
         }
@@ -460,13 +468,60 @@ struct FHIRBundle {
         return nil
     }
 
-    /// A CodeableConcept's first code and its best display text (text, else the coding's display,
-    /// else the code itself).
-    private static func concept(_ concept: JSONCursor) throws -> (code: String, display: String) {
+    /// A CodeableConcept as Ward keeps it: the first coding's system and code, and the best
+    /// display text.
+    struct Concept {
+        var system: String
+        var code: String
+        var display: String
+    }
+
+    /// A CodeableConcept's first code, its system and its best display text (text, else the
+    /// coding's display, else the code itself).
+    private static func concept(_ concept: JSONCursor) throws -> Concept {
         let coding = try concept.array("coding").first
         let code = try coding?.string("code") ?? ""
         let display = try concept.string("text") ?? coding?.string("display") ?? code
-        return (code, display)
+        return Concept(system: try coding?.string("system") ?? "", code: code, display: display)
+    }
+
+    /// The most of a `text/plain` presented form Ward keeps, in bytes: a report's words, not a
+    /// document store (a Synthea note is a few KiB; an attachment may be megabytes).
+    static let presentedFormLimit = 64 * 1024
+
+    /// An Attachment as text (`DiagnosticReport.presentedForm`): a `text/plain` one's `data`,
+    /// decoded from base64 and cut at `presentedFormLimit`, else its title, content type and size.
+    /// Only the kept part is decoded, so the work is bounded whatever the attachment's size.
+    static func presentedForm(_ attachment: JSONCursor) throws -> String {
+        let type = try attachment.string("contentType") ?? ""
+        let title = try attachment.string("title") ?? ""
+        let data = try attachment.string("data")
+        // The base64 text's own length says the size when `size` is not written (3 bytes per 4).
+        let written = try attachment.field("size").map { try $0.number() }.flatMap {
+            $0 >= 0 && $0 < 1e15 ? Int($0) : nil
+        }
+        let size = written ?? data.map(Self.decodedSize)
+        let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        // Data that is not base64 is described like any other attachment: the report still imports.
+        if mediaType.lowercased() == "text/plain", let data {
+            // 4 base64 characters make 3 bytes: decode whole quanta only, and at most the limit.
+            let kept = data.utf8.prefix((presentedFormLimit / 3) * 4)
+            let quanta = String(decoding: kept.prefix(kept.count / 4 * 4), as: UTF8.self)
+            if let bytes = Data(base64Encoded: quanta) {
+                let text = String(decoding: bytes, as: UTF8.self)
+                return kept.count < data.utf8.count ? text + " … (\(size ?? 0) bytes in all)" : text
+            }
+        }
+        guard data != nil || !type.isEmpty || !title.isEmpty else { return "" }
+        let name = title.isEmpty ? "attachment" : title
+        let details = [type.isEmpty ? nil : type, size.map { "\($0) bytes" }].compactMap { $0 }
+        return details.isEmpty ? name : "\(name) (\(details.joined(separator: ", ")))"
+    }
+
+    /// How many bytes base64 `text` decodes to: 3 per 4 characters, less one per `=` of padding.
+    private static func decodedSize(_ text: String) -> Int {
+        let padding = text.utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+        return max(0, text.utf8.count / 4 * 3 - padding)
     }
 
     /// A dosage instruction as a clinician reads it: its `text` when written, else built from its

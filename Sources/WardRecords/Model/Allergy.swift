@@ -14,14 +14,20 @@ public struct Allergy: Sendable, Equatable {
     public var status: String
     public var recorded: Date?
 
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+
     public init(
         substance: String,
         code: String = "",
         criticality: String = "",
         category: String = "",
         status: String = "active",
-        recorded: Date? = nil
+        recorded: Date? = nil,
+        system: String = ""
     ) {
+        self.system = system
         self.substance = substance
         self.code = code
         self.criticality = criticality

@@ -16,14 +16,26 @@ public struct DiagnosticReport: Sendable, Equatable {
     /// The report's free-text conclusion, or empty.
     public var conclusion: String
 
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+    /// What the report's `presentedForm` holds, as text: a `text/plain` attachment's words
+    /// (cut at `FHIRBundle.presentedFormLimit`), else its title, content type and size; empty
+    /// when it has none. Shown as the conclusion when the report has none.
+    public var presentedForm: String
+
     public init(
         code: String = "",
         name: String,
         status: String = "final",
         date: Date? = nil,
         results: [String] = [],
-        conclusion: String = ""
+        conclusion: String = "",
+        system: String = "",
+        presentedForm: String = ""
     ) {
+        self.system = system
+        self.presentedForm = presentedForm
         self.code = code
         self.name = name
         self.status = status

@@ -10,7 +10,18 @@ public struct Immunization: Sendable, Equatable {
     public var status: String
     public var date: Date?
 
-    public init(code: String = "", vaccine: String, status: String = "completed", date: Date? = nil) {
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+
+    public init(
+        code: String = "",
+        vaccine: String,
+        status: String = "completed",
+        date: Date? = nil,
+        system: String = ""
+    ) {
+        self.system = system
         self.code = code
         self.vaccine = vaccine
         self.status = status

@@ -11,7 +11,19 @@ public struct Medication: Sendable, Equatable {
     public var dosage: String
     public var authored: Date?
 
-    public init(code: String, display: String, status: String = "active", dosage: String = "", authored: Date? = nil) {
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+
+    public init(
+        code: String,
+        display: String,
+        status: String = "active",
+        dosage: String = "",
+        authored: Date? = nil,
+        system: String = ""
+    ) {
+        self.system = system
         self.code = code
         self.display = display
         self.status = status

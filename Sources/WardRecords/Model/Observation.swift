@@ -26,6 +26,10 @@ public struct Observation: Sendable, Equatable {
     public var unit: String
     public var time: Date
 
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+
     public init(
         code: String,
         display: String,
@@ -33,8 +37,10 @@ public struct Observation: Sendable, Equatable {
         value: Double? = nil,
         text: String? = nil,
         unit: String = "",
-        time: Date
+        time: Date,
+        system: String = ""
     ) {
+        self.system = system
         self.code = code
         self.display = display
         self.category = category

@@ -10,7 +10,19 @@ public struct Problem: Sendable, Equatable {
     public var onset: Date?
     public var abated: Date?
 
-    public init(code: String, display: String, status: String = "active", onset: Date? = nil, abated: Date? = nil) {
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+
+    public init(
+        code: String,
+        display: String,
+        status: String = "active",
+        onset: Date? = nil,
+        abated: Date? = nil,
+        system: String = ""
+    ) {
+        self.system = system
         self.code = code
         self.display = display
         self.status = status

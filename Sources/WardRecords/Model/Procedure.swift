@@ -14,13 +14,19 @@ public struct Procedure: Sendable, Equatable {
     /// When it was performed (`performedDateTime`, or the start of `performedPeriod`).
     public var performed: Date?
 
+    /// The code's system (`http://loinc.org`, `http://snomed.info/sct`, …), or empty: rows
+    /// imported before Ward kept it (migration 4) have none.
+    public var system: String
+
     public init(
         code: String = "",
         display: String,
         reason: String = "",
         status: String = "completed",
-        performed: Date? = nil
+        performed: Date? = nil,
+        system: String = ""
     ) {
+        self.system = system
         self.code = code
         self.display = display
         self.reason = reason

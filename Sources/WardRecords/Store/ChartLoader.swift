@@ -34,7 +34,10 @@ struct ChartLoader {
         return LoadedChart(
             patient: patient,
             allergies: try rows(
-                "SELECT substance, code, criticality, category, status, recorded FROM allergy WHERE patient_id = ? ORDER BY id",
+                """
+                SELECT substance, code, criticality, category, status, recorded, system FROM allergy
+                WHERE patient_id = ? ORDER BY id
+                """,
                 id
             ) {
                 Allergy(
@@ -43,11 +46,15 @@ struct ChartLoader {
                     criticality: $0.text(2),
                     category: $0.text(3),
                     status: $0.text(4),
-                    recorded: date($0[5])
+                    recorded: date($0[5]),
+                    system: $0.text(6)
                 )
             },
             problems: try rows(
-                "SELECT code, display, status, onset, abated FROM problem WHERE patient_id = ? ORDER BY onset, id",
+                """
+                SELECT code, display, status, onset, abated, system FROM problem
+                WHERE patient_id = ? ORDER BY onset, id
+                """,
                 id
             ) {
                 Problem(
@@ -55,11 +62,15 @@ struct ChartLoader {
                     display: $0.text(1),
                     status: $0.text(2),
                     onset: date($0[3]),
-                    abated: date($0[4])
+                    abated: date($0[4]),
+                    system: $0.text(5)
                 )
             },
             medications: try rows(
-                "SELECT code, display, status, dosage, authored FROM medication WHERE patient_id = ? ORDER BY authored, id",
+                """
+                SELECT code, display, status, dosage, authored, system FROM medication
+                WHERE patient_id = ? ORDER BY authored, id
+                """,
                 id
             ) {
                 Medication(
@@ -67,12 +78,13 @@ struct ChartLoader {
                     display: $0.text(1),
                     status: $0.text(2),
                     dosage: $0.text(3),
-                    authored: date($0[4])
+                    authored: date($0[4]),
+                    system: $0.text(5)
                 )
             },
             observations: try rows(
                 """
-                SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time
+                SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time, c.system
                 FROM observation o JOIN observation_code c ON c.id = o.code_id
                 WHERE o.id BETWEEN ? AND ? ORDER BY o.time, o.id
                 """,
@@ -85,7 +97,8 @@ struct ChartLoader {
                     value: $0[3],
                     text: $0.optionalText(4),
                     unit: $0.text(5),
-                    time: date($0[6]) ?? .distantPast
+                    time: date($0[6]) ?? .distantPast,
+                    system: $0.text(7)
                 )
             },
             encounters: try rows(
@@ -104,14 +117,20 @@ struct ChartLoader {
                 Note(author: $0.text(0), time: date($0[1]) ?? .distantPast, text: $0.text(2))
             },
             immunizations: try rows(
-                "SELECT code, vaccine, status, date FROM immunization WHERE patient_id = ? ORDER BY date, id",
+                "SELECT code, vaccine, status, date, system FROM immunization WHERE patient_id = ? ORDER BY date, id",
                 id
             ) {
-                Immunization(code: $0.text(0), vaccine: $0.text(1), status: $0.text(2), date: date($0[3]))
+                Immunization(
+                    code: $0.text(0),
+                    vaccine: $0.text(1),
+                    status: $0.text(2),
+                    date: date($0[3]),
+                    system: $0.text(4)
+                )
             },
             procedures: try rows(
                 """
-                SELECT code, display, reason, status, performed FROM procedure WHERE patient_id = ?
+                SELECT code, display, reason, status, performed, system FROM procedure WHERE patient_id = ?
                 ORDER BY performed, id
                 """,
                 id
@@ -121,7 +140,8 @@ struct ChartLoader {
                     display: $0.text(1),
                     reason: $0.text(2),
                     status: $0.text(3),
-                    performed: date($0[4])
+                    performed: date($0[4]),
+                    system: $0.text(5)
                 )
             },
             carePlans: try rows(
@@ -141,7 +161,8 @@ struct ChartLoader {
             },
             reports: try rows(
                 """
-                SELECT code, name, status, date, results, conclusion FROM diagnostic_report WHERE patient_id = ?
+                SELECT code, name, status, date, results, conclusion, system, presented_form FROM diagnostic_report
+                WHERE patient_id = ?
                 ORDER BY date, id
                 """,
                 id
@@ -152,7 +173,9 @@ struct ChartLoader {
                     status: $0.text(2),
                     date: date($0[3]),
                     results: RecordsSchema.list($0.text(4)),
-                    conclusion: $0.text(5)
+                    conclusion: $0.text(5),
+                    system: $0.text(6),
+                    presentedForm: $0.text(7)
                 )
             }
         )

@@ -33,6 +33,11 @@ enum RecordsSchema {
     /// Immunizations, procedures, care plans and diagnostic reports (issue 15). A database
     /// written before it gains the empty tables on its next open; its charts read as before.
     static let careRecordsMigration = "3-immunizations-procedures-care-plans-reports"
+    /// Each code's system (`http://loinc.org`…), so typed JSON can say which code a row holds,
+    /// and a report's `presentedForm` (issue 15). Columns added with an empty default: rows
+    /// written before read as before, with no system, and `ALTER TABLE ADD COLUMN` rewrites no
+    /// row, so a demo home of tens of millions of observations migrates at once.
+    static let codeSystemsMigration = "4-code-systems-and-presented-forms"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -196,6 +201,17 @@ enum RecordsSchema {
                     CREATE INDEX diagnostic_report_patient ON diagnostic_report(patient_id, date);
                     """
             )
+        }
+        migrator.registerMigration(codeSystemsMigration) { db in
+            // `observation_code` keeps its uniqueness on (code, display, unit, category): the first
+            // system written for those wins, which is the one source's in every real export.
+            for table in [
+                "allergy", "problem", "medication", "observation_code", "immunization", "procedure",
+                "diagnostic_report",
+            ] {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN system TEXT NOT NULL DEFAULT ''")
+            }
+            try db.execute(sql: "ALTER TABLE diagnostic_report ADD COLUMN presented_form TEXT NOT NULL DEFAULT ''")
         }
         return migrator
     }

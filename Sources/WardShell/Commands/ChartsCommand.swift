@@ -24,7 +24,17 @@ struct ChartsCommand: ShellCommand {
             ]
         }
         shell.write(
-            TextTable(headers: ["", "MRN", "NAME", "BORN"], rows: rows, keys: ["current", "mrn", "name", "born"])
+            TextTable(
+                headers: ["", "MRN", "NAME", "BORN"],
+                rows: rows,
+                keys: ["current", "mrn", "name", "born"],
+                values: zip(shell.charts, rows).map { chart, row in
+                    [
+                        "current": .bool(chart.mrn == shell.currentMRN), "mrn": .text(row[1]), "name": .text(row[2]),
+                        "born": .text(row[3]),
+                    ]
+                }
+            )
         )
         return .succeeded
     }

@@ -2,8 +2,11 @@ import Foundation
 
 /// What `show SECTION WORD... [--since DAY] [--until DAY]` keeps of a section's rows.
 ///
-/// Words match the row's name (the lab, the vital, the medication...), case-insensitively, each
-/// anywhere in it, and every word must match — as `find` does with a patient's name. Days are the
+/// Words match the row's name (the lab, the vital, the medication...) as a clinician types them:
+/// each anywhere in it, ignoring case, spaces and punctuation (`a1c` finds "Hemoglobin
+/// A1c/Hemoglobin.total in Blood", `hemoglobin a1c` too); or the row's code (`4548-4`); or, for a
+/// common abbreviation (`hba1c`, `bmi`, `ldl`: `ClinicalAbbreviations`), the codes and name words
+/// it stands for. Every word must match, as `find` does with a patient's name. Days are the
 /// local calendar day, both ends included; a row without a date is left out once a day is given,
 /// since nothing says it falls inside.
 ///
@@ -27,7 +30,7 @@ struct RowFilter: Sendable, Equatable {
 
     /// Reads the words and the two day options, failing with `usage` for a day that is not one.
     init(words: [String], since: String?, until: String?, syntax: CommandSyntax) throws(UsageError) {
-        self.words = words.map { $0.lowercased() }
+        self.words = words.map(Self.normalized).filter { !$0.isEmpty }
         self.since = try since.map { text throws(UsageError) in try Self.day(text, "--since", syntax) }
         self.end = try until.map { text throws(UsageError) in
             let day = try Self.day(text, "--until", syntax)
@@ -43,14 +46,32 @@ struct RowFilter: Sendable, Equatable {
 
     var isEmpty: Bool { words.isEmpty && since == nil && end == nil }
 
-    func keeps(name: String, date: Date?) -> Bool {
-        let lowered = name.lowercased()
-        guard words.allSatisfy({ lowered.contains($0) }) else { return false }
+    /// Whether a row of this `name`, `code` (empty when it has none) and `date` is kept.
+    func keeps(name: String, code: String, date: Date?) -> Bool {
+        if !words.isEmpty {
+            let name = Self.normalized(name)
+            let normalizedCode = Self.normalized(code)
+            guard words.allSatisfy({ Self.matches($0, name: name, code: code, normalizedCode: normalizedCode) })
+            else { return false }
+        }
         if since == nil && end == nil { return true }
         guard let date else { return false }
         if let since, date < since { return false }
         if let end, date >= end { return false }
         return true
+    }
+
+    /// One word against a row: in its name, as its code, or as an abbreviation of either.
+    private static func matches(_ word: String, name: String, code: String, normalizedCode: String) -> Bool {
+        if name.contains(word) || (!normalizedCode.isEmpty && normalizedCode == word) { return true }
+        guard let meaning = ClinicalAbbreviations.meaning(of: word) else { return false }
+        return meaning.codes.contains(code) || meaning.words.contains { name.contains($0) }
+    }
+
+    /// Lower case, letters and digits only: `HbA1c`, `hb a1c` and `Hb-A1c` read the same, and
+    /// `4548-4` reads as `45484`. Linear in the text.
+    static func normalized(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter(CharacterSet.alphanumerics.contains)))
     }
 
     /// `2020-01-01`, a real day of the calendar (not `2020-02-30`), at local midnight.

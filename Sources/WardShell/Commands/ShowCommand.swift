@@ -11,8 +11,10 @@ import WardRecords
 /// stop at `recent` rows unless `--all`: Ward pages nothing through another program, so a
 /// screenful is the sensible default.
 ///
-/// Words after the section keep the rows whose name holds every one (`show labs a1c`); `--since`
-/// and `--until` keep the rows of those days (`RowFilter`).
+/// Words after the section keep the rows each one matches, by name, code or abbreviation
+/// (`show labs hba1c`); `--since` and `--until` keep the rows of those days (`RowFilter`).
+///
+/// Each table carries its rows typed too (`ChartJSON`), for JSON.
 ///
 /// A section shown is the chart `read`, with the section, whether or not it has rows; a
 /// refused section is that read `denied` (noted by `Shell.run`). The filter is not recorded: what
@@ -28,7 +30,9 @@ struct ShowCommand: ShellCommand {
         operand: .words(
             name: "section",
             help: "The section to show (listed above), or a prefix only it starts with; Tab completes it."
-                + " Words after it keep the rows whose name holds them all, in any case: 'show labs a1c'."
+                + " Words after it keep the rows each word matches: in the name, ignoring case, spaces and"
+                + " punctuation; the whole code ('show labs 4548-4'); or a common abbreviation (hba1c, a1c,"
+                + " bmi, bp, ldl, hdl, egfr, hb, wbc...: man ward, FILTERS): 'show labs hba1c'."
                 + " Ward records which section was shown, never these words."
         ),
         options: [
@@ -100,24 +104,30 @@ struct ShowCommand: ShellCommand {
                 ["SUBSTANCE", "CATEGORY", "CRITICALITY", "STATUS", "RECORDED"],
                 chart.allergies.reversed(),
                 name: \.substance,
+                code: \.code,
                 date: \.recorded,
-                shell
+                shell,
+                values: ChartJSON.row
             ) { [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)] }
         case .meds:
             table(
                 ["MEDICATION", "DOSAGE", "STATUS", "AUTHORED"],
                 chart.medications.reversed(),
                 name: \.display,
+                code: \.code,
                 date: \.authored,
-                shell
+                shell,
+                values: ChartJSON.row
             ) { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] }
         case .problems:
             table(
                 ["PROBLEM", "STATUS", "ONSET", "ABATED"],
                 chart.problems.reversed(),
                 name: \.display,
+                code: \.code,
                 date: \.onset,
-                shell
+                shell,
+                values: ChartJSON.row
             ) { [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)] }
         case .vitals: observations(chart.vitals, shell)
         case .labs: observations(chart.labs, shell)
@@ -128,24 +138,30 @@ struct ShowCommand: ShellCommand {
                 ["DATE", "VACCINE", "STATUS"],
                 chart.immunizations.reversed(),
                 name: \.vaccine,
+                code: \.code,
                 date: \.date,
-                shell
+                shell,
+                values: ChartJSON.row
             ) { [ChartFormat.day($0.date), $0.vaccine, $0.status] }
         case .procedures:
             table(
                 ["DATE", "PROCEDURE", "REASON", "STATUS"],
                 chart.procedures.reversed(),
                 name: \.display,
+                code: \.code,
                 date: \.performed,
-                shell
+                shell,
+                values: ChartJSON.row
             ) { [ChartFormat.day($0.performed), $0.display, $0.reason, $0.status] }
         case .careplans:
             table(
                 ["PLAN", "ACTIVITIES", "START", "END", "STATUS"],
                 chart.carePlans.reversed(),
                 name: \.category,
+                code: \.noCode,
                 date: \.start,
-                shell
+                shell,
+                values: ChartJSON.row
             ) {
                 [
                     $0.category, ChartFormat.list($0.activities), ChartFormat.day($0.start),
@@ -157,16 +173,20 @@ struct ShowCommand: ShellCommand {
                 ["DATE", "REPORT", "STATUS", "RESULTS"],
                 chart.reports.reversed(),
                 name: \.name,
+                code: \.code,
                 date: \.date,
-                shell
+                shell,
+                values: ChartJSON.row
             ) { [ChartFormat.day($0.date), $0.name, $0.status, ChartFormat.findings($0)] }
         case .encounters:
             table(
                 ["START", "CLASS", "VISIT", "REASON"],
                 chart.encounters.reversed(),
                 name: \.display,
+                code: \.noCode,
                 date: { $0.start },
                 shell,
+                values: ChartJSON.row,
                 cells: { [ChartFormat.time($0.start), $0.kind, $0.display, $0.reason] }
             )
         case .notes: notes(chart.notes, shell)
@@ -182,12 +202,16 @@ struct ShowCommand: ShellCommand {
             ["Name", ChartFormat.name(given: p.given, family: p.family)],
             ["Born", p.birthDate], ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
         ]
+        // JSON: the same field and value, a count as a number.
+        var values = rows.map { ["field": TableValue.text($0[0]), "value": TableValue.text($0[1])] }
         if shell.chartContents == .full {
-            rows += ChartSection.allCases.dropFirst().map { section in
-                [section.summaryLabel, "\(Self.count(section, chart))"]
+            for section in ChartSection.allCases.dropFirst() {
+                let count = Self.count(section, chart)
+                rows.append([section.summaryLabel, "\(count)"])
+                values.append(["field": .text(section.summaryLabel), "value": .number(Double(count))])
             }
         }
-        shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields))
+        shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields, values: values))
     }
 
     /// How many rows `section` holds in `chart`, for the summary.
@@ -215,8 +239,10 @@ struct ShowCommand: ShellCommand {
             ["TIME", "MEASUREMENT", "VALUE", "UNIT"],
             list.reversed(),
             name: \.display,
+            code: \.code,
             date: { $0.time },
             shell,
+            values: ChartJSON.row,
             cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }
         )
     }
@@ -227,20 +253,22 @@ struct ShowCommand: ShellCommand {
         _ headers: [String],
         _ items: some Sequence<Item>,
         name: (Item) -> String,
+        code: (Item) -> String,
         date: (Item) -> Date?,
         _ shell: Shell,
+        values: (Item) -> [String: TableValue],
         cells: (Item) -> [String]
     ) {
-        let rows = items.filter { filter.keeps(name: name($0), date: date($0)) }.map(cells)
-        guard !rows.isEmpty else {
+        let kept = items.filter { filter.keeps(name: name($0), code: code($0), date: date($0)) }
+        guard !kept.isEmpty else {
             shell.write(filter.isEmpty ? "No \(section.noun) in this chart." : "No \(section.noun) match.")
             return
         }
-        let shown = all ? rows : Array(rows.prefix(Self.recent))
-        shell.write(TextTable(headers: headers, rows: shown))
-        if shown.count < rows.count {
+        let shown = all ? kept : Array(kept.prefix(Self.recent))
+        shell.write(TextTable(headers: headers, rows: shown.map(cells), values: shown.map(values)))
+        if shown.count < kept.count {
             shell.write(
-                "\(rows.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."
+                "\(kept.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."
             )
         }
     }
@@ -251,7 +279,7 @@ struct ShowCommand: ShellCommand {
             shell.write("No notes in this chart.")
             return
         }
-        let list = notes.reversed().filter { filter.keeps(name: $0.text, date: $0.time) }
+        let list = notes.reversed().filter { filter.keeps(name: $0.text, code: "", date: $0.time) }
         guard !list.isEmpty else {
             shell.write("No notes match.")
             return
@@ -261,11 +289,21 @@ struct ShowCommand: ShellCommand {
             TextTable(
                 headers: ["TIME", "AUTHOR", "TEXT"],
                 rows: shown.map { [ChartFormat.time($0.time), $0.author, $0.text] },
-                layout: .paragraphs
+                layout: .paragraphs,
+                values: shown.map(ChartJSON.row)
             )
         )
         if shown.count < list.count {
             shell.write("\(list.count - shown.count) older not shown; 'show notes --all' lists every one.")
         }
     }
+}
+
+/// Rows that have a name but no code: a filter's words match their name only.
+extension CarePlan {
+    fileprivate var noCode: String { "" }
+}
+
+extension Encounter {
+    fileprivate var noCode: String { "" }
 }

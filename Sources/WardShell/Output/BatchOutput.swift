@@ -27,7 +27,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
         var source: String
         var command: String
         var status: String
-        var rows: [[String: String]]
+        var rows: [[String: TableValue]]
         var messages: [String]
         var error: String?
     }
@@ -44,7 +44,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
 
     /// The command running now, and what it has said so far.
     private var current: Line?
-    private var rows: [[String: String]] = []
+    private var rows: [[String: TableValue]] = []
     private var messages: [String] = []
     private var failureMessage: String?
 
@@ -86,11 +86,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
         case .text:
             for line in table.render(width: width()) { standardOutput(line) }
         case .json:
-            for row in table.rows {
-                var object: [String: String] = [:]
-                for (key, cell) in zip(table.keys, row) { object[key] = cell }
-                rows.append(object)
-            }
+            rows += table.objects
         case .csv:
             // `standardOutput` ends each line with LF: with the CR, each record ends in CRLF.
             for record in [table.keys] + table.rows { standardOutput(CSV.record(record) + "\r") }
@@ -135,7 +131,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
             messages: messages,
             error: error
         )
-        // Strings and numbers only: encoding cannot fail.
+        // Strings, numbers, booleans and null only: encoding cannot fail.
         guard let data = try? encoder.encode(record) else { return }
         standardOutput(Sanitizer.json(String(decoding: data, as: UTF8.self)))
     }

@@ -34,6 +34,9 @@ public final class TextOutput: ShellOutput {
     private let width: () -> Int
     private let print: (String) -> Void
     public var format: BatchOutput.Format = .text
+    /// Colour for table headers at a terminal (`TerminalStyle`); plain unless the shell's
+    /// executable says so.
+    public var style = TerminalStyle.plain
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -53,13 +56,14 @@ public final class TextOutput: ShellOutput {
     public func table(_ table: TextTable) {
         switch format {
         case .text:
-            for line in table.render(width: width()) { print(line) }
+            let lines = table.render(width: width())
+            for (index, line) in lines.enumerated() {
+                print(index == 0 && table.layout == .columns ? style.header(line) : line)
+            }
         case .json:
-            for row in table.rows {
-                // Strings only: encoding cannot fail.
-                guard let data = try? encoder.encode(Dictionary(zip(table.keys, row)) { first, _ in first }) else {
-                    continue
-                }
+            for object in table.objects {
+                // Strings, numbers, booleans and null only: encoding cannot fail.
+                guard let data = try? encoder.encode(object) else { continue }
                 print(Sanitizer.json(String(decoding: data, as: UTF8.self)))
             }
         case .csv:

@@ -1,11 +1,11 @@
 import WardCore
 
 /// A command's result rows: aligned columns that fit a terminal width as text, or one object
-/// per row as JSON (`ward --batch --format json`).
+/// per row as JSON (`ward --batch --format json`), typed when the command gave `values`.
 ///
 /// When the natural widths do not fit, the widest column gives up a character at a time until
 /// the table fits (no column below `minimumColumn`), and cells longer than their column end in
-/// `…`. Plain text only: no colour, so `NO_COLOR` and a dumb terminal read the same.
+/// `…`. Plain text only: a header's colour, when on, is `TextOutput`'s (`TerminalStyle`).
 ///
 /// Every cell is record text, hostile until shown otherwise: `render` passes each through
 /// `Sanitizer` before measuring it, so a cell's controls are shown (`\e`, `\r`, `\u202E`), never
@@ -30,12 +30,31 @@ public struct TextTable: Sendable {
     /// The columns' names in JSON: the headers in lower case unless given.
     public var keys: [String]
     public var layout: Layout
+    /// Each row as JSON writes it, typed (`TableValue`), when the command gave them: numbers,
+    /// instants and codes with their systems, and keys text has no column for. Nil: JSON writes
+    /// `rows` as strings under `keys`.
+    public var values: [[String: TableValue]]?
 
-    public init(headers: [String], rows: [[String]], keys: [String]? = nil, layout: Layout = .columns) {
+    public init(
+        headers: [String],
+        rows: [[String]],
+        keys: [String]? = nil,
+        layout: Layout = .columns,
+        values: [[String: TableValue]]? = nil
+    ) {
         self.headers = headers
         self.rows = rows
         self.keys = keys ?? headers.map { $0.lowercased() }
         self.layout = layout
+        self.values = values
+    }
+
+    /// The rows as JSON objects: `values` when given, else each cell as a string under its key.
+    public var objects: [[String: TableValue]] {
+        if let values { return values }
+        return rows.map { row in
+            Dictionary(zip(keys, row.map(TableValue.text))) { first, _ in first }
+        }
     }
 
     /// The lines of the table as text, none longer than `width` (unless even the narrowest
