@@ -26,7 +26,8 @@ struct ShellCommandLine {
             runner: Shell(recordsHome: setup.home.path),
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
-            logger: setup.logger
+            logger: setup.logger,
+            resume: setup.resume()
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }
