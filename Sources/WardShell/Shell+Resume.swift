@@ -16,7 +16,11 @@ extension Shell {
         return ResumeContext(mrns: charts.map(\.mrn), current: currentMRN).encoded()
     }
 
-    public func resume(from context: [UInt8]) {
+    public func resume(from context: [UInt8]?) {
+        guard let context else {
+            write("The charts open before the lock were not reopened: their sealed list did not open. Open them again.")
+            return
+        }
         guard let saved = ResumeContext(decoding: context) else {
             write("The charts open before the lock were not reopened: their list did not read back. Open them again.")
             return

@@ -138,6 +138,33 @@ import Testing
         #expect(try again.waitForExit() == 0)
     }
 
+    /// The password changed while the session was locked (`ward user passwd` elsewhere): the new
+    /// one unlocks, but the list sealed under the old one does not open. It is forgotten, the
+    /// user told, and the unlock goes on.
+    @Test func aPasswordChangedWhileLocked_unlocks_butTheChartsAreNotReopened_andTheUserIsTold() throws {
+        let t = try TerminalHarness(columns: 140, rows: 40)
+        try Self.importPatients(Self.patients, into: t)
+        try t.signOn()
+        try Self.openBoth(t)
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "passwd", TerminalHarness.user, "--password-stdin"],
+            environment: environment,
+            input: "battery staple\n"
+        )
+        #expect(TerminalHarness.lastStatus == 0)
+        try t.enter("battery staple")
+        try t.waitFor("The charts open before the lock were not reopened: their sealed list did not open.")
+        try t.waitFor("ward>")
+        try t.enter("charts")
+        try t.waitFor("No chart is open. Open one with 'open MRN'.")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+
     /// Breaking the glass takes a reason each time: a restricted chart is not reopened, and the
     /// user is told how to open it again; the other chart comes back.
     @Test func aRestrictedChart_isNotReopened_andTheUserIsTold() throws {

@@ -169,7 +169,8 @@ import Testing
         func signedOn(user: String, role: Role) {}
         func wipe() { open = nil }
         func resumableContext() -> [UInt8]? { open }
-        func resume(from context: [UInt8]) {
+        func resume(from context: [UInt8]?) {
+            guard let context else { return }
             resumed.append(context)
             open = context
             events.append(.accessed(RecordAccess(.opened, record: "M1", outcome: .ok)))

@@ -93,6 +93,17 @@ import WardRecords
         )
     }
 
+    @Test func aSealThatDidNotOpen_opensNothing_andSaysSo() throws {
+        let f = try ShellFixture()
+        f.shell.resume(from: nil)
+        #expect(f.shell.charts.isEmpty && f.shell.takeSessionEvents().isEmpty)
+        #expect(
+            f.lines == [
+                "The charts open before the lock were not reopened: their sealed list did not open. Open them again."
+            ]
+        )
+    }
+
     @Test func theContext_readsBackWhatWasWritten_andNothingElse() {
         let saved = ResumeContext(mrns: ["8f3e2a10-5c4b-4d1e-9a7f-2b6c0d9e1f35", "a\nb", "é"], current: "a\nb")
         #expect(ResumeContext(decoding: saved.encoded()) == saved)

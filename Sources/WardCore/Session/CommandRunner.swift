@@ -33,8 +33,10 @@ public protocol CommandRunner: Wipeable {
 
     /// After an unlock, once `signedOn` has run: what `resumableContext` gave before the lock.
     /// Bring it back the way a command would (so each access is noted again, and heard by the
-    /// chain as after a command), and say what could not be. Do not keep `context`.
-    func resume(from context: [UInt8])
+    /// chain as after a command), and say what could not be. Do not keep `context`. Nil: a
+    /// context was sealed and did not open (the password changed while locked); say that
+    /// nothing was brought back.
+    func resume(from context: [UInt8]?)
 }
 
 extension CommandRunner {
@@ -44,7 +46,7 @@ extension CommandRunner {
 
     public func resumableContext() -> [UInt8]? { nil }
 
-    public func resume(from context: [UInt8]) {}
+    public func resume(from context: [UInt8]?) {}
 }
 
 /// What the session does after a command.

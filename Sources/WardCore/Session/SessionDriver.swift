@@ -378,7 +378,7 @@ public final class SessionDriver {
 
     /// After an unlock, what the lock sealed goes back to the runner, which reopens it as its
     /// commands would; the chain hears each access as after a command (the audit log records
-    /// the reopening). A seal that did not open is forgotten, and the user told.
+    /// the reopening). A seal that did not open is forgotten, and the runner tells the user.
     private func bringBack() {
         guard let resume else { return }
         switch resume.open() {
@@ -389,9 +389,7 @@ public final class SessionDriver {
             Password.zeroize(&context)
             perform(commandDone())
         case .unreadable:
-            frontEnd.say(
-                "The charts open before the lock were not reopened: their sealed list did not open. Open them again."
-            )
+            runner.resume(from: nil)
         }
     }
 
