@@ -65,8 +65,10 @@ import Testing
         let rows = try Self.chartRows(t)
         #expect(rows.contains("* \(hopper) Hopper, Canary 1970-01-02"))
         #expect(rows.contains("\(turing) Turing, Canary 1970-01-02"))
-        try t.enter("show")
-        try t.waitFor("Hopper, Canary")
+        try t.enter("show")  // the current chart's data, loaded again
+        try t.waitFor("Name            Hopper, Canary")
+        try t.waitFor("Sex             female")
+        Thread.sleep(forTimeInterval: 0.3)
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
 
