@@ -54,10 +54,16 @@ struct BatchCommandLine {
             runner: shell,
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
-            logger: setup.logger
+            logger: setup.logger,
+            // One command (-c) ends before any lock could close its charts: no second scrypt.
+            resume: isOneCommand ? nil : setup.resume()
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }
+    }
+
+    private var isOneCommand: Bool {
+        if case .command = script { true } else { false }
     }
 
     /// How messages name what is running: the option, or why there is a script at all.

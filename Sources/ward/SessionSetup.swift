@@ -48,6 +48,12 @@ struct SessionSetup {
     /// the plugins that keep a line's command (the audit log) keep only these.
     static let commandNames = Set(Shell.commands.flatMap { [$0.syntax.name] + $0.syntax.aliases })
 
+    /// What brings the open charts back after an unlock, when `[session] resume` holds for the
+    /// user who signs on (their table, their role's, the site's, then their own file).
+    func resume() -> SessionResume {
+        SessionResume(logger: logger) { [policy] user, role in policy.effectivePolicy(user: user, role: role).resume }
+    }
+
     /// The sign-on and lock rules for `user` (their `[user.*]` table, else the site's).
     func machinePolicy(user: String?) -> SessionMachine.Policy {
         let limits = policy.effectivePolicy(user: user, role: nil)

@@ -36,7 +36,8 @@ struct ShellCommandLine {
             runner: shell,
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
-            logger: setup.logger
+            logger: setup.logger,
+            resume: setup.resume()
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }

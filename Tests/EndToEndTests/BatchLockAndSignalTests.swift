@@ -19,7 +19,10 @@ import Testing
         """
 
     @Test func aStalledPipe_locks_wipes_andTheNextLineRunsAfterSigningOnAgainFromTheFile() throws {
-        let h = try BatchHome(site: Self.quickIdleSite)
+        // Without resume, so that nothing reopens the chart (ResumeEndToEndTests: with it).
+        let h = try BatchHome(
+            site: Self.quickIdleSite.replacingOccurrences(of: "[session]", with: "[session]\nresume = false")
+        )
         let p = try h.start([
             "--batch", "-", "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
         ])

@@ -178,9 +178,9 @@ struct WipeCoreImageTests {
         #expect(occurrences(of: String(family), in: after) == 0)
         #expect(!(try t.screenAndScrollback()).contains(String(family)))
         try t.enter(TerminalHarness.password)
-        try t.waitFor("ward>")
-        try t.enter("open C0000001")  // the store reopened after sign-on
-        try t.waitFor("Opened C0000001")
+        try t.waitFor("ward [C0000001]>")  // reopened (resume), from the store reopened after sign-on
+        try t.enter("show")
+        try t.waitFor(String(family))
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
     }

@@ -135,7 +135,16 @@ extension SitePolicy {
         for key in SessionKey.allCases {
             guard let value = preferences.session.values[key] else { continue }
             let ceiling = ceiling(of: key)
-            if value > ceiling.value {
+            if key == .resume, value > ceiling.value {
+                let site = ceiling.line > 0 ? "\(file):\(ceiling.line)" : SitePolicy.builtInFile
+                errors.append(
+                    .conflict(
+                        file: preferences.file,
+                        line: preferences.session.lines[key] ?? preferences.session.line,
+                        message: "'resume' is true, but \(site) turns it off; a user file may only turn it off."
+                    )
+                )
+            } else if value > ceiling.value {
                 errors.append(
                     .lengthens(
                         file: preferences.file,

@@ -26,12 +26,27 @@ public protocol CommandRunner: Wipeable {
     /// `.accessed` for each record it touched, so the audit log records what was done rather
     /// than what a line asked for.
     func takeSessionEvents() -> [SessionEvent]
+
+    /// Just before a lock wipes: what to bring back after the unlock (`[session] resume`), as
+    /// bytes the session seals and then zeroes; nil when there is nothing to bring back.
+    func resumableContext() -> [UInt8]?
+
+    /// After an unlock, once `signedOn` has run: what `resumableContext` gave before the lock.
+    /// Bring it back the way a command would (so each access is noted again, and heard by the
+    /// chain as after a command), and say what could not be. Do not keep `context`. Nil: a
+    /// context was sealed and did not open (the password changed while locked); say that
+    /// nothing was brought back.
+    func resume(from context: [UInt8]?)
 }
 
 extension CommandRunner {
     public func answer(_ text: String?) -> CommandResult { .failed }
 
     public func takeSessionEvents() -> [SessionEvent] { [] }
+
+    public func resumableContext() -> [UInt8]? { nil }
+
+    public func resume(from context: [UInt8]?) {}
 }
 
 /// What the session does after a command.

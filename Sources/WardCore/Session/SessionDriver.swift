@@ -81,6 +81,8 @@ public final class SessionDriver {
     private let credentials: CredentialStore
     private let loop: EventLoop
     private let lock = Lock()
+    /// The charts (the runner's context) a lock closes, sealed until the unlock; nil: never kept.
+    private let resume: SessionResume?
     private let makeSignals: ([UnixSignal]) throws -> any SignalSource
     private var signals: (any SignalSource)?
     private var machine: SessionMachine
@@ -92,8 +94,11 @@ public final class SessionDriver {
     /// What sign-on learned, shown once the shell starts.
     private var signOnNews: [String] = []
 
-    /// - Parameter signals: Installs the handlers for the table's signals; by default the
-    ///   process's own `SignalPipe`. Tests give a pipe of their own.
+    /// - Parameters:
+    ///   - resume: Brings the runner's context back after an unlock (`[session] resume`); nil
+    ///     where there is none to bring back (`ward exec`).
+    ///   - signals: Installs the handlers for the table's signals; by default the process's own
+    ///     `SignalPipe`. Tests give a pipe of their own.
     public init(
         frontEnd: any SessionFrontEnd,
         clock: any WardClock,
@@ -102,6 +107,7 @@ public final class SessionDriver {
         credentials: CredentialStore,
         policy: SessionMachine.Policy,
         logger: Logger,
+        resume: SessionResume? = nil,
         signals: @escaping ([UnixSignal]) throws -> any SignalSource = { try SignalPipe(signals: $0) }
     ) {
         self.frontEnd = frontEnd
@@ -111,6 +117,7 @@ public final class SessionDriver {
         self.credentials = credentials
         self.logger = logger
         self.makeSignals = signals
+        self.resume = resume
         self.loop = EventLoop(clock: clock)
         self.machine = SessionMachine(policy: policy, clock: clock)
         self.info = chain.session
@@ -272,10 +279,12 @@ public final class SessionDriver {
             let role: Role
             if atLockScreen {
                 role = try credentials.unlock(name: user, password: password).role
+                resume?.unlocked(password: password)
             } else {
                 let summary = try credentials.signOn(name: user, password: password, tty: frontEnd.terminalName)
                 signOnNews = summary.lines
                 role = summary.role
+                resume?.signedOn(user: user, role: role, password: password)
             }
             accepted()
             perform(machine.passwordChecked(role: role))
@@ -344,6 +353,10 @@ public final class SessionDriver {
             case .announce(let event):
                 announce(event)
             case .wipe(let user, let reason):
+                if let resume {
+                    var context = runner.resumableContext()
+                    resume.lock(sealing: &context)
+                }
                 lock.wipeAll()
                 frontEnd.showLockScreen(user: user, reason: reason)
                 logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
@@ -354,10 +367,29 @@ public final class SessionDriver {
                 frontEnd.showShell(news: signOnNews)
                 signOnNews = []
                 runner.signedOn(user: user, role: role)
+                bringBack()
                 showPrompt()
             case .end(let reason, let status):
+                resume?.forget()
                 finish(reason, status: status)
             }
+        }
+    }
+
+    /// After an unlock, what the lock sealed goes back to the runner, which reopens it as its
+    /// commands would; the chain hears each access as after a command (the audit log records
+    /// the reopening). A seal that did not open is forgotten, and the runner tells the user.
+    private func bringBack() {
+        guard let resume else { return }
+        switch resume.open() {
+        case .nothing:
+            break
+        case .context(var context):
+            runner.resume(from: context)
+            Password.zeroize(&context)
+            perform(commandDone())
+        case .unreadable:
+            runner.resume(from: nil)
         }
     }
 

@@ -290,6 +290,9 @@ public final class LineEditor {
         }
         completion = nil
         longestLine = 0
+        // The prompt names the current chart's MRN: a core image after the lock showed it here.
+        // The front end sets the next prompt before it installs the editor again.
+        prompt = ""
         if !wasInstalled { remove() }
         clearQueue()
         stdoutBuffer.wipe()

@@ -19,6 +19,11 @@ public struct SessionPolicy: Equatable, Sendable {
     /// across processes (`lockout`, default 15m). The site's alone: a shorter lock is a weaker
     /// one, so a user file may not set it (`UserPreferences.parse`).
     public var lockout: Duration
+    /// After unlocking, the charts that were open are open again (`resume`, default true). A
+    /// user file may turn it off, never on where the site turns it off: while locked the list
+    /// is kept sealed with a key from the password (`SessionResume`), and a site that wants
+    /// nothing at all kept says so here.
+    public var resume: Bool
 
     public init(
         idleTimeout: Duration = .seconds(300),
@@ -27,7 +32,8 @@ public struct SessionPolicy: Equatable, Sendable {
         maxFailedAttempts: Int = 5,
         passwordTimeout: Duration = .seconds(60),
         maxSession: Duration? = nil,
-        lockout: Duration = .seconds(900)
+        lockout: Duration = .seconds(900),
+        resume: Bool = true
     ) {
         self.idleTimeout = idleTimeout
         self.warnBefore = warnBefore
@@ -36,6 +42,7 @@ public struct SessionPolicy: Equatable, Sendable {
         self.passwordTimeout = passwordTimeout
         self.maxSession = maxSession
         self.lockout = lockout
+        self.resume = resume
     }
 
     /// Ward's built-in limits, used where the site file says nothing.
@@ -52,6 +59,7 @@ public struct SessionPolicy: Equatable, Sendable {
             case .passwordTimeout: .duration(passwordTimeout)
             case .maxSession: maxSession.map { .duration($0) } ?? .off
             case .lockout: .duration(lockout)
+            case .resume: .flag(resume)
             }
         }
         set {
@@ -64,6 +72,7 @@ public struct SessionPolicy: Equatable, Sendable {
             case (.maxSession, .duration(let d)): maxSession = d
             case (.maxSession, .off): maxSession = nil
             case (.lockout, .duration(let d)): lockout = d
+            case (.resume, .flag(let on)): resume = on
             default: assertionFailure("\(newValue) does not fit \(key)")
             }
         }
@@ -79,6 +88,7 @@ public enum SessionKey: String, CaseIterable, Sendable, CustomStringConvertible 
     case passwordTimeout = "password-timeout"
     case maxSession = "max-session"
     case lockout = "lockout"
+    case resume = "resume"
 
     public var description: String { rawValue }
 
@@ -92,7 +102,7 @@ public enum SessionKey: String, CaseIterable, Sendable, CustomStringConvertible 
         case .passwordTimeout: .seconds(1) ... .seconds(3600)
         case .maxSession: .seconds(1) ... .seconds(7 * 24 * 3600)
         case .lockout: .seconds(1) ... .seconds(24 * 3600)
-        case .maxFailedAttempts: nil
+        case .maxFailedAttempts, .resume: nil
         }
     }
 
@@ -101,6 +111,9 @@ public enum SessionKey: String, CaseIterable, Sendable, CustomStringConvertible 
 
     /// Reads this key from a table, nil when absent; throws a `ConfigError` naming its line.
     func read(from table: PluginSettings) throws -> SessionSetting? {
+        if self == .resume {
+            return try table.bool(rawValue).map { .flag($0) }
+        }
         if let range = countRange {
             return try table.integer(rawValue, in: range).map { .count($0) }
         }
@@ -113,16 +126,19 @@ public enum SessionKey: String, CaseIterable, Sendable, CustomStringConvertible 
 }
 
 /// One session setting's value, ordered from strictest to loosest: a shorter time, fewer
-/// attempts, and any limit before `.off`.
+/// attempts, any limit before `.off`, and a feature off before on.
 public enum SessionSetting: Comparable, Sendable, CustomStringConvertible {
     case duration(Duration)
     case count(Int)
     case off
+    /// A switch (`resume`): `false` is the stricter.
+    case flag(Bool)
 
     public static func < (a: SessionSetting, b: SessionSetting) -> Bool {
         switch (a, b) {
         case (.duration(let x), .duration(let y)): x < y
         case (.count(let x), .count(let y)): x < y
+        case (.flag(let x), .flag(let y)): !x && y
         case (.off, _): false
         case (_, .off): true
         default: false
@@ -135,6 +151,7 @@ public enum SessionSetting: Comparable, Sendable, CustomStringConvertible {
         case .duration(let d): "\"\(DurationText.format(d))\""
         case .count(let n): "\(n)"
         case .off: "\"off\""
+        case .flag(let on): "\(on)"
         }
     }
 }

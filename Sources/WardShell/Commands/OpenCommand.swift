@@ -92,7 +92,7 @@ struct OpenCommand: ShellCommand {
             shell.noteAccess(.opened, chart.mrn, .ok)
             return .succeeded
         }
-        guard match.restricted else { return try open(match.mrn, store, shell) }
+        guard match.restricted else { return try Self.open(match.mrn, store, shell) }
         if let reason { return try breakGlass(match.mrn, reason: reason, store, shell) }
         return shell.ask("\(match.mrn) is restricted. Why do you open it? (recorded; empty to cancel) ") {
             [unowned shell] answer in
@@ -130,12 +130,61 @@ struct OpenCommand: ShellCommand {
         _ shell: Shell
     ) throws -> CommandResult {
         shell.noteBreakGlass(BreakGlass(mrn: mrn, user: shell.user ?? "", reason: reason, time: shell.now()))
-        return try open(mrn, store, shell)
+        return try Self.open(mrn, store, shell)
     }
 
-    private func open(_ mrn: String, _ store: any RecordStore, _ shell: Shell) throws -> CommandResult {
+    /// What became of one chart reopened after an unlock.
+    enum Reopening: Equatable {
+        case opened
+        /// Restricted: not opened, and no access noted (nobody asked to open it now).
+        case restricted
+        /// No patient has the MRN any more: a failed open is noted.
+        case gone
+        /// The store failed, with this message: a failed open is noted.
+        case failed(String)
+    }
+
+    /// Opens `mrn` again after an unlock (`Shell.resume(from:)`) as `open MRN` would, with its
+    /// `opened` access; never a restricted chart, which opens only with a reason. Silently: the
+    /// shell sums up what came back in one line of MRNs, and a batch writes that line on standard
+    /// error, where a patient's name does not belong.
+    static func reopen(_ mrn: String, in shell: Shell) -> Reopening {
+        let store: any RecordStore
+        let found: PatientMatch?
+        do {
+            store = try shell.records()
+            found = try store.lookUp(mrn: mrn)
+        } catch {
+            shell.noteAccess(.opened, mrn, .failed)
+            return .failed(message(of: error))
+        }
+        guard let match = found else {
+            shell.noteAccess(.opened, mrn, .failed)
+            return .gone
+        }
+        guard !match.restricted else { return .restricted }
+        do {
+            _ = try open(match.mrn, store, shell, announcing: false)  // notes its own access, ok or failed
+            return .opened
+        } catch {
+            return .failed(message(of: error))
+        }
+    }
+
+    /// What the shell would report for `error`.
+    private static func message(of error: any Error) -> String {
+        (error as? ShellError)?.message ?? (error as? StoreError)?.description ?? "\(error)"
+    }
+
+    private static func open(
+        _ mrn: String,
+        _ store: any RecordStore,
+        _ shell: Shell,
+        announcing: Bool = true
+    ) throws -> CommandResult {
         let chart = try shell.accessing(.opened, mrn) { try store.chart(mrn: mrn, contents: shell.chartContents) }
         shell.add(chart)
+        guard announcing else { return .succeeded }
         let patient = chart.patient
         var line = "Opened \(patient.mrn): \(ChartFormat.name(given: patient.given, family: patient.family))"
         line += ", born \(patient.birthDate.isEmpty ? "unknown" : patient.birthDate), \(patient.sex.rawValue)."
