@@ -8,12 +8,12 @@ import Glibc
 /// `wcwidth` reads the thread's `LC_CTYPE`; in the C locale it knows ASCII only. The measure
 /// uses C.UTF-8 (glibc's own, always installed) for the call alone, through `uselocale`, so it
 /// neither depends on the user's locale nor changes the process's.
-enum DisplayWidth {
+public enum DisplayWidth {
     private nonisolated(unsafe) static let utf8: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
 
     /// The columns `text` takes. Text is sanitized before it is measured: a control has no
     /// width of its own and is shown escaped; one that remains counts as one column.
-    static func of(_ text: String) -> Int {
+    public static func of(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         guard let utf8 else { return text.count }
         let previous = uselocale(utf8)
@@ -27,7 +27,7 @@ enum DisplayWidth {
     }
 
     /// The longest start of `text` that takes at most `columns` columns.
-    static func prefix(_ text: String, columns: Int) -> String {
+    public static func prefix(_ text: String, columns: Int) -> String {
         var out = ""
         var used = 0
         for character in text {
