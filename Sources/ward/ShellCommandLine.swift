@@ -14,16 +14,22 @@ struct ShellCommandLine {
             throw CommandLineError.noTerminal
         }
         let setup = try SessionSetup(global: global, user: user)
+        let shell = Shell(recordsHome: setup.home.path)
+        // Output taller than the window is paged inside Ward, unless the user file says
+        // `[display] pager = false`.
+        let pages = setup.policy.preferences?.display.pager == false ? nil : PageBuffer()
+        if let pages { shell.output = TextOutput(print: pages.write, printHeader: pages.writeHeader) }
         let session = SessionDriver(
             // The executable reads the environment, once; the audit log is told the source.
             frontEnd: TerminalFrontEnd(
                 terminal: terminal,
                 user: user,
-                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) }
+                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) },
+                pages: pages
             ),
             clock: setup.clock,
             chain: setup.chain,
-            runner: Shell(recordsHome: setup.home.path),
+            runner: shell,
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
             logger: setup.logger

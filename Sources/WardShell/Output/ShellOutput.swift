@@ -28,11 +28,15 @@ extension ShellOutput {
 /// goes through `Sanitizer` here, once, so no command has to remember (a newline Ward wrote in a
 /// message stays a line break; every other control is shown as an escape).
 ///
+/// A table's header line goes to `printHeader` when one is given: at a terminal that pages
+/// (`PageBuffer`), the pager keeps it at the top of every page.
+///
 /// `format` (the shell's `format` command) writes tables as JSON, one object per row, or as CSV
 /// (`CSV`), for copying into another program; messages stay text.
 public final class TextOutput: ShellOutput {
     private let width: () -> Int
     private let print: (String) -> Void
+    private let printHeader: ((String) -> Void)?
     public var format: BatchOutput.Format = .text
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -42,10 +46,12 @@ public final class TextOutput: ShellOutput {
 
     public init(
         width: @escaping () -> Int = TerminalWidth.current,
-        print: @escaping (String) -> Void = { Swift.print($0) }
+        print: @escaping (String) -> Void = { Swift.print($0) },
+        printHeader: ((String) -> Void)? = nil
     ) {
         self.width = width
         self.print = print
+        self.printHeader = printHeader
     }
 
     public func message(_ text: String, _ mode: Sanitizer.Mode) { print(Sanitizer.sanitize(text, mode)) }
@@ -53,7 +59,14 @@ public final class TextOutput: ShellOutput {
     public func table(_ table: TextTable) {
         switch format {
         case .text:
-            for line in table.render(width: width()) { print(line) }
+            let lines = table.render(width: width())
+            // `.fields` and `.paragraphs` have no header line to keep.
+            if table.layout == .columns, let printHeader, let header = lines.first {
+                printHeader(header)
+                for line in lines.dropFirst() { print(line) }
+            } else {
+                for line in lines { print(line) }
+            }
         case .json:
             for row in table.rows {
                 // Strings only: encoding cannot fail.
