@@ -131,6 +131,35 @@ import Testing
         #expect(try t.waitForExit() == 0)
     }
 
+    /// Ctrl-Z while paging clears the page off the screen like any other; `fg` draws it again.
+    @Test func ctrlZ_whilePaging_clearsThePage_andFgDrawsItAgain() throws {
+        let t = try TerminalHarness(["--version"], columns: 100, rows: 15)
+        _ = try t.waitForExit()
+        let rows = Array(try Self.addDemoRecords(to: t).dropFirst())
+        let shell = try TerminalHarness.runShellPane(t)
+        try shell.startWardAndSignOn()
+        try shell.type("open \(Self.mrn)")
+        try shell.press("Enter")
+        try shell.waitFor("ward [\(Self.mrn)]>")
+        try shell.type("show labs --all")
+        try shell.press("Enter")
+        try shell.waitFor("-- more --")
+        try shell.press("Space")
+        try shell.waitFor("-- more -- lines 15-")
+        try shell.press("C-z")
+        try shell.waitFor("Stopped")
+        let stopped = try shell.screenAndScrollback()
+        #expect(!rows.contains { stopped.contains($0) } && !stopped.contains("MEASUREMENT"))
+        try shell.type("fg")
+        try shell.press("Enter")
+        try shell.waitFor("-- more -- lines 15-")
+        #expect(try shell.screen().contains(rows[13]))
+        try shell.press("q")
+        try shell.waitFor("ward [\(Self.mrn)]>")
+        try shell.press("C-d")
+        try shell.waitFor("Signed off.")
+    }
+
     @Test func userFile_pagerFalse_printsTallOutputWhole() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("ward-config-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: config) }
