@@ -111,7 +111,12 @@ import Testing
         try t.waitFor("ward [\(Self.mrn)]>")
         try t.enter("show labs --all")
         try t.waitFor("-- more --")
-        try t.press("Space")  // a key in the pager passes the chain: the idle timer starts again
+        for key in ["Space", "b", "Space", "b"] {  // 3 s of paging, never 2 s apart: no lock
+            Thread.sleep(forTimeInterval: 0.75)
+            try t.press(key)  // each key passes the chain, and the idle timer sees it
+        }
+        #expect(!(try t.screen()).contains("Ward is locked"))
+        try t.press("Space")
         try t.waitFor("-- more -- lines 15-")
         try t.waitFor("ward: locking in", timeout: .seconds(5))  // the warning, in the status line
         #expect(Self.lines(try t.screen())[0].hasPrefix(Self.header))

@@ -6,8 +6,8 @@ import Glibc
 ///
 /// Kept lines are chart rows, so the lock wipes them: every line's bytes live in one buffer
 /// this object owns and zeroes (`explicit_bzero`) before releasing it, not in Swift strings that
-/// could be copied where a wipe cannot reach. A buffer that grows is reallocated through the
-/// executable's scrubbing `realloc`, which zeroes the old block.
+/// could be copied where a wipe cannot reach. When the buffer grows, its old storage is released
+/// through the executable's scrubbing `free`, which zeroes it.
 ///
 /// The shell marks a table's header line (`writeHeader`): the pager keeps the header of the rows
 /// on screen at the top of each page.
