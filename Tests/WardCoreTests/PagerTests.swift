@@ -138,6 +138,17 @@ import Testing
         #expect(Pager.rowCount(of: buffer, columns: 5) == 9)
     }
 
+    @Test func aLineOfAMebibyte_wrapsToRowsOfTheWidth() {
+        let buffer = PageBuffer()
+        buffer.startCapturing()
+        buffer.write(String(repeating: "é", count: 500_000))  // a mebibyte of UTF-8, one column each
+        buffer.stopCapturing()
+        var pager = Pager(buffer: buffer, rows: 10, columns: 100)
+        #expect(Pager.rowCount(of: buffer, columns: 100) == 5_000)
+        _ = pager.handle(Array("G".utf8))
+        #expect(pager.screen()[8] == String(repeating: "é", count: 100))
+    }
+
     @Test func resize_rewrapsAndKeepsTheFirstLineOnScreen() {
         let buffer = Self.table(rows: 30, header: "HEADER")
         var pager = Pager(buffer: buffer, rows: 10, columns: 80)

@@ -26,6 +26,22 @@ public enum DisplayWidth {
         return columns
     }
 
+    /// Calls `body` with each character of `text` and the columns it takes, as `of` measures
+    /// them, with the locale switched once for the whole text: the pager wraps a line of a
+    /// mebibyte this way without two `uselocale` calls and a string per character.
+    public static func forEachCharacter(in text: String, _ body: (Character, Int) -> Void) {
+        let previous = utf8.map { uselocale($0) }
+        defer { if let previous { uselocale(previous) } }
+        for character in text {
+            var columns = 0
+            for scalar in character.unicodeScalars {
+                let width = utf8 == nil ? 1 : ward_wcwidth(scalar.value)
+                columns += width < 0 ? 1 : Int(width)
+            }
+            body(character, columns)
+        }
+    }
+
     /// The longest start of `text` that takes at most `columns` columns.
     public static func prefix(_ text: String, columns: Int) -> String {
         var out = ""

@@ -89,15 +89,13 @@ public struct Pager {
             var start = line.start
             var offset = line.start
             var used = 0
-            for character in buffer.text(from: line.start, to: line.end) {
-                let size = character.utf8.count
-                let columns = DisplayWidth.of(String(character))
+            DisplayWidth.forEachCharacter(in: buffer.text(from: line.start, to: line.end)) { character, columns in
                 if used + columns > width, offset > start {
                     rows.append(Row(line: index, start: start, end: offset))
                     start = offset
                     used = 0
                 }
-                offset += size
+                offset += character.utf8.count
                 used += columns
             }
             rows.append(Row(line: index, start: start, end: offset))
