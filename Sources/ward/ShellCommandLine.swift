@@ -22,6 +22,10 @@ struct ShellCommandLine {
             outputIsTerminal: isatty(STDOUT_FILENO) == 1
         )
         let shell = Shell(recordsHome: setup.home.path)
+        // Output taller than the window is paged inside Ward, unless the user file says
+        // `[display] pager = false`.
+        let pages = setup.policy.preferences?.display.pager == false ? nil : PageBuffer(style: style)
+        if let pages { shell.output = TextOutput(print: pages.write, printHeader: pages.writeHeader) }
         (shell.output as? TextOutput)?.style = style
         let session = SessionDriver(
             // The executable reads the environment, once; the audit log is told the source.
@@ -29,7 +33,8 @@ struct ShellCommandLine {
                 terminal: terminal,
                 user: user,
                 sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) },
-                style: style
+                style: style,
+                pages: pages
             ),
             clock: setup.clock,
             chain: setup.chain,

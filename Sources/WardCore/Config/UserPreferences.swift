@@ -13,6 +13,7 @@
 /// [display]
 /// color = "never"     # auto | always | never
 /// bell = true         # ring the bell with the warning before an idle lock
+/// pager = false       # print tall output whole instead of a page at a time
 /// ```
 public struct UserPreferences: Sendable {
     /// The user file's path.
@@ -32,6 +33,8 @@ public struct UserPreferences: Sendable {
         public var color: Color = .auto
         /// Ring the terminal bell with the idle warning.
         public var bell = false
+        /// Page output taller than the window inside Ward (`Pager`); false prints it whole.
+        public var pager = true
         public init() {}
     }
 
@@ -81,6 +84,11 @@ public struct UserPreferences: Sendable {
                 }
                 do {
                     if let bell = try table.bool("bell") { display.bell = bell }
+                } catch {
+                    errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)"))
+                }
+                do {
+                    if let pager = try table.bool("pager") { display.pager = pager }
                 } catch {
                     errors.append(error as? ConfigError ?? .conflict(file: file, line: table.line, message: "\(error)"))
                 }

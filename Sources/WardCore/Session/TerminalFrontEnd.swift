@@ -13,12 +13,19 @@ import Logging
 /// which would keep the password. A key at a prompt reaches the chain as redacted activity.
 /// Keys typed ahead of a lock are thrown away, never run, and counted for the user.
 ///
+/// A command's output taller than the window is paged here (`Pager`), never by a pager
+/// program: while paging, every key still passes the chain first, the idle timer counts from
+/// the moment the page is shown, and a lock wipes the page (`PageBuffer`) and leaves the
+/// alternate screen it was drawn on before the screen and scrollback are cleared.
+///
 /// - Important: Not `Sendable`. It runs on the driver's loop thread.
 public final class TerminalFrontEnd: SessionFrontEnd {
     /// What the terminal's input is for right now.
     private enum Input: Equatable {
         /// Keys for readline and the shell.
         case shell
+        /// Keys for the pager: a command's output is being read a page at a time.
+        case pager
         case username
         case password
         /// A wrong password's delay, the lock screen's text, or the end: input is discarded.
@@ -50,17 +57,37 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// When a long line's held redraw is due (`LineEditor.redrawsAtOnce`), nil when none is held.
     private var redrawDue: Instant?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
+    /// Where the shell's text goes while a command runs; nil when output is never paged.
+    private let pages: PageBuffer?
+    /// The page on screen, while `input` is `.pager`.
+    private var pager: Pager?
+    /// What the command that is being paged asked for next (a prompt, a question).
+    private var afterPaging: CommandResult?
+    /// The pager's alternate screen is on: a lock, a stop or the end leaves it before clearing.
+    private var onAlternateScreen = false
+    /// Back from Ctrl-Z while paging: the page is drawn again at the next wake-up, after the
+    /// chain's requests (a lock for having been away too long), never before them.
+    private var pageRedrawDue: Instant?
 
     /// - Parameters:
     ///   - user: `--user`, when given: the password is asked for at once.
     ///   - sshConnection: The value of `SSH_CONNECTION`, read by the executable, when set: the
     ///     sign-on is then recorded as an SSH login from its client address and port.
     ///   - style: Colour and bell for the idle warning, as the user's file and `NO_COLOR` decide.
-    public init(terminal: Terminal, user: String?, sshConnection: String? = nil, style: TerminalStyle = .plain) {
+    ///   - pages: Where the shell writes its text, when output taller than the window is to be
+    ///     paged; nil never pages.
+    public init(
+        terminal: Terminal,
+        user: String?,
+        sshConnection: String? = nil,
+        style: TerminalStyle = .plain,
+        pages: PageBuffer? = nil
+    ) {
         self.terminal = terminal
         self.user = user
         self.sshConnection = sshConnection
         self.style = style
+        self.pages = pages
         self.prompts = PromptReader(terminal: terminal)
     }
 
@@ -68,11 +95,14 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     public var signOnSource: SignOnSource { SignOnSource(tty: terminalName, sshConnection: sshConnection) }
 
-    public var nextDeadline: Instant? { [decoder.pendingDeadline, redrawDue].compactMap { $0 }.min() }
+    public var nextDeadline: Instant? {
+        [decoder.pendingDeadline, redrawDue, pageRedrawDue].compactMap { $0 }.min()
+    }
 
     /// Registers, in the order a lock wipes them after the shell: keys typed ahead (counted),
-    /// the question, readline (taken away first, then wiped: notes/readline.md §3; its wipe
-    /// zeroes standard output's buffer too), and the key decoder's held bytes.
+    /// the question, the page being read (before readline, whose wipe zeroes standard output's
+    /// buffer, which held the last page drawn), readline (taken away first, then wiped:
+    /// notes/readline.md §3), and the key decoder's held bytes.
     public func attach(to driver: SessionDriver, lock: Lock) {
         self.driver = driver
         editor.completer = { [unowned driver] word, before in driver.runner.completions(for: word, before: before) }
@@ -81,6 +111,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
             discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
         }
         lock.register("question") { [unowned self] in question = nil }
+        lock.register("pager") { [unowned self] in wipePager() }
         lock.register("readline") { [unowned self] in
             editor.remove()
             editor.wipe()
@@ -96,7 +127,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     public func inputReadable() {
         switch input {
-        case .shell:
+        case .shell, .pager:
             readKeys()
         case .username:
             guard let answer = prompts.readAnswer() else { return driver.signOff(.user) }
@@ -142,6 +173,14 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     private func deliver(_ outputs: [KeyDecoder.Output], moreComing: Bool = false) {
         defer { if hasShell, !outputs.isEmpty { drainText(moreComing: moreComing) } }
         for (i, output) in outputs.enumerated() {
+            if input == .pager, !driver.hasEnded {
+                if case .key(let key) = output {
+                    pagerKey(key)
+                } else if case .focus(let focus) = output {
+                    driver.send(.focus(focus))
+                }
+                continue
+            }
             guard hasShell else {
                 // Locked (or ended) by an earlier key or line: the rest was typed ahead. Never run it.
                 discardedLines += outputs[i...].reduce(0) { count, output in
@@ -213,6 +252,10 @@ public final class TerminalFrontEnd: SessionFrontEnd {
             redrawDue = nil
             if input == .shell { editor.showHeldRedisplay() }
         }
+        if let due = pageRedrawDue, driver.clock.now >= due {
+            pageRedrawDue = nil
+            if input == .pager { redrawPageAfterStop() }
+        }
     }
 
     // MARK: Lines
@@ -231,6 +274,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
             question = nil
             finished(driver.answer(text))
         case .line(let text):
+            pages?.startCapturing()
             switch driver.run(Line(text)) {
             case .ran(let result): finished(result)
             case .consumed: finished(.succeeded)
@@ -242,6 +286,13 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// After a command (or an answer): the next prompt, the command's question, the lock or the end.
     private func finished(_ result: CommandResult) {
         guard driver.isSignedOn else { return }  // a plugin locked or ended the session
+        if input == .pager {
+            // The prompt waits for the pager's q; the user reads now, so the idle clock counts
+            // from here, as it would from the prompt.
+            afterPaging = result
+            driver.send(.session(.promptReady))
+            return
+        }
         switch result {
         case .signOff: driver.signOff(.user)
         case .lock: driver.lock(.user)
@@ -256,7 +307,23 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         Terminal.write("ward: " + Sanitizer.text(message) + "\n")
     }
 
-    public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {}
+    /// The command's output is shown now, before the plugins' requests (a notice, a lock): at
+    /// once when it fits the window, else a page at a time.
+    public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
+        guard let pages, pages.isCapturing else { return }
+        pages.stopCapturing()
+        let size = terminal.size
+        switch outcome {
+        case .ran(.succeeded), .ran(.failed), .ran(.ask):
+            // Every line takes a row at least; fewer lines may still wrap to more rows.
+            if pages.count >= size.rows || Pager.rowCount(of: pages, columns: size.columns) >= size.rows {
+                return startPaging(rows: size.rows, columns: size.columns)
+            }
+        default:
+            break
+        }
+        pages.printKept()
+    }
 
     public func showPrompt() {
         if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
@@ -292,16 +359,27 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     public func notice(_ text: String) {
         if input == .shell { editor.printAbove(text) }
+        if input == .pager {
+            pager?.show(notice: text)
+            drawPage()
+        }
     }
 
     public func lockWarning(_ text: String) {
         let warning = style.warning
         if input == .shell { editor.printAbove(text, prefix: warning.prefix, suffix: warning.suffix) }
+        if input == .pager {
+            // The status line is plain text; the bell still rings.
+            if style.bell { Terminal.write(TerminalStyle.bellCharacter) }
+            notice(text)
+        }
     }
 
     public func setFocusReporting(_ on: Bool) {
         focusReportsWanted = on
-        if input == .shell { Terminal.write(on ? Terminal.focusReportingOn : Terminal.focusReportingOff) }
+        if input == .shell || input == .pager {
+            Terminal.write(on ? Terminal.focusReportingOn : Terminal.focusReportingOff)
+        }
     }
 
     public func showShell(news: [String]) {
@@ -320,6 +398,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// Everything loaded is gone (the lock walked its holders); now the screen and scrollback.
     public func showLockScreen(user: String, reason: LockReason) {
         input = .discard
+        leaveAlternateScreen()
         Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
         Terminal.write(LockScreen.headline(user: user, reason: reason))
         Terminal.write(LockScreen.howToUnlock)
@@ -331,6 +410,12 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         switch event {
         case .interrupt where input == .shell:
             editor.cancelLine()
+        case .interrupt where input == .pager:
+            stopPaging()  // as q
+        case .resize where input == .pager:
+            let size = terminal.size
+            pager?.resize(rows: size.rows, columns: size.columns)
+            drawPage()
         case .interrupt:
             // The kernel threw the partial line away (ISIG); ask again on a fresh line.
             guard let prompt = currentPrompt else { return }
@@ -347,6 +432,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     /// Ctrl-Z: the screen is cleared and the terminal handed back before the process stops.
     public func willStop() {
+        leaveAlternateScreen()
         Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
         Terminal.write("Ward is stopped and its screen cleared. Type 'fg' to go back.\n")
         if input == .shell { editor.prepareForStop() }
@@ -354,7 +440,9 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     }
 
     public func resumed() {
-        if input == .shell {
+        if input == .pager {
+            pageRedrawDue = driver.clock.now
+        } else if input == .shell {
             if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
             editor.resumeAfterStop()
         } else if let prompt = currentPrompt {
@@ -369,6 +457,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// not after failed attempts, so the reason stays readable.
     public func ended(_ reason: SignOffReason, status: ExitStatus) {
         input = .discard
+        leaveAlternateScreen()
         editor.remove()
         decoder.wipe()
         if reason != .failedAttempts, status != .authenticationFailed {
@@ -376,6 +465,90 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         }
         Terminal.write(Terminal.focusReportingOff + "Signed off.\n")
         terminal.restore()
+    }
+}
+
+// MARK: Paging
+
+extension TerminalFrontEnd {
+    /// The kept output is taller than the window: the first page, on the alternate screen (so
+    /// no page goes into the terminal's scrollback), with keys read one at a time, unechoed.
+    private func startPaging(rows: Int, columns: Int) {
+        guard let pages else { return }
+        pager = Pager(buffer: pages, rows: rows, columns: columns)
+        input = .pager
+        enterPagerMode()
+        drawPage()
+    }
+
+    /// Keys one at a time, no echo; Ctrl-C and Ctrl-Z still signal. Readline is not installed,
+    /// so the terminal is as Ward found it until now.
+    private func enterPagerMode() {
+        var t = terminal.original
+        t.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL)
+        t.c_lflag |= tcflag_t(ISIG)
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(terminal.fd, TCSANOW, &t)
+        if !onAlternateScreen {
+            Terminal.write("\u{1B}[?1049h")
+            onAlternateScreen = true
+        }
+    }
+
+    /// After `fg`, unless the session locked meanwhile: the terminal's mode and the page again.
+    private func redrawPageAfterStop() {
+        if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
+        enterPagerMode()
+        let size = terminal.size
+        pager?.resize(rows: size.rows, columns: size.columns)
+        drawPage()
+    }
+
+    private func drawPage() {
+        guard input == .pager, let pager else { return }
+        let lines = pager.screen()
+        var text = "\u{1B}[H"
+        for (index, line) in lines.enumerated() {
+            text += line + "\u{1B}[K"
+            if index < lines.count - 1 { text += "\r\n" }
+        }
+        Terminal.write(text + "\u{1B}[J")
+    }
+
+    /// A key that passed the chain (the idle timer has seen it), for the pager.
+    private func pagerKey(_ key: KeyPress) {
+        guard case .delivered(.key(let passed)) = driver.send(.key(key)), input == .pager else { return }
+        guard pager?.handle(passed.bytes) == .quit else { return drawPage() }
+        stopPaging()
+    }
+
+    /// q: the normal screen and the prompt come back; the page is wiped.
+    private func stopPaging() {
+        let result = afterPaging ?? .succeeded
+        wipePager()
+        leaveAlternateScreen()
+        terminal.restore()
+        input = .shell
+        finished(result)
+    }
+
+    /// The lock's part, and q's: the page, the search typed and the kept output are zeroed.
+    private func wipePager() {
+        pager?.wipe()
+        pager = nil
+        afterPaging = nil
+        pageRedrawDue = nil
+        pages?.wipe()
+        if input == .pager { input = .discard }
+    }
+
+    private func leaveAlternateScreen() {
+        guard onAlternateScreen else { return }
+        onAlternateScreen = false
+        Terminal.write("\u{1B}[?1049l")
     }
 }
 

@@ -28,11 +28,15 @@ extension ShellOutput {
 /// goes through `Sanitizer` here, once, so no command has to remember (a newline Ward wrote in a
 /// message stays a line break; every other control is shown as an escape).
 ///
+/// A table's header line goes to `printHeader` when one is given: at a terminal that pages
+/// (`PageBuffer`), the pager keeps it at the top of every page.
+///
 /// `format` (the shell's `format` command) writes tables as JSON, one object per row, or as CSV
 /// (`CSV`), for copying into another program; messages stay text.
 public final class TextOutput: ShellOutput {
     private let width: () -> Int
     private let print: (String) -> Void
+    private let printHeader: ((String) -> Void)?
     public var format: BatchOutput.Format = .text
     /// Colour for table headers at a terminal (`TerminalStyle`); plain unless the shell's
     /// executable says so.
@@ -45,10 +49,12 @@ public final class TextOutput: ShellOutput {
 
     public init(
         width: @escaping () -> Int = TerminalWidth.current,
-        print: @escaping (String) -> Void = { Swift.print($0) }
+        print: @escaping (String) -> Void = { Swift.print($0) },
+        printHeader: ((String) -> Void)? = nil
     ) {
         self.width = width
         self.print = print
+        self.printHeader = printHeader
     }
 
     public func message(_ text: String, _ mode: Sanitizer.Mode) { print(Sanitizer.sanitize(text, mode)) }
@@ -57,8 +63,15 @@ public final class TextOutput: ShellOutput {
         switch format {
         case .text:
             let lines = table.render(width: width())
-            for (index, line) in lines.enumerated() {
-                print(index == 0 && table.layout == .columns ? style.header(line) : line)
+            // `.fields` and `.paragraphs` have no header line to keep. A pager's buffer styles the
+            // header itself, after it has measured it.
+            if table.layout == .columns, let printHeader, let header = lines.first {
+                printHeader(header)
+                for line in lines.dropFirst() { print(line) }
+            } else {
+                for (index, line) in lines.enumerated() {
+                    print(index == 0 && table.layout == .columns ? style.header(line) : line)
+                }
             }
         case .json:
             for object in table.objects {
