@@ -267,29 +267,37 @@ public final class SessionDriver {
         case .locked(let name, _, _, _): (user, atLockScreen) = (name, true)
         default: return
         }
+        // What the authenticator said (PAM's messages): shown after the check, sanitized by the
+        // front end, with the shell's news on success and before the refusal otherwise.
+        var messages: [String] = []
         do throws(AuthError) {
             let password = try read()
+            let tty = frontEnd.terminalName
             let role: Role
             if atLockScreen {
-                role = try credentials.unlock(name: user, password: password).role
+                role = try credentials.unlock(name: user, password: password, tty: tty, messages: &messages).role
+                signOnNews = messages
             } else {
-                let summary = try credentials.signOn(name: user, password: password, tty: frontEnd.terminalName)
-                signOnNews = summary.lines
+                let summary = try credentials.signOn(name: user, password: password, tty: tty, messages: &messages)
+                signOnNews = messages + summary.lines
                 role = summary.role
             }
             accepted()
             perform(machine.passwordChecked(role: role))
         } catch .wrongCredentials where frontEnd.isInteractive || !atLockScreen {
+            for message in messages { frontEnd.say(message) }
             let refusal: SignOnFailure = atLockScreen || userExists(user) ? .wrongPassword : .unknownUser
             perform(machine.passwordChecked(role: nil, refusal: refusal))
             if !frontEnd.isInteractive {
                 perform(machine.signOff(.failedAttempts, status: .authenticationFailed))
             }
         } catch {
+            if case .wrongCredentials = error { for message in messages { frontEnd.say(message) } }
             frontEnd.cannotSignOn(error, atLockScreen: atLockScreen)
             let refusal: SignOnFailure? =
                 switch error {
                 case .accountLocked: .accountLocked
+                case .accountRefused: .accountRefused
                 case .wrongCredentials: .wrongPassword  // a script's password, at the lock screen
                 default: nil
                 }
