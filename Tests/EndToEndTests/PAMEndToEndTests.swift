@@ -137,6 +137,29 @@ import Testing
         #expect(result.error.contains("PAM asked \"Password: \", which Ward cannot answer"), "\(result.error)")
     }
 
+    /// contrib/pam.d/ward, as shipped, is a service Ward can use: its stacks (here pam_matrix
+    /// behind common-auth and common-account) are asked for one password, and the account stage
+    /// is consulted.
+    @Test func theShippedServiceFile_signsOn_andConsultsTheAccountStage() throws {
+        let shipped = try String(
+            contentsOfFile: AuditRotationEndToEndTests.repository + "/contrib/pam.d/ward",
+            encoding: .utf8
+        )
+        let h = try BatchHome(site: PAMWrapper.site("[[plugin]]\nname = \"audit-log\"\n"), patients: 20)
+        let systemFile = h.directory.appendingPathComponent("system-password").path
+        try h.writeSecret(Self.systemPassword + "\n", to: systemFile)
+
+        let pam = try PAMWrapper(passdb: ["demo:\(Self.systemPassword):ward"], service: shipped)
+        let signedOn = try batch(h, pam, ["--user", "demo", "--password-file", systemFile], lines: ["whoami"])
+        #expect(signedOn.status == 0, "\(signedOn.error)")
+        #expect(signedOn.output.contains("demo (clinician)"))
+
+        let elsewhere = try PAMWrapper(passdb: ["demo:\(Self.systemPassword):sshd"], service: shipped)
+        let refused = try batch(h, elsewhere, ["--user", "demo", "--password-file", systemFile], lines: ["whoami"])
+        #expect(refused.status == 77)
+        #expect(refused.error.contains("The system refused the account 'demo'"), "\(refused.error)")
+    }
+
     /// `ward --batch -` with `lines` on standard input, in `home`, with pam_wrapper loaded.
     private func batch(
         _ home: BatchHome,

@@ -22,7 +22,11 @@ final class PAMWrapper {
     ///   - auth: pam_matrix's options for the auth stage (`verbose`: a message after each check;
     ///     `echo`: ask with a visible prompt).
     ///   - accountFirst: lines of the account stage before pam_matrix's.
-    init(passdb: [String], auth: String = "", accountFirst: [String] = []) throws {
+    ///   - service: The `ward` service's whole text instead (contrib/pam.d/ward): its
+    ///     `@include common-auth` and `common-account` are then pam_matrix's stages, in files of
+    ///     this directory (pam_wrapper redirects the service file only; libpam would look for an
+    ///     include in /etc/pam.d, so the include lines are made to name these files).
+    init(passdb: [String], auth: String = "", accountFirst: [String] = [], service: String? = nil) throws {
         for file in [Self.library, Self.matrix] where !FileManager.default.isReadableFile(atPath: file) {
             Issue.record("\(file) is missing: install the Debian package 'libpam-wrapper'")
             throw TerminalHarness.HarnessError.failed("no pam_wrapper")
@@ -32,11 +36,17 @@ final class PAMWrapper {
         try (passdb.joined(separator: "\n") + "\n").write(toFile: self.passdb, atomically: true, encoding: .utf8)
         let matrix = "\(Self.matrix) passdb=\(self.passdb)"
         let ward = ["auth required \(matrix) \(auth)"] + accountFirst + ["account required \(matrix)"]
-        try (ward.joined(separator: "\n") + "\n").write(
-            to: services.appendingPathComponent("ward"),
-            atomically: true,
-            encoding: .utf8
-        )
+        var files = ["ward": ward.joined(separator: "\n") + "\n"]
+        if let service {
+            files = [
+                "ward": service.replacingOccurrences(of: "@include common-", with: "@include \(services.path)/common-"),
+                "common-auth": "auth required \(matrix)\n",
+                "common-account": "account required \(matrix)\n",
+            ]
+        }
+        for (name, text) in files {
+            try text.write(to: services.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         // PAM's fallback for an unknown service; pam_wrapper complains on standard error without it.
         try "auth required pam_deny.so\naccount required pam_deny.so\n".write(
             to: services.appendingPathComponent("other"),

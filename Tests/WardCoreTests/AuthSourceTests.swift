@@ -57,3 +57,11 @@ struct AuthSourceTests {
         #expect(messages("auth = \"pam\"\n").first?.contains("a table ([auth])") == true)
     }
 }
+
+extension AuthSourceTests {
+    @Test func summary_isWhatASiteFileWouldWrite() throws {
+        #expect(AuthSource.ward.summary == "\n[auth]\nsource = \"ward\"\n")
+        let pam = try auth(AuthSource.pam(service: "ward-x").summary)
+        #expect(pam == .pam(service: "ward-x"))
+    }
+}

@@ -26,6 +26,14 @@ public enum AuthSource: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `[auth]` as a site file would write it, for `ward config check`.
+    public var summary: String {
+        switch self {
+        case .ward: "\n[auth]\nsource = \"ward\"\n"
+        case .pam(let service): "\n[auth]\nsource = \"pam\"\nservice = \"\(service)\"\n"
+        }
+    }
+
     /// A PAM service name is a file name in /etc/pam.d: letters, digits, `.`, `_`, `-`, not
     /// starting with `.`, so it can name no other directory.
     static func isValidService(_ name: String) -> Bool {
