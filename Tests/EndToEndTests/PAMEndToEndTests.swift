@@ -160,6 +160,41 @@ import Testing
         #expect(refused.error.contains("The system refused the account 'demo'"), "\(refused.error)")
     }
 
+    /// `ward user add --pam` keeps no password and reads none; the list says whose password a
+    /// user has; `passwd` refuses, naming passwd(1), before asking for anything.
+    @Test func userCommands_addWithoutAPassword_listTheSource_andRefuseToSetOne() throws {
+        let h = try BatchHome(patients: 5)
+        let add = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "add", "bob", "--role", "clerk", "--pam"],
+            environment: h.environment
+        )
+        #expect(TerminalHarness.lastStatus == 0)
+        #expect(add == "Added bob (clerk), who signs on with the system's password (PAM).\n")
+        let list = try TerminalHarness.run(TerminalHarness.wardPath, ["user", "list"], environment: h.environment)
+        let rows = list.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.first?.prefix(4).map(String.init) == ["NAME", "ROLE", "PASSWORD", "LAST"])
+        #expect(rows.first { $0.first == "bob" }?.prefix(4).map(String.init) == ["bob", "clerk", "system", "(pam)"])
+        #expect(rows.first { $0.first == "demo" }?.prefix(3).map(String.init) == ["demo", "clinician", "ward"])
+
+        _ = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "passwd", "bob", "--password-stdin"],
+            environment: h.environment,
+            input: "a new password\n"
+        )
+        #expect(TerminalHarness.lastStatus == 1)
+        _ = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "add", "carol", "--role", "clerk", "--pam", "--password-stdin"],
+            environment: h.environment,
+            input: "pw\n"
+        )
+        #expect(TerminalHarness.lastStatus == 64)
+        let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
+        #expect(kinds == ["user-add", "password-change"], "\(kinds)")
+    }
+
     /// `ward --batch -` with `lines` on standard input, in `home`, with pam_wrapper loaded.
     private func batch(
         _ home: BatchHome,
