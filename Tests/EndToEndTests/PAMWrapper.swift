@@ -21,12 +21,19 @@ final class PAMWrapper {
     ///     `ward` passes `pam_authenticate` and is refused by `pam_acct_mgmt`).
     ///   - auth: pam_matrix's options for the auth stage (`verbose`: a message after each check;
     ///     `echo`: ask with a visible prompt).
+    ///   - authFirst: lines of the auth stage before pam_matrix's (pam_faildelay).
     ///   - accountFirst: lines of the account stage before pam_matrix's.
     ///   - service: The `ward` service's whole text instead (contrib/pam.d/ward): its
     ///     `@include common-auth` and `common-account` are then pam_matrix's stages, in files of
     ///     this directory (pam_wrapper redirects the service file only; libpam would look for an
     ///     include in /etc/pam.d, so the include lines are made to name these files).
-    init(passdb: [String], auth: String = "", accountFirst: [String] = [], service: String? = nil) throws {
+    init(
+        passdb: [String],
+        auth: String = "",
+        authFirst: [String] = [],
+        accountFirst: [String] = [],
+        service: String? = nil
+    ) throws {
         for file in [Self.library, Self.matrix] where !FileManager.default.isReadableFile(atPath: file) {
             Issue.record("\(file) is missing: install the Debian package 'libpam-wrapper'")
             throw TerminalHarness.HarnessError.failed("no pam_wrapper")
@@ -35,7 +42,7 @@ final class PAMWrapper {
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         try (passdb.joined(separator: "\n") + "\n").write(toFile: self.passdb, atomically: true, encoding: .utf8)
         let matrix = "\(Self.matrix) passdb=\(self.passdb)"
-        let ward = ["auth required \(matrix) \(auth)"] + accountFirst + ["account required \(matrix)"]
+        let ward = authFirst + ["auth required \(matrix) \(auth)"] + accountFirst + ["account required \(matrix)"]
         var files = ["ward": ward.joined(separator: "\n") + "\n"]
         if let service {
             files = [
