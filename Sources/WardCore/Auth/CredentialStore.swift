@@ -15,6 +15,10 @@ import Glibc
 /// the lock through the scrypt check serialises sign-ons on a host (tens of milliseconds each),
 /// and is what stops parallel guessers from all reading "0 failures" at once.
 ///
+/// Who says whether a password is right is the `authenticator`: Ward's scrypt hashes, or the
+/// system's password through PAM, as the site's `[auth] source` says. The user list, the roles,
+/// the lock and the counting stay here for both.
+///
 /// Writes are atomic and serialised: under an exclusive `flock` on `credentials.lock`, the whole
 /// store is read again, changed, written to a new 0600 file, `fsync`ed and renamed over the old
 /// one (and the directory `fsync`ed). So two `ward user` processes, or two sign-ons recording
@@ -304,7 +308,7 @@ public struct CredentialStore: Sendable {
         }
     }
 
-    /// Records a failed attempt for `name` made elsewhere (PAM): it counts toward the lock as a
+    /// Records a failed attempt for `name` checked outside `signOn`: it counts toward the lock as a
     /// wrong password at `signOn` does. An unknown name is not recorded (there is no one to tell)
     /// and is not an error.
     public func recordFailure(name: String, at time: Int64 = SignOnSummary.currentTime()) throws(AuthError) {

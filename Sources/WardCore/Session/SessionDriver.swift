@@ -251,6 +251,12 @@ public final class SessionDriver {
     /// Checks the password `read` gives for the user being asked, and signs on, unlocks, or
     /// says why not. `accepted` runs once the password is right, before the shell hears of it.
     ///
+    /// The typed password goes to the credential store's `signOn` or `unlock` and nowhere else;
+    /// the store has the site's source check it (Ward's hashes, or PAM) and counts the failures.
+    /// What the source said (PAM's messages) is shown as text after the check. An account PAM's
+    /// account stage refused ends the session (77) like a locked one; PAM unable to check at all
+    /// ends it with 69.
+    ///
     /// Where nobody can type again (a script), a wrong password ends the session (77); at a
     /// terminal the machine waits, then asks again. An account locked by failed attempts is
     /// refused before the password is checked: the session ends (77), audited as a failed
