@@ -88,6 +88,33 @@ import Testing
         #expect(events == ["sign-on", "command", "sign-off", "sign-on-failed"], "\(events)")
     }
 
+    /// A batch whose pipe stalls past the idle timeout signs on again from its password file
+    /// through PAM, and a password file that no longer holds the system's password stops it.
+    @Test func aBatch_signsOnAgainAfterAnIdleLock_throughPAM() throws {
+        let pam = try PAMWrapper(passdb: ["demo:\(Self.systemPassword):ward"])
+        let h = try BatchHome(site: PAMWrapper.site(BatchLockAndSignalTests.quickIdleSite + "\n"), patients: 20)
+        let systemFile = h.directory.appendingPathComponent("system-password").path
+        try h.writeSecret(Self.systemPassword + "\n", to: systemFile)
+        let p = try BatchProcess(
+            ["--batch", "-", "--user", "demo", "--password-file", systemFile],
+            environment: h.environment.merging(pam.environment) { $1 },
+            directory: h.directory,
+            descriptor3: nil
+        )
+        p.send("whoami")
+        try p.waitFor("demo (clinician)")
+        try p.waitFor("locked (idle) after <stdin>:1", inError: true, timeout: .seconds(5))
+        p.send("whoami")
+        try p.waitFor("signed on again from \(systemFile) before <stdin>:2", inError: true)
+        try p.waitFor("locked (idle) after <stdin>:2", inError: true, timeout: .seconds(5))
+        try h.writeSecret("not the system's any more\n", to: systemFile)
+        p.send("whoami")
+        #expect(try p.waitForExit() == 77)
+        #expect(p.standardError.contains("no longer signs on demo; stopped before <stdin>:3"), "\(p.standardError)")
+        let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
+        #expect(kinds.filter { $0 == "unlock" || $0 == "unlock-failed" } == ["unlock", "unlock-failed"], "\(kinds)")
+    }
+
     /// pam_acct_mgmt refuses an account whose password is right (pam_matrix: the user's service
     /// is not `ward`); PAM's own message comes first (pam_echo), with a terminal escape in it
     /// that must reach the screen as text.
