@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "CScrub"),
         // zlib's inflate, for bulk-data exports written as *.ndjson.gz.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Linux-PAM, for sites whose passwords are the system's (`[auth] source = "pam"`).
+        .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
         // ppoll, timerfd, eventfd, getrandom, pipe2, prctl, the window size: what Glibc's module
         // leaves out or Swift cannot call. Readline's surface stays in CReadline.
         .target(name: "CWardSystem"),
@@ -51,6 +53,7 @@ let package = Package(
         .target(
             name: "WardCore",
             dependencies: [
+                "CPAM",
                 "CReadline",
                 "CWardSystem",
                 "WardPluginAPI",

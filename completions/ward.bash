@@ -323,7 +323,7 @@ _ward_user() {
 
 _ward_user_add() {
     repeating_flags=()
-    non_repeating_flags=(--password-stdin --version -h --help)
+    non_repeating_flags=(--password-stdin --pam --version -h --help)
     repeating_options=()
     non_repeating_options=(--home --site --role)
     __ward_offer_flags_options 1

@@ -34,7 +34,7 @@ function __ward_parse_tokens -S
             __ward_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'add'
-                __ward_parse_subcommand 1 'home=' 'site=' 'role=' 'password-stdin' 'version' 'h/help'
+                __ward_parse_subcommand 1 'home=' 'site=' 'role=' 'password-stdin' 'pam' 'version' 'h/help'
             case 'passwd'
                 __ward_parse_subcommand 1 'home=' 'site=' 'password-stdin' 'version' 'h/help'
             case 'remove'
@@ -168,6 +168,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "war
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" site' -l 'site' -d 'The site policy file.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" role' -l 'role' -d 'What the user may do: clinician, clerk or auditor.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" password-stdin' -l 'password-stdin' -d 'Read the password from the first line of standard input instead of asking on the terminal.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" pam' -l 'pam' -d 'Keep no Ward password: the user signs on with the system\'s, checked by PAM.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" version' -l 'version' -d 'Show the version.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user passwd" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''

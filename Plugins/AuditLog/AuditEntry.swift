@@ -20,7 +20,8 @@ public struct AuditEntry: Equatable, Sendable {
         /// A user signed on; `via` says from where (`terminal` and `tty`; `ssh`, `peer`, `port`
         /// and `tty`; `batch` and `script`).
         case signOn = "sign-on"
-        /// A sign-on failed; `reason` says why (unknown-user, wrong-password, account-locked).
+        /// A sign-on failed; `reason` says why (unknown-user, wrong-password, account-locked,
+        /// account-refused).
         /// `user` is the name given only when such a user exists: an unknown name may be a
         /// password typed into the name field. `via` as for `sign-on`.
         case signOnFailed = "sign-on-failed"
@@ -29,7 +30,8 @@ public struct AuditEntry: Equatable, Sendable {
         /// The user unlocked the session with their password.
         case unlock
         /// The lock screen refused the password (`reason` wrong-password) or the account, locked
-        /// after too many wrong passwords (`account-locked`).
+        /// after too many wrong passwords (`account-locked`) or refused by the system's PAM
+        /// account stage (`account-refused`).
         case unlockFailed = "unlock-failed"
         /// A command line passed the audit log on its way to the shell; `command` is its name only.
         case command

@@ -127,6 +127,7 @@ enum PolicyCheck {
             out += "\n[display]\ncolor = \"\(display.color.rawValue)\"\nbell = \(display.bell)\n"
         }
         out += policy.exec.summary
+        out += policy.auth.summary
         for plugin in policy.plugins {
             out += "\n[[plugin]]\nname = \"\(plugin.name)\""
             out += plugin.line > 0 ? "    # line \(plugin.line)\n" : "    # built-in default\n"

@@ -4,7 +4,8 @@ import WardCore
 import WardShell
 
 /// What the shell and a batch both need before anyone signs on: the home, the site's policy,
-/// the chain of interceptors and the credential store.
+/// the chain of interceptors and the credential store, checking passwords with the site's
+/// `[auth] source` (Ward's hashes, or PAM).
 ///
 /// Fails closed, before anyone is asked for a password: a home that is not safe, a site file that
 /// does not parse, a plugin that does not start, or no credential store, and Ward exits with the
@@ -39,7 +40,8 @@ struct SessionSetup {
         )
         credentials = CredentialStore(
             home: home,
-            lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy
+            lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy,
+            authentication: policy.auth
         )
         guard credentials.exists else { throw CommandLineError.noUsers(home: home.path) }
     }

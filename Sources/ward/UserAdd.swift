@@ -4,6 +4,10 @@ import WardCore
 extension Ward.User {
     /// `ward user add NAME --role ROLE`: a new user, with a password asked twice (or one line of
     /// standard input). Creates the home and the store when they do not exist yet.
+    ///
+    /// With `--pam` no password is asked or kept: the user signs on with the system's password,
+    /// which PAM checks where the site says `[auth] source = "pam"`. The user must still be added
+    /// here: Ward's list, not the system's, says who may see records and in which role.
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
@@ -20,7 +24,21 @@ extension Ward.User {
 
         @OptionGroup var source: PasswordSourceOptions
 
+        @Flag(
+            name: .customLong("pam"),
+            help: ArgumentHelp(
+                "Keep no Ward password: the user signs on with the system's, checked by PAM.",
+                discussion: "For a site whose site file says [auth] source = \"pam\"."
+            )
+        )
+        var systemPassword = false
+
         func validate() throws {
+            if systemPassword && source.passwordStdin {
+                throw ValidationError(
+                    "--pam keeps no Ward password, so there is none to read; leave out --password-stdin."
+                )
+            }
             guard UserRecord.isValidName(name) else {
                 throw ValidationError(AuthError.invalidUserName(name).description)
             }
@@ -34,13 +52,18 @@ extension Ward.User {
             try audit.recording(.userAdd, target: name, role: role) {
                 // Refuse before asking for a password that would be thrown away.
                 if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
+                if systemPassword { return try store.addSystemUser(name: name, role: role) }
                 let password = try PasswordInput.readNew(
                     fromStandardInput: source.passwordStdin,
                     prompt: "New password for \(name): "
                 )
                 try store.add(name: name, role: role, password: password)
             }
-            printText("Added \(name) (\(role)).")
+            printText(
+                systemPassword
+                    ? "Added \(name) (\(role)), who signs on with the system's password (PAM)."
+                    : "Added \(name) (\(role))."
+            )
         }
     }
 }

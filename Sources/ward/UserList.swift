@@ -3,7 +3,8 @@ import Glibc
 import WardCore
 
 extension Ward.User {
-    /// `ward user list`: names, roles, last sign-on, failed attempts since and, for a locked
+    /// `ward user list`: names, roles, whose password (Ward's, or the system's through PAM),
+    /// last sign-on, failed attempts since and, for a locked
     /// account, until when, in ISO 8601 UTC (`2026-11-23T10:42Z`) as `audit show` and the chart
     /// tables write times. Never a hash.
     struct List: ParsableCommand {
@@ -18,19 +19,20 @@ extension Ward.User {
             let users = try Ward.User.store(global).users()
             let now = SignOnSummary.currentTime()
             let rows =
-                [["NAME", "ROLE", "LAST SIGN-ON", "FAILED", "LOCKED UNTIL"]]
+                [["NAME", "ROLE", "PASSWORD", "LAST SIGN-ON", "FAILED", "LOCKED UNTIL"]]
                 + users.map { user in
                     let last = user.lastSignOn.map { record in
                         UTCMinute.format(record.time) + (record.tty.map { " from \($0)" } ?? "")
                     }
                     let locked = user.isLocked(at: now) ? user.lockedUntil.map(UTCMinute.format) : nil
                     return [
-                        user.name, user.role.rawValue, last ?? "never", String(user.failedAttempts), locked ?? "-",
+                        user.name, user.role.rawValue, user.usesSystemPassword ? "system (pam)" : "ward",
+                        last ?? "never", String(user.failedAttempts), locked ?? "-",
                     ]
                 }
                 // Sanitized before measuring: an escape is wider than the control it shows.
                 .map { $0.map(Sanitizer.line) }
-            let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
                 let padded = row.enumerated().map { column, text in
                     column == row.count - 1

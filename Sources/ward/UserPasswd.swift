@@ -3,7 +3,8 @@ import WardCore
 
 extension Ward.User {
     /// `ward user passwd NAME`: a new password (asked twice, or one line of standard input);
-    /// a fresh salt and the current scrypt parameters; the failure count starts again.
+    /// a fresh salt and the current scrypt parameters; the failure count starts again. A user
+    /// added with `--pam` has no Ward password: refused, naming passwd(1).
     struct Passwd: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "passwd",
@@ -21,9 +22,11 @@ extension Ward.User {
             let (home, store) = try Ward.User.open(global)
             let audit = try AdministrativeAudit.open(global: global, home: home)
             try audit.recording(.passwordChange, target: name) {
-                guard UserRecord.isValidName(name), try store.user(named: name) != nil else {
+                guard UserRecord.isValidName(name), let user = try store.user(named: name) else {
                     throw AuthError.noSuchUser(name)
                 }
+                // Refused before asking: Ward keeps no password for this user to change.
+                if user.usesSystemPassword { throw AuthError.systemPassword(user: name) }
                 let password = try PasswordInput.readNew(
                     fromStandardInput: source.passwordStdin,
                     prompt: "New password for \(name): "

@@ -79,6 +79,11 @@ import Testing
         }
         let logrotate = try String(contentsOfFile: prefix + "/share/doc/ward/logrotate.d/ward", encoding: .utf8)
         #expect(logrotate.contains("\(ward) audit rotate --renamed"))
+        // The PAM service for [auth] source = "pam": the system's stacks, one password asked.
+        #expect(examples.contains("pam.d/ward"))
+        let service = try String(contentsOfFile: prefix + "/share/doc/ward/pam.d/ward", encoding: .utf8)
+        let stack = service.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(stack == ["@include common-auth", "@include common-account"])
 
         // The example site file is one Ward accepts.
         _ = try TerminalHarness.run(

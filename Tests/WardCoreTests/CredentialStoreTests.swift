@@ -19,7 +19,7 @@ struct CredentialStoreTests {
         let user = try store.verify(name: "alice", password: Password("correct horse"))
         #expect(user?.name == "alice")
         #expect(user?.role == .clinician)
-        #expect(user?.passwordHash.parameters == .testing)
+        #expect(user?.passwordHash?.parameters == .testing)
         #expect(scratch.mode(of: store.path) == 0o600)
         #expect(scratch.mode(of: store.lockPath) == 0o600)
     }
@@ -49,7 +49,7 @@ struct CredentialStoreTests {
         let home = try WardHome.open(option: scratch.path)
         try CredentialStore(home: home, parameters: .testing).add(name: "a", role: .auditor, password: Password("pw"))
         let stronger = CredentialStore(home: home, parameters: ScryptParameters(logN: 5, r: 8, p: 1))
-        #expect(try stronger.verify(name: "a", password: Password("pw"))?.passwordHash.parameters == .testing)
+        #expect(try stronger.verify(name: "a", password: Password("pw"))?.passwordHash?.parameters == .testing)
     }
 
     @Test func file_holdsNoPasswordBytes() throws {

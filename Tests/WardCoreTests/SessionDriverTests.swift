@@ -19,9 +19,14 @@ struct SessionDriverTests {
         let clock = ManualClock()
         private(set) var frontEnd: FakeFrontEnd?
 
-        init(answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }) throws {
+        init(
+            authenticator: (any Authenticator)? = nil,
+            answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }
+        ) throws {
             let home = try WardHome.open(option: scratch.path + "/ward")
-            credentials = CredentialStore(home: home, parameters: .testing)
+            var credentials = CredentialStore(home: home, parameters: .testing)
+            if let authenticator { credentials.authenticator = authenticator }
+            self.credentials = credentials
             try credentials.add(name: "alice", role: .clinician, password: Password("correct horse"))
             recorder = RecordingInterceptor("recorder", answer: answer)
             chain = InterceptorChain(clock: clock, session: SessionInfo(id: "test"))

@@ -36,6 +36,18 @@ public enum AuthError: WardError, Equatable, Sendable {
     case tooManyAttempts(Int)
     /// scrypt itself failed (parameters out of range, out of memory).
     case hashingFailed(String)
+    /// `ward user passwd` for a user whose password is the system's (added with `--pam`).
+    case systemPassword(user: String)
+    /// The password was right, but PAM's account stage (`pam_acct_mgmt`) refused the system
+    /// account: expired, locked, a password that must be changed first. `reason` is what PAM
+    /// said (its messages, else its error text): text from outside Ward, sanitized when shown.
+    case accountRefused(user: String, reason: String)
+    /// PAM could not check the password at all: the service is missing or broken, a module
+    /// failed, or its server is unreachable. Nothing was counted against the user.
+    case authenticationUnavailable(service: String, reason: String)
+    /// PAM asked something Ward's one password prompt cannot answer (a second password, a code
+    /// to type back visibly); `prompt` is PAM's question, sanitized when shown.
+    case unanswerablePrompt(service: String, prompt: String)
 
     public var description: String {
         switch self {
@@ -72,6 +84,17 @@ public enum AuthError: WardError, Equatable, Sendable {
             "\(count) failed attempts; signing out."
         case .hashingFailed(let reason):
             "Could not hash the password: \(reason)."
+        case .systemPassword(let user):
+            "'\(user)' signs on with the system's password (PAM), which Ward does not keep; "
+                + "change it with passwd(1) as that user, or ask the system's administrator."
+        case .accountRefused(let user, let reason):
+            "The system refused the account '\(user)': \(reason)"
+        case .authenticationUnavailable(let service, let reason):
+            "PAM could not check the password (service '\(service)'): \(reason). "
+                + "Ask the administrator to check /etc/pam.d/\(service) and the system log."
+        case .unanswerablePrompt(let service, let prompt):
+            "PAM asked \"\(prompt)\", which Ward cannot answer: it hands PAM the one password typed at its "
+                + "hidden prompt. The PAM service '\(service)' must ask for that password only (see contrib/pam.d/ward)."
         }
     }
 
@@ -84,8 +107,9 @@ public enum AuthError: WardError, Equatable, Sendable {
         case .file(let error): error.exitStatus
         case .invalidUserName, .unknownRole: .usage
         case .passwordTooShort, .passwordTooLong, .passwordMismatch: .dataError
-        case .wrongCredentials, .tooManyAttempts, .accountLocked: .authenticationFailed
-        case .noSuchUser, .userExists, .hashingFailed: .failure
+        case .wrongCredentials, .tooManyAttempts, .accountLocked, .accountRefused: .authenticationFailed
+        case .authenticationUnavailable, .unanswerablePrompt: ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
+        case .noSuchUser, .userExists, .hashingFailed, .systemPassword: .failure
         }
     }
 }

@@ -1,12 +1,16 @@
 /// The credential store's text form: a header line, then one user a line, eight tab-separated
 /// fields: name, role, hash, last sign-on time (or `-`), its tty (or `-`), failed attempts,
 /// consecutive failures toward a lock, and the time the account is locked until (or `-`).
-/// A store written before lockouts existed has six fields; it reads as not locked.
+/// A store written before lockouts existed has six fields; it reads as not locked. The hash field
+/// of a user whose password is the system's (`ward user add --pam`) is `pam`.
 ///
 /// Text rather than JSON so that WardCore needs no Foundation and a damaged store can be read
 /// (and its error pointed to, by line) with `less`. The tty is the only free-form field; it is
 /// %-escaped so it can hold no tab, newline or terminal escape.
 enum CredentialFile {
+    /// The hash field of a user whose password is the system's, checked by PAM.
+    static let systemPassword = "pam"
+
     static func render(_ users: [UserRecord]) -> String {
         var text = "\(CredentialStore.header)\n"
         text += "# Ward's users. Change with 'ward user'; the hashes are scrypt. Do not edit by hand.\n"
@@ -16,7 +20,8 @@ enum CredentialFile {
             let lockedUntil = user.lockedUntil.map { String($0) } ?? "-"
             text +=
                 [
-                    user.name, user.role.rawValue, user.passwordHash.encoded, time, tty, String(user.failedAttempts),
+                    user.name, user.role.rawValue, user.passwordHash?.encoded ?? systemPassword, time, tty,
+                    String(user.failedAttempts),
                     String(user.consecutiveFailures), lockedUntil,
                 ]
                 .joined(separator: "\t") + "\n"
@@ -46,8 +51,12 @@ enum CredentialFile {
             guard let role = Role(rawValue: String(fields[1])) else {
                 throw bad("'\(fields[1])' is not a role (\(Role.choices))")
             }
-            guard let hash = PasswordHash(encoded: fields[2]) else {
-                throw bad("the password hash of '\(name)' is not an scrypt hash Ward can check")
+            var hash: PasswordHash?
+            if fields[2] != systemPassword {
+                guard let scrypt = PasswordHash(encoded: fields[2]) else {
+                    throw bad("the password hash of '\(name)' is not an scrypt hash Ward can check")
+                }
+                hash = scrypt
             }
             var lastSignOn: SignOnRecord?
             if fields[3] != "-" {

@@ -15,6 +15,10 @@ import Glibc
 /// the lock through the scrypt check serialises sign-ons on a host (tens of milliseconds each),
 /// and is what stops parallel guessers from all reading "0 failures" at once.
 ///
+/// Who says whether a password is right is the `authenticator`: Ward's scrypt hashes, or the
+/// system's password through PAM, as the site's `[auth] source` says. The user list, the roles,
+/// the lock and the counting stay here for both.
+///
 /// Writes are atomic and serialised: under an exclusive `flock` on `credentials.lock`, the whole
 /// store is read again, changed, written to a new 0600 file, `fsync`ed and renamed over the old
 /// one (and the directory `fsync`ed). So two `ward user` processes, or two sign-ons recording
@@ -38,6 +42,9 @@ public struct CredentialStore: Sendable {
     public let minimumPasswordLength: Int
     /// When sign-on locks an account (the site's `max-failed-attempts` and `lockout`).
     public var lockout: LockoutPolicy
+    /// Who checks the passwords at sign-on and unlock (the site's `[auth] source`); Ward's own
+    /// hashes by default. The lockout and the counting stay here, whichever it is.
+    public var authenticator: any Authenticator
 
     /// The longest password Ward reads, in bytes.
     public static let maximumPasswordLength = 1024
@@ -50,14 +57,16 @@ public struct CredentialStore: Sendable {
         home: WardHome,
         parameters: ScryptParameters = .standard,
         minimumPasswordLength: Int = 1,
-        lockout: LockoutPolicy = LockoutPolicy()
+        lockout: LockoutPolicy = LockoutPolicy(),
+        authentication source: AuthSource = .ward
     ) {
         self.init(
             path: home.credentialsPath,
             lockPath: home.credentialsLockPath,
             parameters: parameters,
             minimumPasswordLength: minimumPasswordLength,
-            lockout: lockout
+            lockout: lockout,
+            authenticator: source.authenticator(parameters: parameters)
         )
     }
 
@@ -66,8 +75,10 @@ public struct CredentialStore: Sendable {
         lockPath: String,
         parameters: ScryptParameters,
         minimumPasswordLength: Int = 1,
-        lockout: LockoutPolicy = LockoutPolicy()
+        lockout: LockoutPolicy = LockoutPolicy(),
+        authenticator: (any Authenticator)? = nil
     ) {
+        self.authenticator = authenticator ?? WardPasswordAuthenticator(parameters: parameters)
         self.path = path
         self.lockPath = lockPath
         self.parameters = parameters
@@ -99,38 +110,42 @@ public struct CredentialStore: Sendable {
 
     // MARK: Sign-on
 
-    /// Checks `password` for `name` without recording anything and without regard to a lock.
+    /// Checks `password` for `name` against Ward's own hash, without recording anything and
+    /// without regard to a lock or the site's source.
     ///
-    /// Returns the user when the password is right, nil when the name is unknown or the password
-    /// wrong. An unknown name costs a full scrypt too (against `PasswordHash.dummy`), so timing
-    /// does not tell which names exist.
+    /// Returns the user when the password is right, nil when the name is unknown, the user has
+    /// no Ward password (`--pam`) or the password is wrong. Those cost a full scrypt too
+    /// (against `PasswordHash.dummy`), so timing does not tell which names exist.
     public func verify(name: String, password: borrowing Password) throws(AuthError) -> UserRecord? {
         let user = try UserRecord.isValidName(name) ? self.user(named: name) : nil
-        guard let user else {
-            _ = try PasswordHash.dummy(parameters: parameters).matches(password)
-            return nil
-        }
-        return try user.passwordHash.matches(password) ? user : nil
+        let verdict = try WardPasswordAuthenticator(parameters: parameters)
+            .check(password, name: name, user: user, tty: nil)
+        return verdict.isAccepted ? user : nil
     }
 
-    /// Signs `name` on: refuses a locked account without checking the password, checks it,
-    /// and records the outcome, all under the writers' lock (`attempt`).
+    /// Signs `name` on: refuses a locked account without checking the password, has the
+    /// `authenticator` check it, and records the outcome (`attempt`).
     ///
     /// On success the previous sign-on and the failures since are returned (to show the user)
     /// and replaced by this sign-on; the count toward a lock starts again.
     ///
     /// - Parameters:
-    ///   - tty: The terminal signed on from (`ttyname(0)`), kept for the next sign-on's summary.
+    ///   - tty: The terminal signed on from (`ttyname(0)`), kept for the next sign-on's summary
+    ///     and given to PAM.
     ///   - time: Wall-clock seconds since 1970; `SignOnSummary.currentTime()` by default.
+    ///   - messages: Gets what the authenticator said to show the user (PAM's messages), right
+    ///     password or wrong.
     /// - Throws: `.accountLocked` (the password was not checked), `.wrongCredentials` for an
-    ///   unknown name or a wrong password alike.
+    ///   unknown name or a wrong password alike; from PAM, `.accountRefused`,
+    ///   `.authenticationUnavailable`, `.unanswerablePrompt`.
     public func signOn(
         name: String,
         password: borrowing Password,
         tty: String?,
-        at time: Int64 = SignOnSummary.currentTime()
+        at time: Int64 = SignOnSummary.currentTime(),
+        messages: inout [String]
     ) throws(AuthError) -> SignOnSummary {
-        try attempt(name: name, password: password, at: time) { user in
+        try attempt(name: name, password: password, tty: tty, at: time, messages: &messages) { user in
             let summary = SignOnSummary(
                 user: user.name,
                 role: user.role,
@@ -143,54 +158,121 @@ public struct CredentialStore: Sendable {
         }
     }
 
+    /// `signOn`, where nobody reads the authenticator's messages.
+    public func signOn(
+        name: String,
+        password: borrowing Password,
+        tty: String?,
+        at time: Int64 = SignOnSummary.currentTime()
+    ) throws(AuthError) -> SignOnSummary {
+        var ignored: [String] = []
+        return try signOn(name: name, password: password, tty: tty, at: time, messages: &ignored)
+    }
+
     /// Unlocks a locked session of `name` (the lock screen, or a batch signing on again): the
-    /// same rules as `signOn`, but the last sign-on and the failures to show stay as they are.
+    /// same rules and the same authenticator as `signOn`, but the last sign-on and the failures
+    /// to show stay as they are.
+    public func unlock(
+        name: String,
+        password: borrowing Password,
+        tty: String? = nil,
+        at time: Int64 = SignOnSummary.currentTime(),
+        messages: inout [String]
+    ) throws(AuthError) -> UserRecord {
+        try attempt(name: name, password: password, tty: tty, at: time, messages: &messages) { user in user }
+    }
+
+    /// `unlock`, where nobody reads the authenticator's messages.
     public func unlock(
         name: String,
         password: borrowing Password,
         at time: Int64 = SignOnSummary.currentTime()
     ) throws(AuthError) -> UserRecord {
-        try attempt(name: name, password: password, at: time) { user in user }
+        var ignored: [String] = []
+        return try unlock(name: name, password: password, at: time, messages: &ignored)
     }
 
-    /// One password attempt under the writers' lock: a locked account is refused at once; a
-    /// wrong password (or an unknown name, against the dummy hash) counts toward the lock and
-    /// throws `.wrongCredentials`; a right one ends the count and runs `success` on the user.
+    /// One password attempt: a locked account is refused at once; otherwise the authenticator
+    /// checks the password, and the outcome is recorded under the writers' lock (`record`).
+    ///
+    /// A quick check (scrypt) runs under the lock too, from reading the user to recording the
+    /// outcome, so parallel guessers cannot all read "0 failures" at once. A slow one (PAM) runs
+    /// between a read of the store and the locked write: every failure is still counted, but up
+    /// to one guess per process already under way when the lock falls may still be checked.
     ///
     /// An unknown name rewrites the store unchanged, as a known one's failure rewrites it with
-    /// one more count: the same scrypt, the same `fsync`s, so the time taken tells nothing.
+    /// one more count: the same check, the same `fsync`s, so the time taken tells nothing.
     private func attempt<Value>(
         name: String,
         password: borrowing Password,
+        tty: String?,
         at time: Int64,
+        messages: inout [String],
         success: (inout UserRecord) -> Value
     ) throws(AuthError) -> Value {
         guard exists else { throw .noStore(path: path) }
-        let lockout = self.lockout
-        // The closure returns the outcome and whether to write; a throw would skip the write.
-        let outcome = try updateIfChanged {
-            (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
-            guard UserRecord.isValidName(name), let i = users.firstIndex(where: { $0.name == name }) else {
-                _ = try PasswordHash.dummy(parameters: parameters).matches(password)
-                return (.failure(.wrongCredentials), true)
-            }
-            if users[i].isLocked(at: time), let until = users[i].lockedUntil {
-                return (.failure(.accountLocked(user: name, until: until)), false)
-            }
-            users[i].lockedUntil = nil  // a lock that has run out
-            guard try users[i].passwordHash.matches(password) else {
-                users[i].failedAttempts += 1
-                users[i].consecutiveFailures += 1
-                if users[i].consecutiveFailures >= lockout.maxFailedAttempts {
-                    users[i].lockedUntil = lockout.lockedUntil(from: time)
-                    users[i].consecutiveFailures = 0
+        let authenticator = self.authenticator
+        if authenticator.checksUnderStoreLock {
+            // The closure returns the outcome and whether to write; a throw would skip the write.
+            let outcome = try updateIfChanged {
+                (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
+                let i = Self.index(of: name, in: users)
+                if let i, users[i].isLocked(at: time), let until = users[i].lockedUntil {
+                    return (.failure(.accountLocked(user: name, until: until)), false)
                 }
-                return (.failure(.wrongCredentials), true)
+                let verdict = try authenticator.check(password, name: name, user: i.map { users[$0] }, tty: tty)
+                messages += verdict.messages
+                return record(verdict, for: name, in: &users, at: time, success: success)
             }
-            users[i].consecutiveFailures = 0
-            return (.success(success(&users[i])), true)
+            return try outcome.get()
+        }
+        let users = try self.users()
+        let known = Self.index(of: name, in: users).map { users[$0] }
+        if let known, known.isLocked(at: time), let until = known.lockedUntil {
+            throw .accountLocked(user: name, until: until)
+        }
+        let verdict = try authenticator.check(password, name: name, user: known, tty: tty)
+        messages += verdict.messages
+        let outcome = try updateIfChanged {
+            (users: inout [UserRecord]) -> (Result<Value, AuthError>, Bool) in
+            record(verdict, for: name, in: &users, at: time, success: success)
         }
         return try outcome.get()
+    }
+
+    /// Where `name` is in `users`; nil for a name that is not valid or not there.
+    private static func index(of name: String, in users: [UserRecord]) -> Int? {
+        UserRecord.isValidName(name) ? users.firstIndex { $0.name == name } : nil
+    }
+
+    /// Records `verdict` for `name` in a fresh read of the store: a wrong password counts toward
+    /// the lock (and locks at `maxFailedAttempts`), a right one ends the count and runs
+    /// `success`. An account that is locked now (another process's failures while a slow check
+    /// ran) is refused either way, and nothing is counted. Returns the outcome and whether to
+    /// write.
+    private func record<Value>(
+        _ verdict: PasswordVerdict,
+        for name: String,
+        in users: inout [UserRecord],
+        at time: Int64,
+        success: (inout UserRecord) -> Value
+    ) -> (Result<Value, AuthError>, Bool) {
+        guard let i = Self.index(of: name, in: users) else { return (.failure(.wrongCredentials), true) }
+        if users[i].isLocked(at: time), let until = users[i].lockedUntil {
+            return (.failure(.accountLocked(user: name, until: until)), false)
+        }
+        users[i].lockedUntil = nil  // a lock that has run out
+        guard verdict.isAccepted else {
+            users[i].failedAttempts += 1
+            users[i].consecutiveFailures += 1
+            if users[i].consecutiveFailures >= lockout.maxFailedAttempts {
+                users[i].lockedUntil = lockout.lockedUntil(from: time)
+                users[i].consecutiveFailures = 0
+            }
+            return (.failure(.wrongCredentials), true)
+        }
+        users[i].consecutiveFailures = 0
+        return (.success(success(&users[i])), true)
     }
 
     /// Clears `name`'s lock and the count toward the next one (`ward user unlock`). The failures
@@ -226,7 +308,7 @@ public struct CredentialStore: Sendable {
         }
     }
 
-    /// Records a failed attempt for `name` made elsewhere (PAM): it counts toward the lock as a
+    /// Records a failed attempt for `name` checked outside `signOn`: it counts toward the lock as a
     /// wrong password at `signOn` does. An unknown name is not recorded (there is no one to tell)
     /// and is not an error.
     public func recordFailure(name: String, at time: Int64 = SignOnSummary.currentTime()) throws(AuthError) {
@@ -257,10 +339,21 @@ public struct CredentialStore: Sendable {
         }
     }
 
+    /// Adds a user whose password is the system's (`ward user add --pam`): no Ward password is
+    /// kept; PAM checks the system's where the site's `[auth] source` is `pam`.
+    public func addSystemUser(name: String, role: Role) throws(AuthError) {
+        guard UserRecord.isValidName(name) else { throw .invalidUserName(name) }
+        try update { (users: inout [UserRecord]) throws(AuthError) in
+            if users.contains(where: { $0.name == name }) { throw .userExists(name) }
+            users.append(UserRecord(name: name, role: role, passwordHash: nil))
+        }
+    }
+
     /// Replaces a user's password (new salt, current parameters) and clears their failure count
     /// and any lock: whoever may write the store has chosen the new password.
     public func setPassword(name: String, password: borrowing Password) throws(AuthError) {
-        guard UserRecord.isValidName(name), try user(named: name) != nil else { throw .noSuchUser(name) }
+        guard UserRecord.isValidName(name), let user = try user(named: name) else { throw .noSuchUser(name) }
+        if user.usesSystemPassword { throw .systemPassword(user: name) }
         try checkStrength(password)
         let hash = try PasswordHash(password: password, parameters: parameters)
         try update { (users: inout [UserRecord]) throws(AuthError) in

@@ -1,12 +1,15 @@
-/// One user in the credential store: name, role, password hash, and what sign-on shows them
-/// about their account (VistA's "You last signed on ... There were N unsuccessful attempts").
+/// One user in the credential store: name, role, password hash (none for a user whose password
+/// is the system's), and what sign-on shows them about their account (VistA's "You last signed
+/// on ... There were N unsuccessful attempts").
 public struct UserRecord: Sendable {
     /// The sign-on name, valid per `isValidName(_:)`.
     public var name: String
     /// What the user may do.
     public var role: Role
-    /// scrypt hash of the password, with its salt and parameters.
-    public var passwordHash: PasswordHash
+    /// scrypt hash of the password, with its salt and parameters; nil for a user added with
+    /// `--pam`, whose password is the system's and is checked by PAM (`PAMAuthenticator`).
+    /// Such a user can sign on only where the site's `[auth] source` is `pam`.
+    public var passwordHash: PasswordHash?
     /// The last successful sign-on; nil before the first.
     public var lastSignOn: SignOnRecord?
     /// Failed attempts (sign-on or unlock) since the last successful sign-on: what the owner is
@@ -22,7 +25,7 @@ public struct UserRecord: Sendable {
     public init(
         name: String,
         role: Role,
-        passwordHash: PasswordHash,
+        passwordHash: PasswordHash?,
         lastSignOn: SignOnRecord? = nil,
         failedAttempts: Int = 0,
         consecutiveFailures: Int = 0,
@@ -36,6 +39,9 @@ public struct UserRecord: Sendable {
         self.consecutiveFailures = consecutiveFailures
         self.lockedUntil = lockedUntil
     }
+
+    /// Whether Ward keeps no password for this user: PAM checks the system's.
+    public var usesSystemPassword: Bool { passwordHash == nil }
 
     /// Whether the account is locked at `time` (wall-clock seconds since 1970).
     public func isLocked(at time: Int64) -> Bool {

@@ -25,6 +25,8 @@ public struct SitePolicy: Sendable {
     public internal(set) var preferences: UserPreferences?
     /// `[exec]`: what `ward exec` may wrap; nothing without the table.
     public internal(set) var exec: ExecPolicy
+    /// `[auth]`: who checks passwords; Ward's own store without the table.
+    public internal(set) var auth: AuthSource = .ward
 
     private let pluginTables: [PluginTable]
 
@@ -130,6 +132,7 @@ extension SitePolicy {
         var roles: [Role: SessionOverride] = [:]
         var tables: [PluginTable]?
         var exec: ExecPolicy?
+        var auth = AuthSource.ward
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -186,8 +189,12 @@ extension SitePolicy {
                 }
             case "exec":
                 exec = ExecPolicy.read(document, errors: &errors)
+            case "auth":
+                auth = AuthSource.read(document, errors: &errors)
             default:
-                let suggestion = ["session", "plugin", "user", "role", "exec"].first { editDistance($0, key) <= 2 }
+                let suggestion = ["session", "plugin", "user", "role", "exec", "auth"].first {
+                    editDistance($0, key) <= 2
+                }
                 errors.append(
                     .unknownKey(file: file, line: line, key: key, table: "the site file", suggestion: suggestion)
                 )
@@ -195,7 +202,16 @@ extension SitePolicy {
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
         let chain = tables ?? defaultTables(plugins)
-        return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain, exec: exec)
+        var policy = SitePolicy(
+            file: file,
+            session: session,
+            users: users,
+            roles: roles,
+            pluginTables: chain,
+            exec: exec
+        )
+        policy.auth = auth
+        return policy
     }
 
     private static func parsePlugins(

@@ -258,6 +258,12 @@ public final class SessionDriver {
     /// Checks the password `read` gives for the user being asked, and signs on, unlocks, or
     /// says why not. `accepted` runs once the password is right, before the shell hears of it.
     ///
+    /// The typed password goes to the credential store's `signOn` or `unlock` and nowhere else;
+    /// the store has the site's source check it (Ward's hashes, or PAM) and counts the failures.
+    /// What the source said (PAM's messages) is shown as text after the check. An account PAM's
+    /// account stage refused ends the session (77) like a locked one; PAM unable to check at all
+    /// ends it with 69.
+    ///
     /// Where nobody can type again (a script), a wrong password ends the session (77); at a
     /// terminal the machine waits, then asks again. An account locked by failed attempts is
     /// refused before the password is checked: the session ends (77), audited as a failed
@@ -274,31 +280,39 @@ public final class SessionDriver {
         case .locked(let name, _, _, _): (user, atLockScreen) = (name, true)
         default: return
         }
+        // What the authenticator said (PAM's messages): shown after the check, sanitized by the
+        // front end, with the shell's news on success and before the refusal otherwise.
+        var messages: [String] = []
         do throws(AuthError) {
             let password = try read()
+            let tty = frontEnd.terminalName
             let role: Role
             if atLockScreen {
-                role = try credentials.unlock(name: user, password: password).role
+                role = try credentials.unlock(name: user, password: password, tty: tty, messages: &messages).role
+                signOnNews = messages
                 resume?.unlocked(password: password)
             } else {
-                let summary = try credentials.signOn(name: user, password: password, tty: frontEnd.terminalName)
-                signOnNews = summary.lines
+                let summary = try credentials.signOn(name: user, password: password, tty: tty, messages: &messages)
+                signOnNews = messages + summary.lines
                 role = summary.role
                 resume?.signedOn(user: user, role: role, password: password)
             }
             accepted()
             perform(machine.passwordChecked(role: role))
         } catch .wrongCredentials where frontEnd.isInteractive || !atLockScreen {
+            for message in messages { frontEnd.say(message) }
             let refusal: SignOnFailure = atLockScreen || userExists(user) ? .wrongPassword : .unknownUser
             perform(machine.passwordChecked(role: nil, refusal: refusal))
             if !frontEnd.isInteractive {
                 perform(machine.signOff(.failedAttempts, status: .authenticationFailed))
             }
         } catch {
+            if case .wrongCredentials = error { for message in messages { frontEnd.say(message) } }
             frontEnd.cannotSignOn(error, atLockScreen: atLockScreen)
             let refusal: SignOnFailure? =
                 switch error {
                 case .accountLocked: .accountLocked
+                case .accountRefused: .accountRefused
                 case .wrongCredentials: .wrongPassword  // a script's password, at the lock screen
                 default: nil
                 }

@@ -82,6 +82,9 @@ public enum SignOnFailure: String, Equatable, Sendable, CaseIterable, CustomStri
     /// The account is locked after too many wrong passwords (`max-failed-attempts`); the
     /// password was not checked.
     case accountLocked = "account-locked"
+    /// The password was right, but the system refused the account (PAM's account stage: an
+    /// expired or locked system account, a password that must be changed first).
+    case accountRefused = "account-refused"
 
     public var description: String { rawValue }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The password handed to PAM does not outlive its check: after a sign-on attempt through PAM,
+/// the typed password is nowhere in a core image of the process (Ward's buffer zeroed, the copy
+/// the conversation gave PAM zeroed and freed with the transaction). A wrong password, so that
+/// pam_matrix's own database, which holds the right one in clear, cannot put the canary in
+/// memory itself. The control: pam_faildelay holds the failed transaction open for 2 s, and an
+/// image taken then must find the password.
+@Suite(.serialized, .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gcore")))
+struct PAMWipeTests {
+    @Test func afterAPAMCheck_theTypedPasswordIsNowhereInMemory() throws {
+        let wipe = WipeCoreImageTests()
+        let pam = try PAMWrapper(
+            passdb: ["alice:\(PAMEndToEndTests.systemPassword):ward"],
+            authFirst: ["auth optional pam_faildelay.so delay=2000000"]
+        )
+        let t = try TerminalHarness(site: PAMWrapper.site(), environment: pam.environment)
+        let canary = WipeCoreImageTests.canary()
+        try t.waitFor("Username:")
+        try t.enter(TerminalHarness.user)
+        try t.waitFor("Password for alice:")
+        let pid = try t.wardPID()
+        try t.enter(canary)
+        Thread.sleep(forTimeInterval: 0.7)  // within pam_faildelay's 2 s, inside pam_authenticate
+        let during = try wipe.coreImage(of: pid, in: t.directory)
+        #expect(wipe.occurrences(of: canary, in: during) > 0, "control: PAM holds the password during its check")
+        try t.waitFor("Wrong user name or password.")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try wipe.coreImage(of: pid, in: t.directory)
+        #expect(wipe.occurrences(of: canary, in: after) == 0)
+        Thread.sleep(forTimeInterval: 1.0)
+        try t.waitFor("Username:")
+        try t.press("C-d")
+        _ = try t.waitForExit()
+    }
+}
