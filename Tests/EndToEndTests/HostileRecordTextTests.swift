@@ -231,7 +231,7 @@ import Testing
                 command = ["python3", "\(plugin)"]
                 events = ["line"]
                 timeout = "5s"
-                """
+                """ + TerminalHarness.unguarded
         )
         let raw = harness.directory.appendingPathComponent("pane.raw").path
         try harness.tmux(["pipe-pane", "-o", "cat >> " + TerminalHarness.shellQuote(raw)])
@@ -324,7 +324,7 @@ final class HostileHome {
     init() throws {
         harness = try TerminalHarness(
             [],
-            site: "[[plugin]]\nname = \"audit-log\"\n",
+            site: "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded,
             columns: 400,
             rows: 60
         )

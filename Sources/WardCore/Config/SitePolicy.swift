@@ -25,6 +25,10 @@ public struct SitePolicy: Sendable {
     public internal(set) var preferences: UserPreferences?
     /// `[exec]`: what `ward exec` may wrap; nothing without the table.
     public internal(set) var exec: ExecPolicy
+    /// `[ssh]`: what a command given to `ssh HOST COMMAND` may be; nothing without the table.
+    public internal(set) var ssh: SSHPolicy
+    /// `[chain]`: the plugins every session's chain must hold (`requireGuards()`).
+    public internal(set) var chainRequirement: ChainRequirement
 
     private let pluginTables: [PluginTable]
 
@@ -57,7 +61,9 @@ public struct SitePolicy: Sendable {
         users: [String: SessionOverride],
         roles: [Role: SessionOverride],
         pluginTables: [PluginTable],
-        exec: ExecPolicy? = nil
+        exec: ExecPolicy? = nil,
+        ssh: SSHPolicy? = nil,
+        chainRequirement: ChainRequirement? = nil
     ) {
         self.file = file
         self.session = session
@@ -65,6 +71,15 @@ public struct SitePolicy: Sendable {
         self.roles = roles
         self.pluginTables = pluginTables
         self.exec = exec ?? .none(file: file)
+        self.ssh = ssh ?? .none(file: file)
+        self.chainRequirement = chainRequirement ?? .standard(file: file)
+    }
+
+    /// Refuses a chain that lacks a plugin `[chain] require` names (by default the audit log
+    /// and the idle timer): what a session start and `ward config check` call, so that a site
+    /// which replaced the default chain without them fails closed instead of running unguarded.
+    public func requireGuards() throws(ConfigError) {
+        try chainRequirement.check(chain: pluginNames)
     }
 
     /// The chain's settings in the site file's order, fresh on each call so that `unreadKeys`
@@ -130,6 +145,8 @@ extension SitePolicy {
         var roles: [Role: SessionOverride] = [:]
         var tables: [PluginTable]?
         var exec: ExecPolicy?
+        var ssh: SSHPolicy?
+        var requirement: ChainRequirement?
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -186,8 +203,14 @@ extension SitePolicy {
                 }
             case "exec":
                 exec = ExecPolicy.read(document, errors: &errors)
+            case "ssh":
+                ssh = SSHPolicy.read(document, errors: &errors)
+            case "chain":
+                requirement = ChainRequirement.read(document, plugins: plugins, errors: &errors)
             default:
-                let suggestion = ["session", "plugin", "user", "role", "exec"].first { editDistance($0, key) <= 2 }
+                let suggestion = ["session", "plugin", "user", "role", "exec", "ssh", "chain"].first {
+                    editDistance($0, key) <= 2
+                }
                 errors.append(
                     .unknownKey(file: file, line: line, key: key, table: "the site file", suggestion: suggestion)
                 )
@@ -195,7 +218,19 @@ extension SitePolicy {
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
         let chain = tables ?? defaultTables(plugins)
-        return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain, exec: exec)
+        var required = requirement ?? .standard(file: file)
+        // The line a missing guard is reported on: the first [[plugin]], or `plugin = []`.
+        required.chainLine = tables?.first?.line ?? (tables == nil ? 0 : document.line(ofKey: "plugin", in: []))
+        return SitePolicy(
+            file: file,
+            session: session,
+            users: users,
+            roles: roles,
+            pluginTables: chain,
+            exec: exec,
+            ssh: ssh,
+            chainRequirement: required
+        )
     }
 
     private static func parsePlugins(
