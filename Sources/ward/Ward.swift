@@ -19,7 +19,8 @@ struct Ward: ParsableCommand {
             loaded is wiped from memory and from the screen, and the password is asked again.
 
             'ward' alone is 'ward shell': the records shell, or a script with --batch FILE \
-            (see 'ward shell --help').
+            (see 'ward shell --help'). As a login shell or sshd's ForceCommand, a command the \
+            SSH client gives is refused unless the site allows it as a batch (DEPLOYMENT in ward(1)).
             """,
         version: "0.1.0",
         subcommands: [
