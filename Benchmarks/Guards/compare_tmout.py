@@ -149,7 +149,7 @@ def real_ward_setup(ward):
     for name, timeout in (("fast", "1s"), ("slow", "1h")):
         path = os.path.join(home, f"{name}.toml")
         with open(path, "w") as f:
-            f.write(f'[session]\nidle-timeout = "{timeout}"\nwarn-before = "0s"\n\n[[plugin]]\nname = "idle-timer"\n')
+            f.write(f'[session]\nidle-timeout = "{timeout}"\nwarn-before = "0s"\n\n[[plugin]]\nname = "idle-timer"\n\n[chain]\nrequire = ["idle-timer"]\n')
         sites[name] = dict(env, WARD_SITE=path)
     return sites
 

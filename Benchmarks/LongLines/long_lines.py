@@ -13,7 +13,7 @@ screen. Each figure is the median of --rounds; printed as seconds per MiB.
 """
 import argparse, os, shutil, statistics, subprocess, tempfile, time
 
-SITE = '[[plugin]]\nname = "audit-log"\nfsync = "interval"\n'
+SITE = '[[plugin]]\nname = "audit-log"\nfsync = "interval"\n\n[chain]\nrequire = ["audit-log"]\n'
 
 
 def run(ward, env, script):

@@ -77,6 +77,11 @@ public struct AuditEntry: Equatable, Sendable {
         case `import`
         /// `ward demo`: `patients`, `seed`, and `records` (`made` or `reused`).
         case demo
+        /// A command given to `ssh HOST COMMAND` where Ward is the account's way in: `peer` and
+        /// `port` (null without `SSH_CONNECTION`), then `allowed` (the kind the site let through,
+        /// `batch`) or `reason` (why it was refused). Never the command's text: it may hold a
+        /// patient's name or a password typed in the wrong place.
+        case sshCommand = "ssh-command"
 
         // MARK: ward exec
 
@@ -277,6 +282,24 @@ extension AuditEntry {
             self.resources = resources
             self.failures = failures
         }
+    }
+
+    /// A command given over SSH: where from, and the kind the site allowed (`allowed`) or why it
+    /// was refused (`reason`, with status 77).
+    public static func sshCommand(
+        peer: String?,
+        port: Int?,
+        allowed: String?,
+        reason: String?,
+        by user: UnixUser,
+        status: ExitStatus
+    ) -> AuditEntry {
+        var fields: [(key: String, value: CanonicalJSON.Value)] = [
+            ("peer", peer.map { .string($0) } ?? .null), ("port", port.map { .integer(Int64($0)) } ?? .null),
+        ]
+        if let allowed { fields.append(("allowed", .string(allowed))) }
+        if let reason { fields.append(("reason", .string(reason))) }
+        return administrative(.sshCommand, by: user, fields, status: status)
     }
 
     /// `ward import`: one record per path, the path as the command resolved it.

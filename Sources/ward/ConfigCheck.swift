@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditLog
 import BuiltInPlugins
 import Logging
 import WardCore
@@ -25,8 +26,14 @@ extension Ward.Config {
             discussion: """
                 Reads FILE (default: --site, $WARD_SITE, /etc/ward/site.toml, else built-in defaults) \
                 and the user file ($XDG_CONFIG_HOME/ward/config.toml), builds every plugin without \
-                starting it, and prints each problem as FILE:LINE: message. Exit 0 when the policy \
-                is valid, 78 when it is not.
+                starting it, and prints each problem as FILE:LINE: message. A chain without a plugin \
+                [chain] require names (the audit log and the idle timer, unless the site says \
+                otherwise) is a problem too. Exit 78 when the policy is not valid.
+
+                Then the deployment, for the account running the check (run it as the account that \
+                runs the sessions): the home and the audit log must be that account's alone, the \
+                log's directory writable by it and by nobody else; a site file it may change is a \
+                warning. Exit 78 when a session would be refused for any of it, else 0.
                 """
         )
 
@@ -57,7 +64,26 @@ extension Ward.Config {
                 throw error
             case .success(let policy):
                 printText(PolicyCheck.describe(policy, user: forUser, role: forRole), terminator: "")
+                try checkDeployment(policy)
             }
+        }
+
+        /// The deployment's findings as comments after the policy; warnings and problems on
+        /// standard error, problems ending the check with 78, as the session would end.
+        private func checkDeployment(_ policy: SitePolicy) throws {
+            let home = WardHome.resolvePath(option: global.home)
+            let findings = DeploymentCheck(
+                home: home,
+                auditLog: PolicyCheck.auditLogPath(policy, home: home),
+                siteFile: policy.file == SitePolicy.builtInFile ? nil : policy.file
+            ).run()
+            printText("\n# deployment, for the account running this check")
+            for finding in findings where finding.severity == .fine { printText("# \(finding.text)") }
+            for finding in findings where finding.severity == .warning {
+                StandardError.report("warning: \(finding.text)")
+            }
+            let problems = findings.filter { $0.severity == .problem }.map(\.text)
+            if !problems.isEmpty { throw DeploymentProblems(problems: problems) }
         }
     }
 }
@@ -99,10 +125,18 @@ enum PolicyCheck {
             } catch {
                 errors += error.all
             }
+            do { try checked.requireGuards() } catch { errors += error.all }
             policy = checked
         }
         if let error = ConfigError.combining(errors) { return .failure(error) }
         return .success(policy!)
+    }
+
+    /// The audit log a session would write: the `audit-log` plugin's path, nil without one.
+    static func auditLogPath(_ policy: SitePolicy, home: String) -> String? {
+        guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else { return nil }
+        let log = try? AuditLog(settings: settings, environment: PluginEnvironment(home: home, policy: policy))
+        return log?.path ?? WardHome(path: home).auditLogPath
     }
 
     /// The effective policy as a site file would write it, with where it came from.
@@ -128,6 +162,8 @@ enum PolicyCheck {
         }
         out += policy.exec.summary
         out += policy.auth.summary
+        out += policy.ssh.summary
+        out += policy.chainRequirement.summary
         for plugin in policy.plugins {
             out += "\n[[plugin]]\nname = \"\(plugin.name)\""
             out += plugin.line > 0 ? "    # line \(plugin.line)\n" : "    # built-in default\n"

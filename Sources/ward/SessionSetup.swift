@@ -8,8 +8,9 @@ import WardShell
 /// `[auth] source` (Ward's hashes, or PAM).
 ///
 /// Fails closed, before anyone is asked for a password: a home that is not safe, a site file that
-/// does not parse, a plugin that does not start, or no credential store, and Ward exits with the
-/// documented code and changes nothing.
+/// does not parse, a chain without a plugin `[chain] require` names (the audit log and the idle
+/// timer unless the site says otherwise), a plugin that does not start, or no credential store,
+/// and Ward exits with the documented code and changes nothing.
 struct SessionSetup {
     let home: WardHome
     let policy: SitePolicy
@@ -26,6 +27,8 @@ struct SessionSetup {
         // The home is created 0700 when missing; one others can write is refused, with the fix.
         home = try WardHome.open(option: global.home, create: true)
         policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+        // A chain without the audit log or the idle timer runs only where the site says so.
+        try policy.requireGuards()
         chain = try pluginRegistry.makeChain(
             policy: policy,
             environment: PluginEnvironment(

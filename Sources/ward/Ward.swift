@@ -19,7 +19,8 @@ struct Ward: ParsableCommand {
             loaded is wiped from memory and from the screen, and the password is asked again.
 
             'ward' alone is 'ward shell': the records shell, or a script with --batch FILE \
-            (see 'ward shell --help').
+            (see 'ward shell --help'). As a login shell or sshd's ForceCommand, a command the \
+            SSH client gives is refused unless the site allows it as a batch (DEPLOYMENT in ward(1)).
             """,
         version: "0.1.0",
         subcommands: [
@@ -40,6 +41,10 @@ struct Ward: ParsableCommand {
     /// and an info line there would break the prompt. Log text never carries a patient field or a
     /// secret.
     ///
+    /// Started as a login shell (`-ward`) or by sshd's `ForceCommand` with a command the client
+    /// gave, Ward reads the command line as `SSHEntry` says: a client's command runs only when
+    /// the site allows it, and is otherwise refused with 77.
+    ///
     /// The one place the process ends on an error. A `WardError` (a site file's problems, an
     /// unsafe home, a refused password, a session's last status) is printed as `ward: <line>` for
     /// each line of its description, and its `exitStatus` is the process's; one whose
@@ -55,7 +60,8 @@ struct Ward: ParsableCommand {
             return handler
         }
         do {
-            var command = try parseAsRoot()
+            // A login shell, or sshd's ForceCommand with the client's command (SSHEntry).
+            var command = try parseAsRoot(SSHEntry.arguments())
             try command.run()
         } catch let error as any WardError {
             if !error.description.isEmpty { StandardError.report(error.description) }

@@ -15,7 +15,7 @@ final class BatchHome {
 
     /// `patients` synthetic patients (seed 1: `W0000011` is Alvarez, Brandon) and a password
     /// file holding `demo`, mode 0600.
-    init(site: String = "[[plugin]]\nname = \"audit-log\"\n", patients: Int = 200) throws {
+    init(site: String = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded, patients: Int = 200) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ward-batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try site.write(toFile: self.site, atomically: true, encoding: .utf8)

@@ -103,7 +103,9 @@ import Testing
     }
 
     @Test func aTenThousandLineScript_runsEveryLine_asOneJSONObjectEach() throws {
-        let h = try BatchHome(site: "[[plugin]]\nname = \"audit-log\"\nfsync = \"interval\"\n")
+        let h = try BatchHome(
+            site: "[[plugin]]\nname = \"audit-log\"\nfsync = \"interval\"\n" + TerminalHarness.unguarded
+        )
         let commands = ["find alvarez", "open W0000011", "show vitals", "charts", "close"]
         let lines = (0..<10_000).map { commands[$0 % commands.count] }
         let script = try h.script(lines)

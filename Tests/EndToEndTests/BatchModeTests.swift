@@ -149,7 +149,7 @@ import Testing
                 events = ["line"]
                 timeout = "5s"
                 settings = { from = "07:00", to = "19:00", now = "sun 03:00" }
-                """
+                """ + TerminalHarness.unguarded
         )
         let script = try h.script(["find alvarez"])
         let p = try h.start([

@@ -96,7 +96,7 @@ import Testing
     @Test func anAuditLogTheSiteKeepsElsewhere_isChecked() throws {
         let h = try BatchHome(patients: 5)
         let log = h.directory.appendingPathComponent("site-audit.jsonl").path
-        let site = "[[plugin]]\nname = \"audit-log\"\npath = \"\(log)\"\n"
+        let site = "[[plugin]]\nname = \"audit-log\"\npath = \"\(log)\"\n" + TerminalHarness.unguarded
         try site.write(toFile: h.site, atomically: true, encoding: .utf8)
         try h.writeSecret("", to: log, mode: 0o640)
         let batch = ["--batch", try h.script(["whoami"]), "--user", "demo", "--password-file", h.passwordFile]

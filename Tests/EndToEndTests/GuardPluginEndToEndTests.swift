@@ -13,7 +13,7 @@ import Testing
 
                 [[plugin]]
                 name = "idle-timer"
-                """
+                """ + TerminalHarness.unguarded
         )
         try t.signOn()
         try t.type("halftyped")
@@ -36,7 +36,7 @@ import Testing
 
                 [[plugin]]
                 name = "idle-timer"
-                """
+                """ + TerminalHarness.unguarded
         )
         try t.signOn()
         for _ in 0..<4 {  // 3 s of typing, never 2 s apart
@@ -55,7 +55,7 @@ import Testing
                 [[plugin]]
                 name = "focus-guard"
                 after = "1s"
-                """
+                """ + TerminalHarness.unguarded
         )
         try t.signOn()
         try t.type("\u{1B}[O")  // focus out, as the terminal reports it
@@ -78,7 +78,7 @@ import Testing
                 [[plugin]]
                 name = "suspend-guard"
                 grace = "1s"
-                """
+                """ + TerminalHarness.unguarded
         )
         _ = try t.waitForExit()
         let shell = try TerminalHarness.runShellPane(t)

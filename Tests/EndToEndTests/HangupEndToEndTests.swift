@@ -18,7 +18,7 @@ import Testing
         command = ["python3", "\(script)", "\(log)"]
         events = ["session", "lifecycle"]
         timeout = "5s"
-        """
+        """ + TerminalHarness.unguarded
     }
 
     /// The plugin: one JSON message per line in, `continue` out; each message appended to a file.

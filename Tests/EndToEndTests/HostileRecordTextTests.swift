@@ -244,7 +244,7 @@ import Testing
                 command = ["python3", "\(plugin)"]
                 events = ["line"]
                 timeout = "5s"
-                """
+                """ + TerminalHarness.unguarded
         )
         let raw = harness.directory.appendingPathComponent("pane.raw").path
         try harness.tmux(["pipe-pane", "-o", "cat >> " + TerminalHarness.shellQuote(raw)])
@@ -345,7 +345,7 @@ final class HostileHome {
         // check allows exactly Ward's own colour sequences and sees them used.
         harness = try TerminalHarness(
             [],
-            site: "[[plugin]]\nname = \"audit-log\"\n",
+            site: "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded,
             environment: ["NO_COLOR": ""],
             columns: 400,
             rows: 60

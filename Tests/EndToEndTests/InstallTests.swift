@@ -70,6 +70,8 @@ import Testing
         }
         #expect(examples.contains("logrotate.d/ward"))
         #expect(examples.contains("site.toml"))
+        #expect(examples.contains("sshd_config.d/ward.conf"))
+        #expect(examples.contains("rsyslog.d/ward.conf"))
         for example in examples {
             let source = try String(contentsOfFile: repository + "/contrib/" + example, encoding: .utf8)
             let installed = prefix + "/share/doc/ward/" + example
@@ -85,13 +87,24 @@ import Testing
         let stack = service.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         #expect(stack == ["@include common-auth", "@include common-account"])
 
-        // The example site file is one Ward accepts.
-        _ = try TerminalHarness.run(
-            ward,
-            ["config", "check", prefix + "/share/doc/ward/site.toml"],
-            environment: ["PATH": "/usr/bin:/bin"]
+        // The sshd block forces the installed ward.
+        let sshd = try String(contentsOfFile: prefix + "/share/doc/ward/sshd_config.d/ward.conf", encoding: .utf8)
+        #expect(sshd.contains("Match User ward\n    ForceCommand \(ward)\n"))
+
+        // The example site file is one Ward accepts. Its audit log's directory, /var/log/ward,
+        // is the deployment's to make: without it the check says so (78), and nothing else.
+        let check = try TerminalHarness.runToEnd(
+            ["config", "check", "--home", prefix + "/home", prefix + "/share/doc/ward/site.toml"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": prefix],
+            capturingIn: URL(fileURLWithPath: prefix)
         )
-        #expect(TerminalHarness.lastStatus == 0)
+        let problems = String(decoding: check.err, as: UTF8.self)
+        if access("/var/log/ward", F_OK) == 0 {
+            #expect(check.status == 0, "\(problems)")
+        } else {
+            #expect(check.status == 78)
+            #expect(problems == "ward: /var/log/ward, the audit log's directory, does not exist\n")
+        }
 
         // `man ward` finds the page through PATH, as man-db looks beside each bin directory.
         guard access("/usr/bin/man", X_OK) == 0 else {

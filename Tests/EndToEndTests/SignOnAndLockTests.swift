@@ -304,7 +304,7 @@ struct WipeCoreImageTests {
     /// Break the glass: `open` of a restricted chart asks why, and the answer is the audit
     /// record's reason, not a command.
     @Test func openingARestrictedChart_asksWhy_andTheReasonIsAudited() throws {
-        let t = try TerminalHarness(site: "[[plugin]]\nname = \"audit-log\"\n")
+        let t = try TerminalHarness(site: "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded)
         let env = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
         let bundle = t.directory.appendingPathComponent("restricted.json")
         try Data(WipeCoreImageTests.bundle(family: "Hopper", mrn: "R0000001", restricted: true).utf8).write(to: bundle)

@@ -29,7 +29,7 @@ import Testing
         syslog-socket = "\(socket)"
         on-forward-failure = "\(onFailure)"
 
-        """
+        """ + TerminalHarness.unguarded
     }
 
     /// The audit log's lines, each with its record's fields.

@@ -35,9 +35,14 @@ final class TerminalHarness {
 
     /// Starts `ward ARGS` in a new pane of `columns`×`rows`, with a home holding the user
     /// `alice` and a site file holding `site` (no plugins unless it names some).
+    /// Appended to a test's site file whose chain leaves out the audit log or the idle timer:
+    /// the site's explicit word that it runs without them (`[chain] require`), without which a
+    /// session refuses to start. At the end, so that the lines a test expects in messages stay.
+    static let unguarded = "\n[chain]\nrequire = []\n"
+
     init(
         _ arguments: [String] = [],
-        site: String = "plugin = []\n",
+        site: String = "plugin = []\n" + TerminalHarness.unguarded,
         environment: [String: String] = [:],
         columns: Int = 100,
         rows: Int = 30

@@ -27,6 +27,10 @@ public struct SitePolicy: Sendable {
     public internal(set) var exec: ExecPolicy
     /// `[auth]`: who checks passwords; Ward's own store without the table.
     public internal(set) var auth: AuthSource = .ward
+    /// `[ssh]`: what a command given to `ssh HOST COMMAND` may be; nothing without the table.
+    public internal(set) var ssh: SSHPolicy
+    /// `[chain]`: the plugins every session's chain must hold (`requireGuards()`).
+    public internal(set) var chainRequirement: ChainRequirement
 
     private let pluginTables: [PluginTable]
 
@@ -59,7 +63,9 @@ public struct SitePolicy: Sendable {
         users: [String: SessionOverride],
         roles: [Role: SessionOverride],
         pluginTables: [PluginTable],
-        exec: ExecPolicy? = nil
+        exec: ExecPolicy? = nil,
+        ssh: SSHPolicy? = nil,
+        chainRequirement: ChainRequirement? = nil
     ) {
         self.file = file
         self.session = session
@@ -67,6 +73,15 @@ public struct SitePolicy: Sendable {
         self.roles = roles
         self.pluginTables = pluginTables
         self.exec = exec ?? .none(file: file)
+        self.ssh = ssh ?? .none(file: file)
+        self.chainRequirement = chainRequirement ?? .standard(file: file)
+    }
+
+    /// Refuses a chain that lacks a plugin `[chain] require` names (by default the audit log
+    /// and the idle timer): what a session start and `ward config check` call, so that a site
+    /// which replaced the default chain without them fails closed instead of running unguarded.
+    public func requireGuards() throws(ConfigError) {
+        try chainRequirement.check(chain: pluginNames)
     }
 
     /// The chain's settings in the site file's order, fresh on each call so that `unreadKeys`
@@ -133,6 +148,8 @@ extension SitePolicy {
         var tables: [PluginTable]?
         var exec: ExecPolicy?
         var auth = AuthSource.ward
+        var ssh: SSHPolicy?
+        var requirement: ChainRequirement?
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -191,8 +208,12 @@ extension SitePolicy {
                 exec = ExecPolicy.read(document, errors: &errors)
             case "auth":
                 auth = AuthSource.read(document, errors: &errors)
+            case "ssh":
+                ssh = SSHPolicy.read(document, errors: &errors)
+            case "chain":
+                requirement = ChainRequirement.read(document, plugins: plugins, errors: &errors)
             default:
-                let suggestion = ["session", "plugin", "user", "role", "exec", "auth"].first {
+                let suggestion = ["session", "plugin", "user", "role", "exec", "auth", "ssh", "chain"].first {
                     editDistance($0, key) <= 2
                 }
                 errors.append(
@@ -202,13 +223,18 @@ extension SitePolicy {
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
         let chain = tables ?? defaultTables(plugins)
+        var required = requirement ?? .standard(file: file)
+        // The line a missing guard is reported on: the first [[plugin]], or `plugin = []`.
+        required.chainLine = tables?.first?.line ?? (tables == nil ? 0 : document.line(ofKey: "plugin", in: []))
         var policy = SitePolicy(
             file: file,
             session: session,
             users: users,
             roles: roles,
             pluginTables: chain,
-            exec: exec
+            exec: exec,
+            ssh: ssh,
+            chainRequirement: required
         )
         policy.auth = auth
         return policy

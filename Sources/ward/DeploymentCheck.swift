@@ -1,0 +1,129 @@
+import Glibc
+import WardCore
+
+/// What `ward config check` can see of the deployment, for the account that runs it: whether a
+/// session started now would find its home and audit log safe, before a clinician finds out by
+/// being refused.
+///
+/// Sessions refuse an unsafe home or log themselves (`WardHome`, `FileSecurity`); this only asks
+/// the same questions early and all at once. Where several people's sessions share one home
+/// (DEPLOYMENT in ward(1)), the account that runs them must own the home and the log, and the
+/// site file should be one it cannot change: a site file the sessions' own account may write is
+/// a policy the sessions could weaken, so it is a warning (not refused: on a workstation the
+/// user running Ward may well own the file).
+struct DeploymentCheck {
+    /// One thing found: fine, worth a warning, or a problem a session would be refused for.
+    struct Finding: Equatable {
+        enum Severity: Equatable { case fine, warning, problem }
+        var severity: Severity
+        var text: String
+    }
+
+    let home: String
+    /// The audit log a session would write, nil when the chain has none.
+    let auditLog: String?
+    /// The site file, nil for the built-in defaults.
+    let siteFile: String?
+    var uid = geteuid()
+
+    func run() -> [Finding] { checkHome() + checkAuditLog() + checkSiteFile() }
+
+    private var account: String {
+        AdministrativeAudit.currentUnixUser().name ?? "uid \(uid)"
+    }
+
+    private func checkHome() -> [Finding] {
+        var info = stat()
+        if lstat(home, &info) != 0, errno == ENOENT {
+            return [Finding(severity: .fine, text: "home \(home) does not exist yet; a session creates it 0700")]
+        }
+        do {
+            let wardHome = WardHome(path: home)
+            try wardHome.prepare(create: false)
+            try wardHome.checkFiles()
+        } catch {
+            return [Finding(severity: .problem, text: error.description)]
+        }
+        return [Finding(severity: .fine, text: "home \(home): \(account)'s, mode \(Self.mode(info.st_mode))")]
+    }
+
+    private func checkAuditLog() -> [Finding] {
+        guard let auditLog else {
+            return [Finding(severity: .warning, text: "the chain has no audit log: sessions leave no record")]
+        }
+        var findings: [Finding] = []
+        let directory = Self.directory(of: auditLog)
+        var info = stat()
+        if stat(directory, &info) != 0 {
+            if !auditLog.hasPrefix(home + "/") {
+                findings.append(
+                    Finding(severity: .problem, text: "\(directory), the audit log's directory, does not exist")
+                )
+            }
+        } else if info.st_mode & S_IWOTH != 0 && info.st_mode & S_ISVTX == 0 {
+            findings.append(
+                Finding(
+                    severity: .problem,
+                    text: "\(directory), the audit log's directory, may be written by everyone: "
+                        + "anyone could replace the log (chmod o-w \(directory))"
+                )
+            )
+        } else if access(directory, W_OK) != 0 {
+            findings.append(
+                Finding(
+                    severity: .problem,
+                    text: "\(directory), the audit log's directory, is not writable by \(account), "
+                        + "who runs the sessions: the log cannot be created or rotated"
+                )
+            )
+        }
+        if lstat(auditLog, &info) != 0, errno == ENOENT {
+            findings.append(
+                Finding(severity: .fine, text: "audit log \(auditLog) does not exist yet; a session creates it 0600")
+            )
+            return findings
+        }
+        do {
+            for file in WardHome.auditFiles(log: auditLog) { try FileSecurity.checkIfPresent(atPath: file) }
+            findings.append(
+                Finding(severity: .fine, text: "audit log \(auditLog): \(account)'s, mode \(Self.mode(info.st_mode))")
+            )
+        } catch {
+            findings.append(Finding(severity: .problem, text: error.description))
+        }
+        return findings
+    }
+
+    private func checkSiteFile() -> [Finding] {
+        guard let siteFile else { return [] }
+        var info = stat()
+        guard stat(siteFile, &info) == 0 else { return [] }
+        if uid != 0, info.st_uid == uid || access(siteFile, W_OK) == 0 {
+            return [
+                Finding(
+                    severity: .warning,
+                    text: "\(siteFile) may be changed by \(account), who runs the sessions: where several people "
+                        + "share this account, the site file belongs to root (chown root: \(siteFile); chmod 644 \(siteFile))"
+                )
+            ]
+        }
+        return [Finding(severity: .fine, text: "site file \(siteFile): not writable by \(account)")]
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func mode(_ mode: mode_t) -> String {
+        "0" + String(mode & 0o7777, radix: 8)
+    }
+}
+
+/// The deployment's problems, after the policy was printed: each would stop a session, which
+/// would exit 78 for it as well.
+struct DeploymentProblems: WardError {
+    let problems: [String]
+    var description: String { problems.joined(separator: "\n") }
+    var exitStatus: ExitStatus { .configuration }
+}
