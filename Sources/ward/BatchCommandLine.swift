@@ -54,7 +54,9 @@ struct BatchCommandLine {
             runner: shell,
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
-            logger: setup.logger
+            logger: setup.logger,
+            registry: setup.registry,
+            banner: setup.policy.access.banner
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }

@@ -26,7 +26,9 @@ struct ShellCommandLine {
             runner: Shell(recordsHome: setup.home.path),
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
-            logger: setup.logger
+            logger: setup.logger,
+            registry: setup.registry,
+            banner: setup.policy.access.banner
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }

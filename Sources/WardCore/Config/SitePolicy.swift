@@ -25,6 +25,8 @@ public struct SitePolicy: Sendable {
     public internal(set) var preferences: UserPreferences?
     /// `[exec]`: what `ward exec` may wrap; nothing without the table.
     public internal(set) var exec: ExecPolicy
+    /// `[session]`'s use notice and admin group (`banner`, `banner-file`, `admin-group`).
+    public internal(set) var access = SessionAccessPolicy()
 
     private let pluginTables: [PluginTable]
 
@@ -130,6 +132,7 @@ extension SitePolicy {
         var roles: [Role: SessionOverride] = [:]
         var tables: [PluginTable]?
         var exec: ExecPolicy?
+        var access = SessionAccessPolicy()
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -139,6 +142,7 @@ extension SitePolicy {
                     errors.append(.wrongType(file: file, line: line, key: "session", expected: "a table ([session])"))
                     continue
                 }
+                access = SessionAccessPolicy.read(table, errors: &errors)
                 session = SessionOverride.read(table, errors: &errors)
                 if let conflict = session.warningConflict(in: session.applied(to: .defaults)) {
                     errors.append(conflict)
@@ -195,7 +199,16 @@ extension SitePolicy {
         }
         if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
         let chain = tables ?? defaultTables(plugins)
-        return SitePolicy(file: file, session: session, users: users, roles: roles, pluginTables: chain, exec: exec)
+        var policy = SitePolicy(
+            file: file,
+            session: session,
+            users: users,
+            roles: roles,
+            pluginTables: chain,
+            exec: exec
+        )
+        policy.access = access
+        return policy
     }
 
     private static func parsePlugins(

@@ -98,6 +98,10 @@ public protocol SessionFrontEnd: AnyObject {
 
     /// The session is about to announce its sign-off; see the default in the extension.
     func signingOff(_ reason: SignOffReason)
+
+    /// Shows the site's use notice (already sanitized) before anyone is asked who they are;
+    /// false when it could not be shown. See the default in the extension.
+    func showBanner(_ text: String) -> Bool
 }
 
 extension SessionFrontEnd {
@@ -105,4 +109,8 @@ extension SessionFrontEnd {
     /// can tell the chain of what it ends with it (`ExecFrontEnd`: the program it ran). Nothing
     /// by default.
     public func signingOff(_ reason: SignOffReason) {}
+
+    /// A script has nobody to read a notice: nothing is shown, and the sign-on goes on. The
+    /// front ends a person types at (the shell, `ward exec`) show it on the terminal.
+    public func showBanner(_ text: String) -> Bool { true }
 }
