@@ -78,9 +78,16 @@ extension Ward {
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let registry = SessionRegistry(home: home)
             var asked: [String] = []
-            let locked = try audit.recording(
-                { .lockRequest(by: audit.unixUser, wardUser: requester, target: target, sessions: asked, status: $0) }
-            ) {
+            let record = { (status: ExitStatus) in
+                AuditEntry.lockRequest(
+                    by: audit.unixUser,
+                    wardUser: requester,
+                    target: target,
+                    sessions: asked,
+                    status: status
+                )
+            }
+            let locked = try audit.recording(record) {
                 let (name, mayLockOthers) = try authorize(policy: policy, home: home, unixUser: audit.unixUser)
                 let targets = registry.entries().filter { entry in
                     if let user { return entry.user == user }
