@@ -124,7 +124,7 @@ public struct SessionRegistry: Sendable {
     /// lock through its chain. Checked again just before the signal: a pid that is no longer the
     /// session's is never signalled.
     public func requestLock(of entry: SessionEntry, by requester: String) throws(RequestFailure) {
-        guard Self.isValidID(entry.id) else { throw .gone }
+        guard Self.isValidID(entry.id), Self.isAlive(entry) else { throw .gone }
         do {
             try replace(requestPath(entry.id), with: Array((requester + "\n").utf8))
         } catch {
