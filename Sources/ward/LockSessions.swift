@@ -127,7 +127,8 @@ extension Ward {
             return (requester, admin || role == .auditor)
         }
 
-        /// Asks each session to lock, then waits until each lists itself locked (or is gone).
+        /// Asks each session to lock, then waits until each lists itself locked, has taken the
+        /// request (a script signs on again at once from its password file), or is gone.
         /// Returns the sessions that confirmed; throws when one could not be asked.
         private func lock(
             _ targets: [SessionEntry],
@@ -152,8 +153,9 @@ extension Ward {
                 let live = Dictionary(registry.entries().map { ($0.id, $0) }) { a, _ in a }
                 pending.removeAll { entry in
                     guard let now = live[entry.id] else { return true }  // ended: nothing to lock
-                    if now.state == .locked { confirmed.append(now) }
-                    return now.state == .locked
+                    let done = now.state == .locked || !registry.hasPendingRequest(id: entry.id)
+                    if done { confirmed.append(now) }
+                    return done
                 }
                 if pending.isEmpty || clock.now >= deadline { break }
                 usleep(50_000)

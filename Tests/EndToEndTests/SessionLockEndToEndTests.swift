@@ -143,6 +143,13 @@ import Testing
         _ = try t.waitForExit()
         #expect(try sessions(t).isEmpty)
 
+        let terminated = try TerminalHarness(sharing: t)
+        try terminated.signOn()
+        #expect(try sessions(t).count == 1)
+        kill(try terminated.wardPID(), SIGTERM)
+        _ = try terminated.waitForExit()
+        #expect(try sessions(t).isEmpty)
+
         let killed = try TerminalHarness(sharing: t)
         try killed.signOn()
         #expect(try sessions(t).count == 1)
@@ -150,6 +157,22 @@ import Testing
         let sessionsDirectory = t.home.appendingPathComponent("sessions").path
         #expect(try ward(["sessions"], t).1 == "No live sessions.\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sessionsDirectory).isEmpty)
+    }
+
+    @Test func aMemberOfTheSitesAdminGroup_locksAnyoneWithoutAWardUser() throws {
+        let group = try #require(getgrgid(getgid()).flatMap { $0.pointee.gr_name.map { String(cString: $0) } })
+        let unixUser = try #require(getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } })
+        let t = try TerminalHarness(site: "[session]\nadmin-group = \"\(group)\"\n\n" + Self.site)
+        try t.signOn()
+        let (status, out) = try ward(["lock", "--all"], t)
+        #expect(status == 0)
+        #expect(out.hasPrefix("Locked 1 session: "))
+        try t.waitFor("Ward is locked: locked by Unix user \(unixUser) (ward lock). Signed on as alice.")
+        let request = try #require(try auditRecords(t).last { $0["kind"] as? String == "lock-request" })
+        #expect(
+            request["by"] is NSNull && request["unix_user"] as? String == unixUser
+                && request["target"] as? String == "all"
+        )
     }
 
     @Test func theSitesBanner_isShownSanitized_beforeTheFirstPrompt() throws {

@@ -73,6 +73,11 @@ public struct SessionRegistry: Sendable {
         return name.isEmpty ? nil : name
     }
 
+    /// Whether a request left for `id` is still waiting for the session to take it.
+    public func hasPendingRequest(id: String) -> Bool {
+        Self.isValidID(id) && access(requestPath(id), F_OK) == 0
+    }
+
     // MARK: Readers
 
     /// The live sessions, oldest first. Entries of processes that are gone (or whose pid now
