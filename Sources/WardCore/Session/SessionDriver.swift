@@ -368,6 +368,7 @@ public final class SessionDriver {
             case .wipe(let user, let reason):
                 lock.wipeAll()
                 frontEnd.showLockScreen(user: user, reason: reason)
+                register(.locked)  // only now: `ward lock` takes "locked" to mean wiped
                 logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
             case .say(let text):
                 frontEnd.say(text)
@@ -396,7 +397,6 @@ public final class SessionDriver {
         case .locked(let reason):
             info.isLocked = true
             if reason != .request { info.lockRequestedBy = nil }
-            register(.locked)
         case .unlocked:
             info.isLocked = false
             info.lockRequestedBy = nil
@@ -502,8 +502,8 @@ public final class SessionDriver {
         lock(.request)
     }
 
-    /// Writes this session's entry in the registry with `state` (at sign-on, each lock and
-    /// unlock). A registry that cannot be written is logged and the session goes on: the entry
+    /// Writes this session's entry in the registry with `state` (at sign-on, after each lock's
+    /// wipe, and at each unlock). A registry that cannot be written is logged and the session goes on: the entry
     /// serves `ward lock`, and the session's own guards do not depend on it.
     private func register(_ state: SessionEntry.State) {
         guard let registry, let user = info.user, let role = info.role else { return }
