@@ -185,4 +185,35 @@ import Testing
         let prompt = try #require(screen.range(of: "Username:"))
         #expect(notice.upperBound <= prompt.lowerBound)
     }
+
+    @Test func wardExec_showsTheBannerFirst_andIsLockedByWardLockToo() throws {
+        try ExecEndToEndTests.requirePrograms("bash")
+        let site = """
+            [session]
+            banner = "Exec notice: use is monitored."
+
+            [exec]
+            allow = ["bash"]
+
+            [[plugin]]
+            name = "audit-log"
+            """
+        let t = try TerminalHarness(["exec", "--user", TerminalHarness.user, "--", "bash", "--norc"], site: site)
+        try t.waitFor("Password for alice:")
+        let screen = try t.screen()
+        let notice = try #require(screen.range(of: "Exec notice: use is monitored."))
+        let prompt = try #require(screen.range(of: "Password for alice:"))
+        #expect(notice.upperBound <= prompt.lowerBound)
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("bash-")
+        #expect(try sessions(t).map { $0["state"] as? String } == ["signed-on"])
+        let (status, _) = try ward(
+            ["lock", "--user", "alice", "--as", "alice", "--password-stdin"],
+            input: TerminalHarness.password + "\n",
+            t
+        )
+        #expect(status == 0)
+        try t.waitFor("Ward is locked: locked by alice (ward lock). Signed on as alice.")
+        #expect(try sessions(t).map { $0["state"] as? String } == ["locked"])
+    }
 }
