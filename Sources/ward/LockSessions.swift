@@ -94,8 +94,12 @@ extension Ward {
                     if let session { return entry.id == session }
                     return true
                 }
-                if !mayLockOthers, let other = targets.first(where: { $0.user != requester }) {
-                    throw LockSessionsError.notYours(requester: requester ?? "", owner: other.user)
+                // Another user's name is refused whether or not they have a session now.
+                if !mayLockOthers,
+                    let other = user.flatMap({ $0 == requester ? nil : $0 })
+                        ?? targets.first(where: { $0.user != requester })?.user
+                {
+                    throw LockSessionsError.notYours(requester: requester ?? "", owner: other)
                 }
                 asked = targets.map(\.id)
                 return try lock(targets, by: name, registry: registry)
@@ -195,7 +199,7 @@ enum LockSessionsError: WardError, Equatable {
             "say who asks with --as NAME (your Ward user)"
                 + (group.map { ", or run this as a member of the site's admin group '\($0)'." } ?? ".")
         case .notYours(let requester, let owner):
-            "\(requester) may lock only their own sessions, and this one is \(owner)'s; locking another "
+            "\(requester) may lock only their own sessions, not \(owner)'s; locking another "
                 + "user's needs the auditor role or the site's admin group ([session] admin-group). Nothing was locked."
         case .cannotAsk(let session, let operation, let code):
             "session \(session): could not \(operation): \(String(cString: strerror(code)))."

@@ -119,6 +119,11 @@ import Testing
         let request = try #require(try auditRecords(t).last { $0["kind"] as? String == "lock-request" })
         #expect(request["outcome"] as? String == "failed" && request["status"] as? Int == 77)
 
+        // Another user's name, with no session now: refused all the same.
+        #expect(
+            try ward(["lock", "--user", "bob", "--as", "carol", "--password-stdin"], input: "carol password\n", t).0
+                == 77
+        )
         // Nobody named: refused as well.
         #expect(try ward(["lock", "--all"], t).0 == 77)
         // A wrong password is no identity.
