@@ -183,13 +183,13 @@ _ward() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shell|exec|demo|import|user|audit|config|plugins|help)
+    shell|exec|demo|import|user|sessions|lock|audit|config|plugins|help)
         # Offer subcommand argument completions
         "_ward_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shell exec demo import user audit config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shell exec demo import user sessions lock audit config plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -409,6 +409,55 @@ _ward_user_unlock() {
         return
         ;;
     '--site')
+        return
+        ;;
+    esac
+}
+
+_ward_sessions() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site --format)
+    __ward_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    esac
+}
+
+_ward_lock() {
+    repeating_flags=()
+    non_repeating_flags=(--all --password-stdin --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site --user --session --as)
+    __ward_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--session')
+        return
+        ;;
+    '--as')
         return
         ;;
     esac

@@ -25,7 +25,8 @@ public struct AuditEntry: Equatable, Sendable {
         /// `user` is the name given only when such a user exists: an unknown name may be a
         /// password typed into the name field. `via` as for `sign-on`.
         case signOnFailed = "sign-on-failed"
-        /// The session locked; `cause` says why (idle, suspend, focus, user, max-session, failure).
+        /// The session locked; `cause` says why (idle, suspend, focus, user, max-session, failure,
+        /// request), and for a `request` (`ward lock`), `by` names who asked.
         case lock
         /// The user unlocked the session with their password.
         case unlock
@@ -82,6 +83,10 @@ public struct AuditEntry: Equatable, Sendable {
         /// `batch`) or `reason` (why it was refused). Never the command's text: it may hold a
         /// patient's name or a password typed in the wrong place.
         case sshCommand = "ssh-command"
+        /// `ward lock`: `by` (the Ward user who asked, null for a member of the site's admin
+        /// group), `target` (`user NAME`, `session ID` or `all`), and `sessions`, the identifiers
+        /// asked to lock, separated by spaces.
+        case lockRequest = "lock-request"
 
         // MARK: ward exec
 
@@ -146,7 +151,10 @@ public struct AuditEntry: Equatable, Sendable {
         }
     }
 
-    public static func lock(cause: String) -> AuditEntry { AuditEntry(.lock, [("cause", .string(cause))]) }
+    /// `by`: who asked, for a lock `ward lock` requested; absent otherwise.
+    public static func lock(cause: String, by requester: String? = nil) -> AuditEntry {
+        AuditEntry(.lock, [("cause", .string(cause))] + (requester.map { [("by", .string($0))] } ?? []))
+    }
 
     public static func unlock() -> AuditEntry { AuditEntry(.unlock) }
 
@@ -246,6 +254,26 @@ extension AuditEntry {
     ) -> AuditEntry {
         let role = role.map { [(key: "target_role", value: CanonicalJSON.Value.string($0.rawValue))] } ?? []
         return administrative(kind, by: user, [("target", .string(target))] + role, status: status)
+    }
+
+    /// `ward lock`: who asked (`wardUser`, nil for the admin group), what they named, and the
+    /// sessions asked to lock.
+    public static func lockRequest(
+        by user: UnixUser,
+        wardUser: String?,
+        target: String,
+        sessions: [String],
+        status: ExitStatus
+    ) -> AuditEntry {
+        administrative(
+            .lockRequest,
+            by: user,
+            [
+                ("by", wardUser.map { .string($0) } ?? .null), ("target", .string(target)),
+                ("sessions", .string(sessions.joined(separator: " "))),
+            ],
+            status: status
+        )
     }
 
     /// What `ward import` did with one path it was given (a bundle, a directory, or the NDJSON

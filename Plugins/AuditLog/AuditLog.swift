@@ -193,7 +193,8 @@ public final class AuditLog: Plugin {
         case .unlockFailed(_, let reason):
             record(.unlockFailed(reason: reason), context: context, grantsAccess: false)
         case .locked(let reason):
-            record(.lock(cause: reason.rawValue), context: context, grantsAccess: false)
+            let requester = reason == .request ? context.session.lockRequestedBy : nil
+            record(.lock(cause: reason.rawValue, by: requester), context: context, grantsAccess: false)
         case .unlocked:
             return record(.unlock(), context: context, grantsAccess: true)
         case .signedOff(let reason):

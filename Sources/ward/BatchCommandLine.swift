@@ -56,7 +56,9 @@ struct BatchCommandLine {
             policy: setup.machinePolicy(user: user),
             logger: setup.logger,
             // One command (-c) ends before any lock could close its charts: no second scrypt.
-            resume: isOneCommand ? nil : setup.resume()
+            resume: isOneCommand ? nil : setup.resume(),
+            registry: setup.registry,
+            banner: setup.policy.access.banner
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }

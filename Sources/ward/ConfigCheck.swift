@@ -151,6 +151,11 @@ enum PolicyCheck {
         for key in SessionKey.allCases {
             out += "\(key.rawValue) = \(effective[key])\n"
         }
+        if let banner = policy.access.banner {
+            out +=
+                "# banner: \(banner.utf8.count) bytes, shown before every sign-on (line \(policy.access.bannerLine))\n"
+        }
+        if let group = policy.access.adminGroup { out += "admin-group = \"\(group)\"\n" }
         for (name, override) in policy.users.sorted(by: { $0.key < $1.key }) {
             out += describe(override, table: "user.\(name)")
         }

@@ -82,7 +82,9 @@ extension Ward {
                 runner: runner,
                 credentials: setup.credentials,
                 policy: setup.machinePolicy(user: user),
-                logger: setup.logger
+                logger: setup.logger,
+                registry: setup.registry,
+                banner: setup.policy.access.banner
             )
             let status = try session.run()
             if status != .success { throw CommandLineError.reported(status) }

@@ -49,6 +49,9 @@ struct SessionSetup {
         guard credentials.exists else { throw CommandLineError.noUsers(home: home.path) }
     }
 
+    /// The home's list of live sessions, where the session keeps its entry (`ward sessions`).
+    var registry: SessionRegistry { SessionRegistry(home: home) }
+
     /// Every name a shell line may start with, from the shell's one table (`Shell.commands`):
     /// the plugins that keep a line's command (the audit log) keep only these.
     static let commandNames = Set(Shell.commands.flatMap { [$0.syntax.name] + $0.syntax.aliases })

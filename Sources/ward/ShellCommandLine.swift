@@ -42,7 +42,9 @@ struct ShellCommandLine {
             credentials: setup.credentials,
             policy: setup.machinePolicy(user: user),
             logger: setup.logger,
-            resume: setup.resume()
+            resume: setup.resume(),
+            registry: setup.registry,
+            banner: setup.policy.access.banner
         )
         let status = try session.run()
         if status != .success { throw CommandLineError.reported(status) }

@@ -24,7 +24,9 @@ struct Ward: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RecordsShell.self, Exec.self, Demo.self, Import.self, User.self, Audit.self, Config.self, Plugins.self,
+            RecordsShell.self, Exec.self, Demo.self, Import.self, User.self, Sessions.self, LockSessions.self,
+            Audit.self,
+            Config.self, Plugins.self,
         ],
         defaultSubcommand: RecordsShell.self
     )

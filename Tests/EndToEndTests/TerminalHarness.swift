@@ -10,7 +10,7 @@ import Testing
 final class TerminalHarness {
     let socket = "ward-e2e-\(UInt32.random(in: 0...UInt32.max))"
     let directory: URL
-    var home: URL { directory.appendingPathComponent("home") }
+    let home: URL
     var sttyFile: URL { directory.appendingPathComponent("stty.txt") }
     var exitFile: URL { directory.appendingPathComponent("exit.txt") }
 
@@ -33,15 +33,17 @@ final class TerminalHarness {
 
     var siteFile: URL { directory.appendingPathComponent("site.toml") }
 
-    /// Starts `ward ARGS` in a new pane of `columns`×`rows`, with a home holding the user
-    /// `alice` and a site file holding `site` (no plugins unless it names some).
     /// Appended to a test's site file whose chain leaves out the audit log or the idle timer:
     /// the site's explicit word that it runs without them (`[chain] require`), without which a
     /// session refuses to start. At the end, so that the lines a test expects in messages stay.
     static let unguarded = "\n[chain]\nrequire = []\n"
 
+    /// Starts `ward ARGS` in a new pane of `columns`×`rows`, with a home holding the user
+    /// `alice` and a site file holding `site` (no plugins unless it names some). `sharing` runs
+    /// this one on another harness's home and site file instead: two sessions of one home.
     init(
         _ arguments: [String] = [],
+        sharing other: TerminalHarness? = nil,
         site: String = "plugin = []\n" + TerminalHarness.unguarded,
         environment: [String: String] = [:],
         columns: Int = 100,
@@ -50,13 +52,15 @@ final class TerminalHarness {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ward-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try site.write(to: siteFile, atomically: true, encoding: .utf8)
+        home = other?.home ?? directory.appendingPathComponent("home")
+        try (other.map { try String(contentsOf: $0.siteFile, encoding: .utf8) } ?? site)
+            .write(to: siteFile, atomically: true, encoding: .utf8)
         let quoted = ([Self.wardPath] + arguments).map(Self.shellQuote).joined(separator: " ")
         var env = [
             "HOME": directory.path, "WARD_HOME": home.path, "WARD_SITE": siteFile.path, "TERM": "xterm-256color",
             "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "LANG": "C.UTF-8",
         ]
-        try Self.addUser(home: home.path, site: siteFile.path)
+        if other == nil { try Self.addUser(home: home.path, site: siteFile.path) }
         env.merge(environment) { $1 }
         let exports = env.map { "export \($0)=\(Self.shellQuote($1));" }.joined(separator: " ")
         // The wrapper shell ignores Ctrl-C and Ctrl-\ so that it lives to record Ward's exit

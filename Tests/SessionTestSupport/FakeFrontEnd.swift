@@ -63,7 +63,7 @@ package final class FakeFrontEnd: SessionFrontEnd {
     }
 
     static func signal(named name: String) -> UnixSignal {
-        [UnixSignal.sighup, .sigterm, .sigint, .sigtstp, .sigcont].first { "\($0)" == name }!
+        [UnixSignal.sighup, .sigterm, .sigint, .sigtstp, .sigcont, .sigusr1].first { "\($0)" == name }!
     }
 
     package func askUsername() { log.append("username?") }
@@ -78,6 +78,10 @@ package final class FakeFrontEnd: SessionFrontEnd {
     package func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
     package func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
     package func showShell(news: [String]) { log.append("shell") }
+    package func showBanner(_ text: String) -> Bool {
+        log.append("banner \(text)")
+        return true
+    }
     package func showPrompt() { log.append("prompt") }
     package func refused(_ line: Line, message: String) { log.append("refused \(message)") }
     package func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Logging
 import SessionTestSupport
@@ -21,6 +22,7 @@ struct SessionDriverTests {
 
         init(
             authenticator: (any Authenticator)? = nil,
+            sessionID: String = "test",
             answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }
         ) throws {
             let home = try WardHome.open(option: scratch.path + "/ward")
@@ -29,12 +31,18 @@ struct SessionDriverTests {
             self.credentials = credentials
             try credentials.add(name: "alice", role: .clinician, password: Password("correct horse"))
             recorder = RecordingInterceptor("recorder", answer: answer)
-            chain = InterceptorChain(clock: clock, session: SessionInfo(id: "test"))
+            chain = InterceptorChain(clock: clock, session: SessionInfo(id: sessionID))
             chain.append(recorder)
         }
 
         /// Runs a session whose input is `input`, signing on as `user`; the exit status.
-        func run(_ input: String, interactive: Bool, user: String = "alice") throws -> WardCore.ExitStatus {
+        func run(
+            _ input: String,
+            interactive: Bool,
+            user: String = "alice",
+            registry: SessionRegistry? = nil,
+            banner: String? = nil
+        ) throws -> WardCore.ExitStatus {
             var fds: [Int32] = [-1, -1]
             precondition(pipe(&fds) == 0)
             var bytes = Array(input.utf8)
@@ -51,7 +59,9 @@ struct SessionDriverTests {
                 credentials: credentials,
                 policy: SessionMachine.Policy(),
                 logger: Logger(label: "test"),
-                signals: signals.install
+                signals: signals.install,
+                registry: registry,
+                banner: banner
             )
             return try driver.run()
         }
@@ -239,5 +249,64 @@ struct SessionDriverTests {
             signals: f.signals.install
         )
         #expect(driver.wipeOrder == ["shell", "fake typeahead"])
+    }
+
+    /// `ward lock` (SIGUSR1 with a request naming bob): an ordinary lock through the machine and
+    /// the chain, whose reason is a request and whose requester the plugins can read; the
+    /// registry's entry follows the state and is gone at the end.
+    @Test(arguments: [true, false])
+    func aLockRequest_locksThroughTheChain_namingWhoAsked_andTheRegistryFollows(interactive: Bool) throws {
+        let scratch = ScratchHome()
+        let registry = SessionRegistry(home: try WardHome.open(option: scratch.path + "/ward"))
+        let id = "00000000000000ff"
+        var seen: [(requester: String?, states: [SessionEntry.State])] = []
+        let f = try Fixture(sessionID: id) { event, context in
+            switch event {
+            case .line(Line("find ada")):
+                seen.append((context.session.lockRequestedBy, registry.entries().map(\.state)))
+                FileManager.default.createFile(
+                    atPath: registry.directory + "/\(id).request",
+                    contents: Data("bob\n".utf8),
+                    attributes: [.posixPermissions: 0o600]
+                )
+            case .session(.locked), .session(.unlocked):
+                seen.append((context.session.lockRequestedBy, registry.entries().map(\.state)))
+            default: break
+            }
+            return .pass
+        }
+        let input = "correct horse\nfind ada\n!SIGUSR1\ncorrect horse\nwhoami\n"
+        #expect(try f.run(input, interactive: interactive, registry: registry) == .success)
+        #expect(f.signals.handled.contains(.sigusr1))
+        #expect(
+            f.sessionEvents == [
+                .signedOn(user: "alice", role: .clinician), .locked(.request), .unlocked(user: "alice"),
+                .signedOff(.endOfInput),
+            ]
+        )
+        #expect(f.log.contains("lock screen request"))
+        #expect(seen.map(\.requester) == [nil, "bob", nil])
+        // The entry says locked only once the wipe is done (after the chain heard of the lock),
+        // and signed on again before the chain hears of the unlock.
+        // (`ward sessions` showing it locked is the end-to-end test's.)
+        #expect(seen.map(\.states) == [[.signedOn], [.signedOn], [.signedOn]])
+        #expect(f.runner.ran.map(\.text) == ["find ada", "whoami"])
+        #expect(registry.entries().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: registry.directory).isEmpty)
+    }
+
+    @Test func aSIGUSR1WithNoRequest_locksAllTheSame() throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\nfind ada\n!SIGUSR1\n", interactive: true) == .success)
+        #expect(f.sessionEvents.contains(.locked(.request)))
+    }
+
+    @Test(arguments: [true, false])
+    func theBanner_isShownBeforeAnyoneIsAsked(interactive: Bool) throws {
+        let f = try Fixture()
+        #expect(
+            try f.run("correct horse\n", interactive: interactive, banner: "Use is \u{1B}[2Jmonitored.") == .success
+        )
+        #expect(Array(f.log.prefix(2)) == ["banner Use is \\e[2Jmonitored.", "password? alice"])
     }
 }

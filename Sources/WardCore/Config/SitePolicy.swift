@@ -31,6 +31,8 @@ public struct SitePolicy: Sendable {
     public internal(set) var ssh: SSHPolicy
     /// `[chain]`: the plugins every session's chain must hold (`requireGuards()`).
     public internal(set) var chainRequirement: ChainRequirement
+    /// `[session]`'s use notice and admin group (`banner`, `banner-file`, `admin-group`).
+    public internal(set) var access = SessionAccessPolicy()
 
     private let pluginTables: [PluginTable]
 
@@ -150,6 +152,7 @@ extension SitePolicy {
         var auth = AuthSource.ward
         var ssh: SSHPolicy?
         var requirement: ChainRequirement?
+        var access = SessionAccessPolicy()
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -159,6 +162,7 @@ extension SitePolicy {
                     errors.append(.wrongType(file: file, line: line, key: "session", expected: "a table ([session])"))
                     continue
                 }
+                access = SessionAccessPolicy.read(table, errors: &errors)
                 session = SessionOverride.read(table, errors: &errors)
                 if let conflict = session.warningConflict(in: session.applied(to: .defaults)) {
                     errors.append(conflict)
@@ -237,6 +241,7 @@ extension SitePolicy {
             chainRequirement: required
         )
         policy.auth = auth
+        policy.access = access
         return policy
     }
 

@@ -86,9 +86,12 @@ public final class SignalPipe {
         install(.sigtstp)
     }
 
-    /// Default actions for every signal, and the pipe closed.
+    /// Default actions for every signal, and the pipe closed. SIGUSR1 (`ward lock`'s request)
+    /// is ignored instead: a request that comes as the session ends must not kill the process
+    /// before it exits with its own status.
     public func close() {
-        for signal in signals { setDefault(signal) }
+        for signal in signals where signal != .sigusr1 { setDefault(signal) }
+        if signals.contains(.sigusr1) { Glibc.signal(SIGUSR1, SIG_IGN) }
         signalPipeWriteEnd = -1
         Glibc.close(readEnd)
         Glibc.close(writeEnd)

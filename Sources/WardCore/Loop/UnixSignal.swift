@@ -20,6 +20,8 @@ public struct UnixSignal: Hashable, Sendable, CustomStringConvertible {
     public static let sigterm = UnixSignal(rawValue: SIGTERM)
     /// The window changed size.
     public static let sigwinch = UnixSignal(rawValue: SIGWINCH)
+    /// `ward lock` asks this session to lock (`SessionRegistry.requestLock`).
+    public static let sigusr1 = UnixSignal(rawValue: SIGUSR1)
 
     public var description: String {
         switch rawValue {
@@ -30,6 +32,7 @@ public struct UnixSignal: Hashable, Sendable, CustomStringConvertible {
         case SIGHUP: "SIGHUP"
         case SIGTERM: "SIGTERM"
         case SIGWINCH: "SIGWINCH"
+        case SIGUSR1: "SIGUSR1"
         default: "signal \(rawValue)"
         }
     }

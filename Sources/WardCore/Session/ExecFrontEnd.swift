@@ -544,7 +544,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
         }
         terminal.restore()
         Terminal.write(Self.programModesOff + Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write(LockScreen.headline(user: user, reason: reason))
+        Terminal.write(LockScreen.headline(user: user, reason: reason, requestedBy: driver.lockRequestedBy))
         switch program.program.rules.onLock {
         case .freeze: Terminal.write("\(Sanitizer.line(program.program.name)) is stopped until you unlock.\n")
         case .kill:
@@ -552,6 +552,8 @@ public final class ExecFrontEnd: SessionFrontEnd {
         }
         Terminal.write(LockScreen.howToUnlock)
     }
+
+    public func showBanner(_ text: String) -> Bool { Terminal.writeChecked(text.hasSuffix("\n") ? text : text + "\n") }
 
     // MARK: Signals
 

@@ -2,8 +2,13 @@
 enum LockScreen {
     /// `Ward is locked: no activity. Signed on as alice.` and a newline. The name passes the
     /// sanitizer: it is what somebody typed at the sign-on prompt.
-    static func headline(user: String, reason: LockReason) -> String {
-        "Ward is locked: \(explanation(of: reason)). Signed on as \(Sanitizer.line(user)).\n"
+    /// `requestedBy` names who asked with `ward lock`: `locked by bob (ward lock)`.
+    static func headline(user: String, reason: LockReason, requestedBy: String? = nil) -> String {
+        let why =
+            if reason == .request { "locked by \(Sanitizer.line(requestedBy ?? "a signal")) (ward lock)" } else {
+                explanation(of: reason)
+            }
+        return "Ward is locked: \(why). Signed on as \(Sanitizer.line(user)).\n"
     }
 
     /// The last line, once the screen says what is locked.
@@ -17,6 +22,7 @@ enum LockScreen {
         case .user: "locked by the user"
         case .maxSession: "the session time limit was reached"
         case .failure: "a safeguard failed"
+        case .request: "locked by request (ward lock)"
         }
     }
 }

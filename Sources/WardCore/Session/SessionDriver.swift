@@ -93,12 +93,22 @@ public final class SessionDriver {
     private var resumedFromOwnStop = false
     /// What sign-on learned, shown once the shell starts.
     private var signOnNews: [String] = []
+    /// The home's list of live sessions, where this one keeps its entry; nil keeps none.
+    private let registry: SessionRegistry?
+    /// This session's entry while someone is signed on.
+    private var entry: SessionEntry?
+    /// The site's use notice, shown before the first prompt (`[session] banner`).
+    private let banner: String?
 
     /// - Parameters:
     ///   - resume: Brings the runner's context back after an unlock (`[session] resume`); nil
     ///     where there is none to bring back (`ward exec`).
     ///   - signals: Installs the handlers for the table's signals; by default the process's own
     ///     `SignalPipe`. Tests give a pipe of their own.
+    ///   - registry: Where the session lists itself while signed on (`ward sessions`) and whence
+    ///     `ward lock` asks it to lock (SIGUSR1).
+    ///   - banner: The site's use notice: shown before anyone is asked who they are; a front
+    ///     end that cannot show it ends the session there (`BannerError`).
     public init(
         frontEnd: any SessionFrontEnd,
         clock: any WardClock,
@@ -108,8 +118,12 @@ public final class SessionDriver {
         policy: SessionMachine.Policy,
         logger: Logger,
         resume: SessionResume? = nil,
-        signals: @escaping ([UnixSignal]) throws -> any SignalSource = { try SignalPipe(signals: $0) }
+        signals: @escaping ([UnixSignal]) throws -> any SignalSource = { try SignalPipe(signals: $0) },
+        registry: SessionRegistry? = nil,
+        banner: String? = nil
     ) {
+        self.registry = registry
+        self.banner = banner
         self.frontEnd = frontEnd
         self.clock = clock
         self.chain = chain
@@ -132,13 +146,17 @@ public final class SessionDriver {
     public func run() throws -> ExitStatus {
         // A script has no window: a resize would only interrupt its writes.
         let handled = Self.signalTable.filter { frontEnd.isInteractive || $0.event != .resize }
-        let signals = try makeSignals(handled.map(\.signal))
+        // SIGUSR1 is `ward lock`'s request; it is not in the table because it is no lifecycle
+        // event: the lock it becomes passes the chain.
+        let signals = try makeSignals(handled.map(\.signal) + [.sigusr1])
         self.signals = signals
         frontEnd.open()
         defer {
+            unregister()
             signals.close()
             frontEnd.close()
         }
+        if let banner, !frontEnd.showBanner(Sanitizer.text(banner)) { throw BannerError.notShown(errno: errno) }
         loop.watch(signals.readEnd) { [unowned self] in self.handleSignals() }
         loop.watch(frontEnd.inputFD) { [unowned self] in self.frontEnd.inputReadable() }
         loop.nextDeadline = { [unowned self] in
@@ -164,6 +182,9 @@ public final class SessionDriver {
     package var isLocked: Bool {
         if case .locked = machine.state { true } else { false }
     }
+
+    /// Who asked for the current lock with `ward lock`, for the lock screen; nil for any other lock.
+    package var lockRequestedBy: String? { info.lockRequestedBy }
 
     /// Watches `fd` on the session's loop as well as the front end's input (a program's pseudo-
     /// terminal, its process): `onReadable` runs on the loop's thread, like every input.
@@ -373,6 +394,7 @@ public final class SessionDriver {
                 }
                 lock.wipeAll()
                 frontEnd.showLockScreen(user: user, reason: reason)
+                register(.locked)  // only now: `ward lock` takes "locked" to mean wiped
                 logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
             case .say(let text):
                 frontEnd.say(text)
@@ -416,11 +438,16 @@ public final class SessionDriver {
             info.user = user
             info.role = role
             info.isLocked = false
-        case .locked:
+            register(.signedOn)
+        case .locked(let reason):
             info.isLocked = true
+            if reason != .request { info.lockRequestedBy = nil }
         case .unlocked:
             info.isLocked = false
+            info.lockRequestedBy = nil
+            register(.signedOn)
         case .signedOff(let reason):
+            unregister()
             frontEnd.signingOff(reason)
             guard !hasEnded else { return }
         case .signOnFailed, .unlockFailed, .denied, .abandoned, .accessed, .promptReady, .programStarted,
@@ -466,6 +493,7 @@ public final class SessionDriver {
     }
 
     private func handle(_ signal: UnixSignal) {
+        if signal == .sigusr1 { return lockRequested() }
         guard !hasEnded, let route = Self.signalTable.first(where: { $0.signal == signal }) else { return }
         switch route.event {
         case .suspend:
@@ -507,6 +535,54 @@ public final class SessionDriver {
         perform(sent.requests)
     }
 
+    // MARK: The registry
+
+    /// `ward lock` asked (SIGUSR1): an ordinary lock, through the machine and the chain, whose
+    /// reason names who asked. A signal with no request behind it (sent by hand) locks too: the
+    /// safe reading of a request Ward cannot read.
+    private func lockRequested() {
+        guard !hasEnded else { return }
+        let requester = registry?.takeLockRequest(id: info.id)
+        guard isSignedOn else { return }
+        info.lockRequestedBy = requester ?? "a signal"
+        lock(.request)
+    }
+
+    /// Writes this session's entry in the registry with `state` (at sign-on, after each lock's
+    /// wipe, and at each unlock). A registry that cannot be written is logged and the session goes on: the entry
+    /// serves `ward lock`, and the session's own guards do not depend on it.
+    private func register(_ state: SessionEntry.State) {
+        guard let registry, let user = info.user, let role = info.role else { return }
+        var entry =
+            self.entry
+            ?? SessionEntry(
+                id: info.id,
+                pid: getpid(),
+                processStart: ProcessStartTime.current,
+                uid: getuid(),
+                user: user,
+                role: role.rawValue,
+                tty: frontEnd.terminalName,
+                peer: { if case .ssh(let peer, _, _) = info.signOnSource { peer } else { nil } }(),
+                started: SessionEntry.utcNow(),
+                state: state
+            )
+        entry.state = state
+        self.entry = entry
+        do throws(FileSecurityError) {
+            try registry.write(entry)
+        } catch {
+            logger.warning("session not registered", metadata: ["registry.error": "\(error)"])
+        }
+    }
+
+    /// Removes the entry: the session ended (or its process is about to).
+    private func unregister() {
+        guard let registry, entry != nil else { return }
+        registry.remove(id: info.id)
+        entry = nil
+    }
+
     // MARK: Ending
 
     /// Removes every plugin, lets the front end say its last words, and stops the loop. A
@@ -515,6 +591,7 @@ public final class SessionDriver {
     private func finish(_ reason: SignOffReason, status: ExitStatus) {
         guard !hasEnded else { return }
         hasEnded = true
+        unregister()
         exitStatus = status
         chain.removeAll()
         frontEnd.ended(reason, status: status)

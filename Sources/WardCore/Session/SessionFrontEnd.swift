@@ -102,6 +102,10 @@ public protocol SessionFrontEnd: AnyObject {
 
     /// The session is about to announce its sign-off; see the default in the extension.
     func signingOff(_ reason: SignOffReason)
+
+    /// Shows the site's use notice (already sanitized) before anyone is asked who they are;
+    /// false when it could not be shown. See the default in the extension.
+    func showBanner(_ text: String) -> Bool
 }
 
 extension SessionFrontEnd {
@@ -112,4 +116,8 @@ extension SessionFrontEnd {
 
     /// A notice: only the terminal colours a warning or rings for it.
     public func lockWarning(_ text: String) { notice(text) }
+
+    /// A script has nobody to read a notice: nothing is shown, and the sign-on goes on. The
+    /// front ends a person types at (the shell, `ward exec`) show it on the terminal.
+    public func showBanner(_ text: String) -> Bool { true }
 }

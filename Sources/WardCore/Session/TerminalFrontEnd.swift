@@ -400,9 +400,11 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         input = .discard
         leaveAlternateScreen()
         Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write(LockScreen.headline(user: user, reason: reason))
+        Terminal.write(LockScreen.headline(user: user, reason: reason, requestedBy: driver.lockRequestedBy))
         Terminal.write(LockScreen.howToUnlock)
     }
+
+    public func showBanner(_ text: String) -> Bool { Terminal.writeChecked(text.hasSuffix("\n") ? text : text + "\n") }
 
     // MARK: Signals
 

@@ -88,6 +88,13 @@ public final class Terminal {
         fflush(ward_stdout())
     }
 
+    /// Writes `text` as `write` does, and says whether all of it went out: for what must be seen
+    /// before Ward goes on (the site's use notice).
+    public static func writeChecked(_ text: String) -> Bool {
+        clearerr(ward_stdout())
+        return fputs(text, ward_stdout()) >= 0 && fflush(ward_stdout()) == 0 && ferror(ward_stdout()) == 0
+    }
+
     /// Clears the screen and then the scrollback: `ESC[H ESC[2J ESC[3J`.
     ///
     /// The order matters: tmux moves a screen cleared with `2J` into its history, so `3J` has to

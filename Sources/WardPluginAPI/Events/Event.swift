@@ -103,6 +103,8 @@ public enum LockReason: String, Equatable, Sendable, CustomStringConvertible {
     case maxSession = "max-session"
     /// A plugin failed closed (an audit record that could not be written).
     case failure
+    /// Someone asked from outside with `ward lock`; who asked is `SessionInfo.lockRequestedBy`.
+    case request
 
     public var description: String { rawValue }
 }

@@ -14,6 +14,9 @@ public struct SessionInfo: Equatable, Sendable {
     /// Where the session signs on from (a terminal, an SSH login, a script); the driver sets it
     /// from its front end before anyone is asked for a password. Nil outside a session.
     public var signOnSource: SignOnSource?
+    /// Who asked for the current lock with `ward lock` (a Ward user, or a Unix user of the
+    /// site's admin group); nil unless the session is locked by such a request.
+    public var lockRequestedBy: String?
 
     public init(
         id: String,
