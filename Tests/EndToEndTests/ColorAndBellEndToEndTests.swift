@@ -18,7 +18,7 @@ import Testing
 
         [[plugin]]
         name = "idle-timer"
-        """
+        """ + TerminalHarness.unguarded
 
     /// A config directory (`XDG_CONFIG_HOME`) whose `ward/config.toml` holds `display`.
     private static func configDirectory(_ display: String) throws -> URL {
@@ -41,7 +41,7 @@ import Testing
     /// bytes from the first prompt; signs on. `NO_COLOR` is empty unless `environment` sets it:
     /// the test runner sets it to 1, and an empty value is no request (no-color.org).
     private static func session(
-        site: String = "plugin = []\n",
+        site: String = "plugin = []\n" + TerminalHarness.unguarded,
         environment: [String: String]
     ) throws -> (
         TerminalHarness, String

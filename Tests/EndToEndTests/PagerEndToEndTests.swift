@@ -101,7 +101,7 @@ import Testing
 
                 [[plugin]]
                 name = "idle-timer"
-                """,
+                """ + TerminalHarness.unguarded,
             columns: 100,
             rows: 15
         )
@@ -228,7 +228,7 @@ import Testing
 
                 [[plugin]]
                 name = "idle-timer"
-                """,
+                """ + TerminalHarness.unguarded,
             columns: 100,
             rows: 12
         )

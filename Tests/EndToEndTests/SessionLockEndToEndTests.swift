@@ -5,7 +5,7 @@ import Testing
 /// Issue 16, part 4, through the real binary: live sessions in the home's registry, `ward lock`
 /// locking them from outside, who may, and the site's use notice before the sign-on.
 @Suite struct SessionLockEndToEndTests {
-    static let site = "[[plugin]]\nname = \"audit-log\"\n"
+    static let site = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded
 
     /// The environment a `ward` run from the test needs to reach `t`'s home and site file.
     private func environment(_ t: TerminalHarness) -> [String: String] {
@@ -182,7 +182,7 @@ import Testing
 
     @Test func theSitesBanner_isShownSanitized_beforeTheFirstPrompt() throws {
         let t = try TerminalHarness(
-            site: "plugin = []\n[session]\nbanner = \"Authorized use only.\\u001B[2J Activity is monitored.\"\n"
+            site: "plugin = []\n[session]\nbanner = \"Authorized use only.\\u001B[2J Activity is monitored.\"\n" + TerminalHarness.unguarded
         )
         try t.waitFor("Username:")
         let screen = try t.screen()
@@ -202,7 +202,7 @@ import Testing
 
             [[plugin]]
             name = "audit-log"
-            """
+            """ + TerminalHarness.unguarded
         let t = try TerminalHarness(["exec", "--user", TerminalHarness.user, "--", "bash", "--norc"], site: site)
         try t.waitFor("Password for alice:")
         let screen = try t.screen()
