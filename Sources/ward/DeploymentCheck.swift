@@ -78,9 +78,12 @@ struct DeploymentCheck {
             )
         }
         if lstat(auditLog, &info) != 0, errno == ENOENT {
-            findings.append(
-                Finding(severity: .fine, text: "audit log \(auditLog) does not exist yet; a session creates it 0600")
-            )
+            // Only where it can: a missing directory is the problem reported above.
+            if findings.isEmpty {
+                findings.append(
+                    Finding(severity: .fine, text: "audit log \(auditLog) does not exist yet; a session creates it 0600")
+                )
+            }
             return findings
         }
         do {
