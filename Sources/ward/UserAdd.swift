@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuiltInPlugins
 import WardCore
 
 extension Ward.User {
@@ -64,6 +65,23 @@ extension Ward.User {
                     ? "Added \(name) (\(role)), who signs on with the system's password (PAM)."
                     : "Added \(name) (\(role))."
             )
+            // Not an error: the site file may be changed next. But a user the site's source never
+            // asks about cannot sign on, and the administrator should hear it now.
+            let checker = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).auth
+            switch (systemPassword, checker) {
+            case (true, .ward):
+                StandardError.report(
+                    "note: the site checks passwords with Ward's own store ([auth] source = \"ward\"): "
+                        + "\(name) cannot sign on until it says source = \"pam\"."
+                )
+            case (false, .pam):
+                StandardError.report(
+                    "note: the site checks passwords with PAM ([auth] source = \"pam\"): "
+                        + "the Ward password just set is not used; \(name) signs on with the system's."
+                )
+            default:
+                break
+            }
         }
     }
 }

@@ -222,6 +222,32 @@ import Testing
         #expect(kinds == ["user-add", "password-change"], "\(kinds)")
     }
 
+    /// A user the site's source never asks about cannot sign on: `user add` says so, and adds.
+    @Test func userAdd_notesAUserTheSitesSourceWillNotCheck() throws {
+        func add(_ arguments: String, site: String) throws -> String {
+            let h = try BatchHome(site: site, patients: 5)
+            let command = "\(TerminalHarness.shellQuote(TerminalHarness.wardPath)) user add \(arguments) 2>&1"
+            return try TerminalHarness.run(
+                "/bin/sh",
+                ["-c", command],
+                environment: h.environment,
+                input: "a long password\n"
+            )
+        }
+        let pamUser = try add(
+            "bob --role clerk --pam",
+            site: "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded
+        )
+        #expect(TerminalHarness.lastStatus == 0)
+        #expect(pamUser.contains("bob cannot sign on until it says source = \"pam\""), "\(pamUser)")
+        let wardUser = try add(
+            "carol --role clerk --password-stdin",
+            site: PAMWrapper.site("[[plugin]]\nname = \"audit-log\"\n")
+        )
+        #expect(TerminalHarness.lastStatus == 0)
+        #expect(wardUser.contains("the Ward password just set is not used"), "\(wardUser)")
+    }
+
     /// `ward --batch -` with `lines` on standard input, in `home`, with pam_wrapper loaded.
     private func batch(
         _ home: BatchHome,
