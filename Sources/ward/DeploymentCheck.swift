@@ -81,7 +81,10 @@ struct DeploymentCheck {
             // Only where it can: a missing directory is the problem reported above.
             if findings.isEmpty {
                 findings.append(
-                    Finding(severity: .fine, text: "audit log \(auditLog) does not exist yet; a session creates it 0600")
+                    Finding(
+                        severity: .fine,
+                        text: "audit log \(auditLog) does not exist yet; a session creates it 0600"
+                    )
                 )
             }
             return findings
