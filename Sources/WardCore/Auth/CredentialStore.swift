@@ -439,25 +439,8 @@ public struct CredentialStore: Sendable {
         let temporary = path + ".new"
         let text = CredentialFile.render(users.sorted { $0.name < $1.name })
         do throws(FileSecurityError) {
-            // We hold the lock: a leftover .new is from a writer that died; replace it.
-            if unlink(temporary) != 0, errno != ENOENT {
-                throw FileSecurityError.system(path: temporary, operation: "remove", errno: errno)
-            }
-            let fd = try FileSecurity.createFile(atPath: temporary, flags: O_WRONLY)
-            do throws(FileSecurityError) {
-                try FileSecurity.writeAll(descriptor: fd, path: temporary, bytes: Array(text.utf8))
-                if fsync(fd) != 0 { throw FileSecurityError.system(path: temporary, operation: "fsync", errno: errno) }
-            } catch {
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            close(fd)
-            if rename(temporary, path) != 0 {
-                let code = errno
-                unlink(temporary)
-                throw FileSecurityError.system(path: path, operation: "replace", errno: code)
-            }
+            // We hold the lock: a leftover .new is from a writer that died; it is replaced.
+            try FileSecurity.replaceFile(atPath: path, with: Array(text.utf8), temporary: temporary, sync: true)
             syncDirectory(of: path)
         } catch {
             throw .file(error)

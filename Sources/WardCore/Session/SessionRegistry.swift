@@ -170,22 +170,8 @@ public struct SessionRegistry: Sendable {
     }
 
     /// `bytes` as the whole of `path`: written to `path.PID.new` (0600), then renamed over it.
+    /// Not synced: the list describes live processes, which a crash ends anyway.
     private func replace(_ path: String, with bytes: [UInt8]) throws(FileSecurityError) {
-        let temporary = path + ".\(getpid()).new"
-        unlink(temporary)
-        let fd = try FileSecurity.createFile(atPath: temporary, flags: O_WRONLY)
-        do {
-            try FileSecurity.writeAll(descriptor: fd, path: temporary, bytes: bytes)
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        if rename(temporary, path) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw .system(path: path, operation: "rename", errno: code)
-        }
+        try FileSecurity.replaceFile(atPath: path, with: bytes, temporary: path + ".\(getpid()).new", sync: false)
     }
 }

@@ -159,6 +159,38 @@ public enum FileSecurity {
             offset += n
         }
     }
+
+    /// Replaces the whole of `path` with `bytes`, so that a reader sees the old file or the new
+    /// one, never part of either: written to `temporary` (created 0600; a leftover of a writer
+    /// that died is removed first), `fsync`ed when `sync`, then renamed over `path`.
+    ///
+    /// The caller holds whatever lock keeps two writers of `path` apart, and syncs the directory
+    /// when the rename itself must survive a crash.
+    public static func replaceFile(
+        atPath path: String,
+        with bytes: [UInt8],
+        temporary: String,
+        sync: Bool
+    ) throws(FileSecurityError) {
+        if unlink(temporary) != 0, errno != ENOENT {
+            throw .system(path: temporary, operation: "remove", errno: errno)
+        }
+        let fd = try createFile(atPath: temporary, flags: O_WRONLY)
+        do throws(FileSecurityError) {
+            try writeAll(descriptor: fd, path: temporary, bytes: bytes)
+            if sync, fsync(fd) != 0 { throw .system(path: temporary, operation: "fsync", errno: errno) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        if rename(temporary, path) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw .system(path: path, operation: "replace", errno: code)
+        }
+    }
 }
 
 /// A file or directory in the Ward home that Ward will not use, or could not use.
