@@ -76,6 +76,12 @@ import Testing
         try t.press("b")
         #expect(try t.waitFor("-- more -- lines 1-14 ") == first)
 
+        // Ctrl-C while a search is typed gives up the search, as at readline's prompt; paging goes on.
+        try t.type("/nothing-typed")
+        try t.waitFor("/nothing-typed")
+        try t.press("C-c")
+        #expect(try t.waitFor("-- more -- lines 1-14 ") == first)
+
         // A row from the last page, found by a search typed after '/': it comes up under the header.
         let wanted = rows[rows.count - 3]
         try t.type("/" + String(wanted.prefix(40)))

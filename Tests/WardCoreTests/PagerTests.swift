@@ -125,6 +125,20 @@ import Testing
         #expect(pager.screen().last == "No search yet: type / and a word.")
     }
 
+    /// Ctrl-C arrives as a signal, not a key: the front end asks whether a search is typed.
+    @Test func cancelSearch_givesUpWhatIsTyped_andPagingGoesOn() {
+        var pager = Pager(buffer: Self.table(rows: 30), rows: 10, columns: 80)
+        #expect(!pager.isTypingSearch)
+        _ = pager.handle(Self.keys("/"))
+        _ = pager.handle(Self.keys("row"))
+        #expect(pager.isTypingSearch)
+        pager.cancelSearch()
+        #expect(!pager.isTypingSearch)
+        #expect(pager.screen().last?.hasPrefix("-- more --") == true)
+        _ = pager.handle(Self.keys("n"))
+        #expect(pager.screen().last == "No search yet: type / and a word.")
+    }
+
     @Test func longLines_wrapAtTheWidth_byDisplayColumns() {
         let buffer = PageBuffer()
         buffer.startCapturing()

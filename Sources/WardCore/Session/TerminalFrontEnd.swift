@@ -413,7 +413,13 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         case .interrupt where input == .shell:
             editor.cancelLine()
         case .interrupt where input == .pager:
-            stopPaging()  // as q
+            // As at readline's prompt: Ctrl-C gives up what is being typed (a search), else as q.
+            if pager?.isTypingSearch == true {
+                pager?.cancelSearch()
+                drawPage()
+            } else {
+                stopPaging()
+            }
         case .resize where input == .pager:
             let size = terminal.size
             pager?.resize(rows: size.rows, columns: size.columns)

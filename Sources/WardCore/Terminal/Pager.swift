@@ -211,6 +211,14 @@ public struct Pager {
         return .redraw
     }
 
+    /// Whether a search is being typed after `/`.
+    public var isTypingSearch: Bool { typing != nil }
+
+    /// Gives up the search being typed (Ctrl-C), zeroing it.
+    public mutating func cancelSearch() {
+        zero(&typing)
+    }
+
     /// A key while a search is typed: Enter looks, Backspace takes a character back, Escape
     /// or Ctrl-G gives up; printable text is added.
     private mutating func type(_ key: [UInt8]) -> Action {
