@@ -187,7 +187,11 @@ public struct AuditEntry: Equatable, Sendable {
         case .read:
             let section = access.detail.map { [(key: "section", value: CanonicalJSON.Value.string($0))] } ?? []
             return AuditEntry(.access, [("action", .string(access.action.rawValue)), mrn] + section + [outcome])
-        case .listed, .opened, .wrote, .closed:
+        case .opened:
+            // `how: resume`: reopened after an unlock, not typed.
+            let how = access.detail.map { [(key: "how", value: CanonicalJSON.Value.string($0))] } ?? []
+            return AuditEntry(.access, [("action", .string(access.action.rawValue)), mrn] + how + [outcome])
+        case .listed, .wrote, .closed:
             return AuditEntry(.access, [("action", .string(access.action.rawValue)), mrn, outcome])
         }
     }

@@ -44,8 +44,13 @@ public struct RecordAccess: Equatable, Sendable {
     /// The record's identifier exactly as the records store it (an MRN, of any length and form);
     /// for a `failed` access to a record that does not exist, as the user typed it.
     public var record: String
-    /// The section read, or the break-glass reason; nil for other actions.
+    /// The section read, or the break-glass reason; for an open, `RecordAccess.resumed` when the
+    /// shell reopened the chart by itself after an unlock; nil otherwise.
     public var detail: String?
+
+    /// The `detail` of an open nobody typed: the chart was open before a lock and came back
+    /// after the password. An auditor tells it from a chosen open.
+    public static let resumed = "resume"
     public var outcome: Outcome
 
     public init(_ action: Action, record: String, detail: String? = nil, outcome: Outcome) {

@@ -87,7 +87,8 @@ import Testing
         }
         let session = records.drop { $0["kind"] as? String != "sign-on" }
         let summary = session.map { record in
-            [record["kind"], record["action"], record["mrn"], record["outcome"]].compactMap { $0 as? String }
+            [record["kind"], record["action"], record["mrn"], record["how"], record["outcome"]]
+                .compactMap { $0 as? String }
                 .joined(separator: " ")
         }
         // The reopening comes right after the unlock, before any command: one `open` each, in
@@ -95,7 +96,7 @@ import Testing
         let unlock = try #require(summary.firstIndex(of: "unlock"))
         #expect(
             Array(summary[unlock...].prefix(3)) == [
-                "unlock", "access open \(hopper) ok", "access open \(turing) ok",
+                "unlock", "access open \(hopper) resume ok", "access open \(turing) resume ok",
             ],
             "\(summary)"
         )

@@ -31,8 +31,8 @@ import WardRecords
         #expect(f.shell.charts.allSatisfy { !$0.isWiped })
         #expect(
             f.shell.takeSessionEvents() == [
-                .accessed(RecordAccess(.opened, record: "M1", outcome: .ok)),
-                .accessed(RecordAccess(.opened, record: "M2", outcome: .ok)),
+                .accessed(RecordAccess(.opened, record: "M1", detail: RecordAccess.resumed, outcome: .ok)),
+                .accessed(RecordAccess(.opened, record: "M2", detail: RecordAccess.resumed, outcome: .ok)),
             ]
         )
         // No name: a batch writes this on standard error.
@@ -55,7 +55,11 @@ import WardRecords
         f.shell.resume(from: context)
         #expect(f.shell.charts.map(\.mrn) == ["M1"])
         #expect(f.shell.currentMRN == "M1", "the current chart was not reopened: the last one reopened is current")
-        #expect(f.shell.takeSessionEvents() == [.accessed(RecordAccess(.opened, record: "M1", outcome: .ok))])
+        #expect(
+            f.shell.takeSessionEvents() == [
+                .accessed(RecordAccess(.opened, record: "M1", detail: RecordAccess.resumed, outcome: .ok))
+            ]
+        )
         #expect(f.shell.lastBreakGlass == nil)
         #expect(
             f.lines.contains(
@@ -73,8 +77,8 @@ import WardRecords
         #expect(f.shell.currentMRN == "M2")
         #expect(
             f.shell.takeSessionEvents() == [
-                .accessed(RecordAccess(.opened, record: "M9", outcome: .failed)),
-                .accessed(RecordAccess(.opened, record: "M2", outcome: .ok)),
+                .accessed(RecordAccess(.opened, record: "M9", detail: RecordAccess.resumed, outcome: .failed)),
+                .accessed(RecordAccess(.opened, record: "M2", detail: RecordAccess.resumed, outcome: .ok)),
             ]
         )
         #expect(f.lines.contains("M9 was not reopened: no patient has that MRN any more."))

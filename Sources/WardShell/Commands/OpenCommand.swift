@@ -155,16 +155,17 @@ struct OpenCommand: ShellCommand {
             store = try shell.records()
             found = try store.lookUp(mrn: mrn)
         } catch {
-            shell.noteAccess(.opened, mrn, .failed)
+            shell.noteAccess(.opened, mrn, detail: RecordAccess.resumed, .failed)
             return .failed(message(of: error))
         }
         guard let match = found else {
-            shell.noteAccess(.opened, mrn, .failed)
+            shell.noteAccess(.opened, mrn, detail: RecordAccess.resumed, .failed)
             return .gone
         }
         guard !match.restricted else { return .restricted }
         do {
-            _ = try open(match.mrn, store, shell, announcing: false)  // notes its own access, ok or failed
+            // Notes its own access, ok or failed, marked as a resume.
+            _ = try open(match.mrn, store, shell, announcing: false)
             return .opened
         } catch {
             return .failed(message(of: error))
@@ -182,7 +183,11 @@ struct OpenCommand: ShellCommand {
         _ shell: Shell,
         announcing: Bool = true
     ) throws -> CommandResult {
-        let chart = try shell.accessing(.opened, mrn) { try store.chart(mrn: mrn, contents: shell.chartContents) }
+        // Announced: the user typed `open`; not: the shell reopens it after an unlock.
+        let detail = announcing ? nil : RecordAccess.resumed
+        let chart = try shell.accessing(.opened, mrn, detail: detail) {
+            try store.chart(mrn: mrn, contents: shell.chartContents)
+        }
         shell.add(chart)
         guard announcing else { return .succeeded }
         let patient = chart.patient
