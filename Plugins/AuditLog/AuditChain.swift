@@ -42,14 +42,17 @@ public struct AuditChain {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
+        String(unsafeUninitializedCapacity: 64) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = hexDigits[Int(b >> 4)]
+                out[i + 1] = hexDigits[Int(b & 0xF)]
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
