@@ -374,10 +374,21 @@ public final class AuditWriter {
         let n = end.withUnsafeMutableBytes { pread(log, $0.baseAddress, length, off_t(known.tail.size - length)) }
         guard n == length else { return false }
         if length > known.lastLine.count, end[0] != 0x0A { return false }
-        guard end.suffix(known.lastLine.count).elementsEqual(known.lastLine) else { return false }
+        guard Self.endsWith(end, count: length, known.lastLine) else { return false }
         var stored = [UInt8](repeating: 0, count: 512)
         let m = stored.withUnsafeMutableBytes { pread(head, $0.baseAddress, $0.count, 0) }
-        return m == known.headLine.count && stored.prefix(m).elementsEqual(known.headLine)
+        return m == known.headLine.count && Self.endsWith(stored, count: m, known.headLine)
+    }
+
+    /// The first `count` bytes of `bytes` end with `suffix`, compared with `memcmp` (a generic
+    /// element-by-element comparison cost more than the read).
+    private static func endsWith(_ bytes: [UInt8], count: Int, _ suffix: [UInt8]) -> Bool {
+        guard suffix.count <= count, count <= bytes.count else { return false }
+        return bytes.withUnsafeBytes { whole in
+            suffix.withUnsafeBytes { part in
+                part.isEmpty || memcmp(whole.baseAddress! + (count - part.count), part.baseAddress!, part.count) == 0
+            }
+        }
     }
 
     // MARK: - Helpers
