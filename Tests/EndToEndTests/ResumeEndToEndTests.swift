@@ -48,7 +48,11 @@ import Testing
     }
 
     @Test func afterLockAndPassword_bothChartsAreOpen_theSameOneIsCurrent_andTheReopeningIsAudited() throws {
-        let t = try TerminalHarness(site: "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded, columns: 120, rows: 40)
+        let t = try TerminalHarness(
+            site: "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded,
+            columns: 120,
+            rows: 40
+        )
         try Self.importPatients(Self.patients, into: t)
         let (hopper, turing) = (Self.patients[0].1, Self.patients[1].1)
         try t.signOn()
@@ -100,7 +104,11 @@ import Testing
     }
 
     @Test func aSiteWithResumeFalse_reopensNothing() throws {
-        let t = try TerminalHarness(site: "plugin = []\n\n[session]\nresume = false\n" + TerminalHarness.unguarded, columns: 120, rows: 40)
+        let t = try TerminalHarness(
+            site: "plugin = []\n\n[session]\nresume = false\n" + TerminalHarness.unguarded,
+            columns: 120,
+            rows: 40
+        )
         try Self.importPatients(Self.patients, into: t)
         try t.signOn()
         try Self.openBoth(t)

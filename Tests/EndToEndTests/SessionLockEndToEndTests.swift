@@ -182,7 +182,8 @@ import Testing
 
     @Test func theSitesBanner_isShownSanitized_beforeTheFirstPrompt() throws {
         let t = try TerminalHarness(
-            site: "plugin = []\n[session]\nbanner = \"Authorized use only.\\u001B[2J Activity is monitored.\"\n" + TerminalHarness.unguarded
+            site: "plugin = []\n[session]\nbanner = \"Authorized use only.\\u001B[2J Activity is monitored.\"\n"
+                + TerminalHarness.unguarded
         )
         try t.waitFor("Username:")
         let screen = try t.screen()
