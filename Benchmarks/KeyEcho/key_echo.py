@@ -115,7 +115,7 @@ def prepare_ward(ward, directory):
 def start(name, argv, env, timeout=10.0):
     """Starts a program and waits for its prompt (signing Ward on first)."""
     pid, master = spawn(argv, env)
-    if name == "ward":
+    if name.startswith("ward"):
         read_until(master, b"Password for bench:", timeout)
         os.write(master, (PASSWORD + "\r").encode())
         read_until(master, b"> ", timeout)
@@ -159,6 +159,9 @@ def latency(args, ward, directory):
         ("bash", [bash, "--norc", "--noprofile"], base, b"\x15exit\r"),
         ("sqlite3", [sqlite], base, b"\x15.quit\r"),
     ]
+    if args.baseline:
+        # Another build of Ward (before a change), in the same home and in the same turns.
+        programs.append(("ward (baseline)", [os.path.abspath(args.baseline), "--user", "bench"], programs[0][2], b"\x15\x04"))
     running = {name: start(name, argv, env) for name, argv, env, _ in programs}
     times = {name: [] for name, _, _, _ in programs}
     per_round = max(1, args.samples // args.rounds)
@@ -174,16 +177,18 @@ def latency(args, ward, directory):
         stop(*running[name], quit_text)
     print("keystroke echo latency, %d samples each, %d rounds by turns (machine: %s, %d CPUs)" % (
         len(times["ward"]), args.rounds, os.uname().machine, os.cpu_count()))
-    print("%-10s %12s %12s" % ("program", "median (µs)", "p99 (µs)"))
+    print("%-16s %12s %12s" % ("program", "median (µs)", "p99 (µs)"))
     for name, _, _, _ in programs:
-        print("%-10s %12.1f %12.1f" % (name, statistics.median(times[name]) * 1e6, percentile(times[name], 99) * 1e6))
-    for other, goal in (("bash", " (goal: median <= 1.1, p99 <= 1.5)"), ("sqlite3", "")):
-        print("ward / %-7s median ratio %.2f, p99 ratio %.2f%s" % (
-            other,
-            statistics.median(times["ward"]) / statistics.median(times[other]),
-            percentile(times["ward"], 99) / percentile(times[other], 99),
-            goal,
-        ))
+        print("%-16s %12.1f %12.1f" % (name, statistics.median(times[name]) * 1e6, percentile(times[name], 99) * 1e6))
+    for ward_name in [name for name, _, _, _ in programs if name.startswith("ward")]:
+        for other, goal in (("bash", " (goal: median <= 1.1, p99 <= 1.5)"), ("sqlite3", "")):
+            print("%s / %-7s median ratio %.2f, p99 ratio %.2f%s" % (
+                ward_name,
+                other,
+                statistics.median(times[ward_name]) / statistics.median(times[other]),
+                percentile(times[ward_name], 99) / percentile(times[other], 99),
+                goal,
+            ))
 
 
 def instructions(args, ward, directory):
@@ -230,6 +235,7 @@ def main():
     parser.add_argument("ward", help="the ward binary (a release build)")
     parser.add_argument("--samples", type=int, default=2000, help="key presses per program")
     parser.add_argument("--rounds", type=int, default=4, help="rounds by turns the samples are split into")
+    parser.add_argument("--baseline", help="latency: another ward binary (a build before a change) taking turns too")
     parser.add_argument("--instructions", action="store_true", help="count instructions per key instead")
     parser.add_argument("--keys", type=int, default=300, help="N for --instructions (then 2N)")
     parser.add_argument("--keep", help="with --instructions: a directory for the two profiles")
