@@ -22,18 +22,29 @@ public struct AuditChain {
 
     /// The hash of a record whose body is `body` and whose predecessor's hash is `prev`, as 64
     /// lowercase hex digits.
+    ///
+    /// Hashes the bytes where they lie: every record and every head takes this way, and copying
+    /// both inputs into new arrays first cost as much as the hash.
     public func hash(prev: String, body: some Sequence<UInt8>) -> String {
-        let prevBytes = Array(prev.utf8)
-        let bodyBytes = Array(body)
+        var prev = prev
+        return prev.withUTF8 { prevBytes in
+            body.withContiguousStorageIfAvailable {
+                hash(UnsafeRawBufferPointer(prevBytes), UnsafeRawBufferPointer($0))
+            }
+                ?? Array(body).withUnsafeBytes { hash(UnsafeRawBufferPointer(prevBytes), $0) }
+        }
+    }
+
+    private func hash(_ prev: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) -> String {
         if let key {
             var mac = HMAC<SHA256>(key: key)
-            mac.update(data: prevBytes)
-            mac.update(data: bodyBytes)
+            mac.update(data: prev)
+            mac.update(data: body)
             return Self.hex(mac.finalize())
         }
         var digest = SHA256()
-        digest.update(data: prevBytes)
-        digest.update(data: bodyBytes)
+        digest.update(bufferPointer: prev)
+        digest.update(bufferPointer: body)
         return Self.hex(digest.finalize())
     }
 
@@ -42,14 +53,17 @@ public struct AuditChain {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
+        String(unsafeUninitializedCapacity: 64) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = hexDigits[Int(b >> 4)]
+                out[i + 1] = hexDigits[Int(b & 0xF)]
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

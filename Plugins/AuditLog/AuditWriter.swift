@@ -7,7 +7,10 @@ import WardPluginAPI
 /// 1. checks the path still names the file it opened (reopening after a rotation; refusing a
 ///    symbolic link, a file others can write, a read-only file), and checks it again once the
 ///    lock is held: a rotation may have renamed the file while this writer waited for it;
-/// 2. reads the last record's `seq` and `hash` from the file's tail, and the head file;
+/// 2. reads the last record's `seq` and `hash` from the file's tail, and the head file; or,
+///    when the file's size, its last line and the head file's bytes are still exactly what this
+///    writer left after its own last record, takes them from memory (`KnownEnd`): what a re-read
+///    would find, without parsing the tail and checking the head's mac again;
 /// 3. writes the new record with one `write(2)` on an `O_APPEND` descriptor, and on failure
 ///    cuts the file back to where it was, so a failed append leaves no half line;
 /// 4. syncs as the policy says, then updates the head file.
@@ -47,6 +50,9 @@ public final class AuditWriter {
     var log: Int32 = -1
     var head: Int32 = -1
     private var identity: (device: UInt64, inode: UInt64)?
+    /// The end this writer left under the lock after its own last record; nil before one, after
+    /// a failure, and after the file was reopened.
+    private var knownEnd: KnownEnd?
     private let clock: @Sendable () -> Int64
     private let host: String
 
@@ -88,6 +94,12 @@ public final class AuditWriter {
         try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
 
+        if let known = knownEnd, try isUnchanged(since: known) {
+            knownEnd = nil
+            let written = try writeRecord(entry, session: session, source: source, after: known.tail)
+            return Written(seq: written.tail.seq, line: written.line)
+        }
+        knownEnd = nil
         var tail = try readTail()
         if let stored = try readHead() {
             if tail.isEmpty, stored.seq > 0 {
@@ -124,6 +136,7 @@ public final class AuditWriter {
     ) throws(AuditError) -> (tail: Tail, line: ArraySlice<UInt8>) {
         let (line, written) = record(entry, session: session, source: source, after: tail)
         let bytes: [UInt8] = (tail.isTorn ? [0x0A] : []) + line
+        knownEnd = nil
 
         if let code = Self.writeAll(log, bytes) {
             _ = ftruncate(log, off_t(tail.size))
@@ -134,11 +147,10 @@ public final class AuditWriter {
         } else {
             hasUnsyncedWrites = true
         }
-        try writeHead(written)
-        return (
-            Tail(seq: written.seq, hash: written.hash, size: tail.size + bytes.count, isTorn: false),
-            line[..<(line.count - 1)]
-        )
+        let headLine = try writeHead(written)
+        let newTail = Tail(seq: written.seq, hash: written.hash, size: tail.size + bytes.count, isTorn: false)
+        knownEnd = KnownEnd(tail: newTail, lastLine: line, headLine: headLine)
+        return (newTail, line[..<(line.count - 1)])
     }
 
     /// The line and the head of a record that would follow `tail`, for a file the writer has not
@@ -200,6 +212,7 @@ public final class AuditWriter {
         log = -1
         head = -1
         identity = nil
+        knownEnd = nil
     }
 
     /// Reopens when the log was moved away (rotation); refuses a symbolic link in its place.
@@ -316,13 +329,65 @@ public final class AuditWriter {
         return stored
     }
 
-    func writeHead(_ value: AuditHead) throws(AuditError) {
+    /// Writes the head file; returns its bytes.
+    @discardableResult
+    func writeHead(_ value: AuditHead) throws(AuditError) -> [UInt8] {
         let bytes = value.line(chain: chain)
         let n = bytes.withUnsafeBytes { pwrite(head, $0.baseAddress, $0.count, 0) }
         if n != bytes.count { throw .io(path: headPath, operation: "write", errno: n < 0 ? errno : EIO) }
         if ftruncate(head, off_t(bytes.count)) != 0 { throw .io(path: headPath, operation: "truncate", errno: errno) }
         if policy == .always, fdatasync(head) != 0 {
             throw .io(path: headPath, operation: "fdatasync", errno: errno)
+        }
+        return bytes
+    }
+
+    // MARK: - The end this writer left
+
+    /// The log's end and head as this writer left them after its last record.
+    ///
+    /// Re-reading them costs an 8 KB read, splitting it into lines, parsing the last one as
+    /// JSON and checking the head's mac (a SHA-256), on every record; with several Wards on one
+    /// log another writer may have appended meanwhile, and someone may have cut or edited the
+    /// files. So memory is trusted only when the bytes say nothing changed: the log is the same
+    /// size and ends with the very line this writer wrote (after a newline or at the file's
+    /// start), and the head file holds the very bytes it wrote. Then `readTail` and `readHead`
+    /// would find exactly `tail` and the head it names, and the checks they feed would pass:
+    /// nothing is skipped that could have failed. Anything else (another writer's record, a
+    /// truncation, an edit of the last line or of the head) reads both again, as before.
+    struct KnownEnd {
+        var tail: Tail
+        /// The last record's line, newline included.
+        var lastLine: [UInt8]
+        /// The head file's bytes.
+        var headLine: [UInt8]
+    }
+
+    /// Whether the open log and head are still exactly as `known` says. The caller holds the lock.
+    func isUnchanged(since known: KnownEnd) throws(AuditError) -> Bool {
+        var info = stat()
+        guard fstat(log, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        guard Int(info.st_size) == known.tail.size, known.tail.size >= known.lastLine.count else { return false }
+        // The last line, and the newline before it unless it is the file's first.
+        let length = known.lastLine.count + (known.tail.size > known.lastLine.count ? 1 : 0)
+        var end = [UInt8](repeating: 0, count: length)
+        let n = end.withUnsafeMutableBytes { pread(log, $0.baseAddress, length, off_t(known.tail.size - length)) }
+        guard n == length else { return false }
+        if length > known.lastLine.count, end[0] != 0x0A { return false }
+        guard Self.endsWith(end, count: length, known.lastLine) else { return false }
+        var stored = [UInt8](repeating: 0, count: 512)
+        let m = stored.withUnsafeMutableBytes { pread(head, $0.baseAddress, $0.count, 0) }
+        return m == known.headLine.count && Self.endsWith(stored, count: m, known.headLine)
+    }
+
+    /// The first `count` bytes of `bytes` end with `suffix`, compared with `memcmp` (a generic
+    /// element-by-element comparison cost more than the read).
+    private static func endsWith(_ bytes: [UInt8], count: Int, _ suffix: [UInt8]) -> Bool {
+        guard suffix.count <= count, count <= bytes.count else { return false }
+        return bytes.withUnsafeBytes { whole in
+            suffix.withUnsafeBytes { part in
+                part.isEmpty || memcmp(whole.baseAddress! + (count - part.count), part.baseAddress!, part.count) == 0
+            }
         }
     }
 

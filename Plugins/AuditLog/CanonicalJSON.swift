@@ -41,23 +41,50 @@ public enum CanonicalJSON {
     }
 
     /// Appends `"…"` with the escapes above.
+    ///
+    /// Works on the UTF-8 bytes, which a `String` always holds valid: every byte that needs an
+    /// escape is ASCII, but for U+2028/U+2029 (`E2 80 A8`/`E2 80 A9`), and everything else is
+    /// copied as it is, a run at a time. Every record passes here, before its hash.
     public static func appendString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F, 0x2028, 0x2029:
-                out.append(contentsOf: "\\u".utf8)
-                out.append(contentsOf: hex4(scalar.value))
-            default:
-                out.append(contentsOf: String(scalar).utf8)
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                let escapeLength: Int
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                    escapeLength = 1
+                } else if byte == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80,
+                    bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9
+                {
+                    escapeLength = 3
+                } else {
+                    i += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                switch byte {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0xE2: appendUnicodeEscape(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &out)
+                default: appendUnicodeEscape(UInt32(byte), to: &out)
+                }
+                i += escapeLength
+                runStart = i
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
+        out.append(contentsOf: "\\u".utf8)
+        out.append(contentsOf: hex4(value))
     }
 
     private static func hex4(_ value: UInt32) -> [UInt8] {

@@ -18,9 +18,30 @@ public enum UTCTimestamp {
         let ms = Int(milliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return pad(Int(parts.tm_year) + 1900, 4) + "-" + pad(Int(parts.tm_mon) + 1, 2) + "-"
-            + pad(Int(parts.tm_mday), 2) + "T" + pad(Int(parts.tm_hour), 2) + ":" + pad(Int(parts.tm_min), 2)
-            + ":" + pad(Int(parts.tm_sec), 2) + "." + pad(ms, 3) + "Z"
+        // Digits into one buffer: every audit record has a timestamp, and joining eleven small
+        // strings cost more than the record's hash.
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        func digits(_ n: Int, _ width: Int, then separator: Character?) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var n = max(0, n)
+            // A year past 9999 keeps all its digits, as `pad` did.
+            while n / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(n / divisor % 10))
+                divisor /= 10
+            }
+            if let separator { out.append(separator.asciiValue!) }
+        }
+        digits(Int(parts.tm_year) + 1900, 4, then: "-")
+        digits(Int(parts.tm_mon) + 1, 2, then: "-")
+        digits(Int(parts.tm_mday), 2, then: "T")
+        digits(Int(parts.tm_hour), 2, then: ":")
+        digits(Int(parts.tm_min), 2, then: ":")
+        digits(Int(parts.tm_sec), 2, then: ".")
+        digits(ms, 3, then: "Z")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Milliseconds since the epoch for a UTC time written `2026-11-22`, `2026-11-22T09:41`,
@@ -48,11 +69,6 @@ public enum UTCTimestamp {
         guard fraction.count <= 3 else { return nil }
         let ms = Int(fraction.padding(toLength: 3)) ?? 0
         return Int64(timegm(&parts)) * 1000 + Int64(ms)
-    }
-
-    private static func pad(_ n: Int, _ width: Int) -> String {
-        let digits = String(n)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
 

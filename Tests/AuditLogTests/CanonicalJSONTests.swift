@@ -18,6 +18,38 @@ import Testing
         #expect(!bytes.contains(0x1B))
     }
 
+    /// The escaper works on bytes for speed; it must write what a scalar-by-scalar one writes
+    /// (this one), since the chain hashes these bytes: a change would break every keyed log.
+    @Test func bytewiseEscaping_matchesTheScalarDefinition() {
+        func reference(_ string: String) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for scalar in string.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0x00..<0x20, 0x7F, 0x2028, 0x2029:
+                    let hex = String(scalar.value, radix: 16)
+                    out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                default: out += Array(String(scalar).utf8)
+                }
+            }
+            return out + [0x22]
+        }
+        let samples = [
+            "", "plain", "\u{2028}", "\u{2029}", "a\u{2029}", "\u{2026}\u{2027}\u{202A}…", "\u{E000}\u{1F600}",
+            "end\u{2028}", "\u{0}\u{1F}\u{7F}\u{80}\u{9F}", "é\"\\\n\r\t", String(repeating: "ab\u{2028}", count: 50),
+            "Ünïcödé \u{10FFFF} \u{FEFF}",
+        ]
+        for sample in samples {
+            var out: [UInt8] = []
+            CanonicalJSON.appendString(sample, to: &out)
+            #expect(out == reference(sample), "for \(sample.debugDescription)")
+        }
+    }
+
     @Test func readsBackWhatItWrites() throws {
         let fields: [(key: String, value: CanonicalJSON.Value)] = [
             ("s", .string("tab\there \u{1}\u{10FFFF} \"q\"")), ("n", .integer(-42)), ("z", .null),

@@ -160,7 +160,7 @@ public final class SessionDriver {
         loop.watch(signals.readEnd) { [unowned self] in self.handleSignals() }
         loop.watch(frontEnd.inputFD) { [unowned self] in self.frontEnd.inputReadable() }
         loop.nextDeadline = { [unowned self] in
-            [chain.nextDeadline, frontEnd.nextDeadline, machine.nextDeadline].compactMap { $0 }.min()
+            chain.nextDeadline.earliest(frontEnd.nextDeadline).earliest(machine.nextDeadline)
         }
         loop.onWake = { [unowned self] in self.wake() }
 

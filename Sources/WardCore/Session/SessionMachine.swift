@@ -72,9 +72,9 @@ public struct SessionMachine {
 
     /// The next moment `deadlinePassed()` has something to do.
     public var nextDeadline: Instant? {
-        var deadlines = [retryAt, promptExpiresAt]
-        if case .locked(_, _, _, let since) = state { deadlines.append(since + policy.signoutAfter) }
-        return deadlines.compactMap { $0 }.min()
+        let earliest = retryAt.earliest(promptExpiresAt)
+        guard case .locked(_, _, _, let since) = state else { return earliest }
+        return earliest.earliest(since + policy.signoutAfter)
     }
 
     /// The process started; `user` from `--user`, if given.

@@ -96,7 +96,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public var signOnSource: SignOnSource { SignOnSource(tty: terminalName, sshConnection: sshConnection) }
 
     public var nextDeadline: Instant? {
-        [decoder.pendingDeadline, redrawDue, pageRedrawDue].compactMap { $0 }.min()
+        decoder.pendingDeadline.earliest(redrawDue).earliest(pageRedrawDue)
     }
 
     /// Registers, in the order a lock wipes them after the shell: keys typed ahead (counted),
