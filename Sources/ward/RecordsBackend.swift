@@ -1,0 +1,17 @@
+import WardCore
+import WardRecords
+import WardShell
+
+extension SessionSetup {
+    /// The records shell over the site's records (`[records]`): the home's SQLite file, or the
+    /// site's PostgreSQL database.
+    ///
+    /// The server is connected to now, before sign-on, so that an unreachable one stops Ward at
+    /// once with exit 69 and a message naming its host and port, rather than after a password.
+    /// Nothing clinical is read before sign-on: the connection holds no patient data yet.
+    func recordsShell() throws -> Shell {
+        let records = policy.records
+        guard records.backend == .postgresql, let url = records.url else { return Shell(recordsHome: home.path) }
+        return Shell(store: try PostgresRecordStore(settings: PostgresSettings(policy: records, url: url)))
+    }
+}
