@@ -149,6 +149,9 @@ let package = Package(
         ),
         // -- more test targets above this line --
         // Drives the real binary in a pseudo-terminal; depends on `ward` so it is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["ward", "RsyslogTestSupport", "FHIRTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ward", "RsyslogTestSupport", "FHIRTestSupport", "PostgresTestSupport"]
+        ),
     ]
 )

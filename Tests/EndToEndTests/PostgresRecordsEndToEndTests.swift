@@ -1,0 +1,69 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// The real binary with `[records] backend = "postgresql"` (issue 17): against a real
+/// PostgreSQL 15 of the test's own, and against a port where nothing listens.
+@Suite(.serialized) struct PostgresRecordsEndToEndTests {
+    private static func site(url: String, extra: String = "") -> String {
+        "[[plugin]]\nname = \"audit-log\"\n\n[records]\nbackend = \"postgresql\"\nurl = \"\(url)\"\n\(extra)"
+            + TerminalHarness.unguarded
+    }
+
+    @Test func anUnreachableServer_stopsWard_withExit69_namingHostAndPort() throws {
+        let server = try PostgresServer()
+        let port = server.port
+        server.stop()
+        let h = try BatchHome(
+            site: Self.site(
+                url: "postgresql://ward@127.0.0.1:\(port)/records",
+                extra: "tls = \"disable\"\nconnect-timeout = \"1s\"\n"
+            ),
+            patients: 5
+        )
+        let ward = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
+        ward.closeInput()
+        #expect(try ward.waitForExit(timeout: .seconds(20)) == 69)
+        #expect(ward.standardError.contains("cannot reach the records server 127.0.0.1:\(port): connection refused"))
+        #expect(!ward.standardError.contains("NIO") && !ward.standardError.contains("PSQLError"))
+        #expect(ward.standardOutput.isEmpty)
+    }
+
+    @Test func findOpenAndNote_readAndWriteTheServersRecords() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let h = try BatchHome(
+            site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)"),
+            patients: 5
+        )
+        // The first Ward makes the schema; the home's own demo patients are not what it reads.
+        let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
+        first.closeInput()
+        #expect(try first.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(!first.standardOutput.contains("W0000011"))
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("4"))
+
+        try server.psql(
+            """
+            INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'PG1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
+            INSERT INTO patient_name_token (token, patient_id) VALUES ('ada', 1), ('lovelace', 1);
+            """,
+            database: database
+        )
+        let script = try h.script(["find love", "open PG1", "note Seen on another host.", "show notes"])
+        let ward = try h.start([
+            "--batch", script, "--user", "demo", "--password-file", h.passwordFile,
+        ])
+        ward.closeInput()
+        #expect(try ward.waitForExit(timeout: .seconds(30)) == 0, "\(ward.standardError)")
+        #expect(ward.standardOutput.contains("PG1  Lovelace, Ada"))
+        #expect(ward.standardOutput.contains("Seen on another host."))
+        // The note is in the server's database, for every other host.
+        #expect(
+            try server.psql("SELECT author, text FROM note", database: database)
+                == "demo|Seen on another host.\n"
+        )
+    }
+}
