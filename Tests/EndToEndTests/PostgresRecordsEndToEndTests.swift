@@ -67,3 +67,56 @@ import Testing
         )
     }
 }
+
+/// The wipe with the records on a server: a chart decoded from the wire, and the driver's
+/// buffers it came through, are gone from memory after a lock (the core-image proof of
+/// `WipeCoreImageTests`, with a canary patient in PostgreSQL).
+@Suite(.serialized, .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gcore")))
+struct PostgresWipeCoreImageTests {
+    @Test func afterALock_aChartReadFromTheServerIsNowhereInMemory() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let t = try TerminalHarness(
+            site: "plugin = []\n\n[records]\nbackend = \"postgresql\"\n"
+                + "url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\"\n"
+                + TerminalHarness.unguarded
+        )
+        try t.signOn()  // Ward made the schema on connecting
+        let family = "Zq" + WipeCoreImageTests.canary().dropFirst(2).prefix(10)
+        let note = WipeCoreImageTests.canary()
+        try server.psql(
+            """
+            INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'C0000001', 'Canary', '\(family)', '1970-01-01', 'female', '', '');
+            INSERT INTO patient_name_token (token, patient_id) VALUES ('canary', 1), ('\(family.lowercased())', 1);
+            INSERT INTO note (patient_id, author, time, text) VALUES (1, 'alice', 0, '\(note)');
+            """,
+            database: database
+        )
+        try t.enter("open C0000001")
+        try t.waitFor("Opened C0000001")
+        try t.enter("show")
+        try t.waitFor(String(family))
+        let pid = try t.wardPID()
+        let image = WipeCoreImageTests()
+
+        let before = try image.coreImage(of: pid, in: t.directory)
+        #expect(image.occurrences(of: String(family), in: before) > 0, "control: the name must be in memory")
+        #expect(image.occurrences(of: note, in: before) > 0, "control: the note must be in memory")
+
+        try t.enter("lock")
+        try t.waitFor("Password for alice:")
+        Thread.sleep(forTimeInterval: 0.3)
+        let after = try image.coreImage(of: pid, in: t.directory)
+        #expect(image.occurrences(of: String(family), in: after) == 0)
+        #expect(image.occurrences(of: note, in: after) == 0)
+        #expect(!(try t.screenAndScrollback()).contains(String(family)))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("ward [C0000001]>")  // reopened from the server after sign-on
+        try t.enter("show")
+        try t.waitFor(String(family))
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+    }
+}
