@@ -37,6 +37,9 @@ import Testing
             site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)"),
             patients: 5
         )
+        let check = try TerminalHarness.run(TerminalHarness.wardPath, ["config", "check"], environment: h.environment)
+        #expect(check.contains("[records]") && check.contains("backend = \"postgresql\""))
+        #expect(check.contains("url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\""))
         // The first Ward makes the schema; the home's own demo patients are not what it reads.
         let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         first.closeInput()
