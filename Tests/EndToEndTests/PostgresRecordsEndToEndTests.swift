@@ -14,13 +14,11 @@ import Testing
         let server = try PostgresServer()
         let port = server.port
         server.stop()
-        let h = try BatchHome(
-            site: Self.site(
-                url: "postgresql://ward@127.0.0.1:\(port)/records",
-                extra: "tls = \"disable\"\nconnect-timeout = \"1s\"\n"
-            ),
-            patients: 5
-        )
+        let h = try BatchHome(patients: 5)
+        try Self.site(
+            url: "postgresql://ward@127.0.0.1:\(port)/records",
+            extra: "tls = \"disable\"\nconnect-timeout = \"1s\"\n"
+        ).write(toFile: h.site, atomically: true, encoding: .utf8)
         let ward = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         ward.closeInput()
         #expect(try ward.waitForExit(timeout: .seconds(20)) == 69)
@@ -33,10 +31,15 @@ import Testing
         let server = try PostgresServer()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
-        let h = try BatchHome(
-            site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)"),
-            patients: 5
-        )
+        // The home's demo patients are made before the site names the server.
+        let h = try BatchHome(patients: 5)
+        try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+            .write(toFile: h.site, atomically: true, encoding: .utf8)
+        // Loading the shared records with import or demo is refused, not done to the home's file.
+        for command in [["demo", "--patients", "3", "--no-shell"], ["import", h.directory.path]] {
+            _ = try TerminalHarness.run(TerminalHarness.wardPath, command, environment: h.environment)
+            #expect(TerminalHarness.lastStatus == 78, "ward \(command[0])")
+        }
         let check = try TerminalHarness.run(TerminalHarness.wardPath, ["config", "check"], environment: h.environment)
         #expect(check.contains("[records]") && check.contains("backend = \"postgresql\""))
         #expect(check.contains("url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\""))
