@@ -74,6 +74,45 @@ import Testing
     }
 }
 
+extension PostgresRecordsEndToEndTests {
+    @Test func aConnectionDroppedMidSession_costsAtMostOneCommand_andTheSessionGoesOn() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let h = try BatchHome(patients: 5)
+        try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+            .write(toFile: h.site, atomically: true, encoding: .utf8)
+        let first = try h.start(["-c", "find lovelace", "--user", "demo", "--password-file", h.passwordFile])
+        first.closeInput()
+        #expect(try first.waitForExit(timeout: .seconds(30)) == 0)  // the schema is made
+        try server.psql(
+            """
+            INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'PG1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
+            INSERT INTO patient_name_token (token, patient_id) VALUES ('ada', 1), ('lovelace', 1);
+            """,
+            database: database
+        )
+        let p = try h.start([
+            "--batch", "-", "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
+        ])
+        p.send("find lovelace")
+        try p.waitFor("PG1  Lovelace, Ada")
+        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ward'")
+        let start = ContinuousClock.now
+        p.send("find lovelace")
+        p.send("open PG1")
+        p.closeInput()
+        let status = try p.waitForExit(timeout: .seconds(30))
+        // The line after the drop either failed, in Ward's words, or ran on a new connection;
+        // neither waited out the statement timeout (5 s).
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(status == 0 || p.standardError.contains("<stdin>:2: records database error: the connection"))
+        #expect(!p.standardError.contains("PSQLError") && !p.standardError.contains("NIO"))
+        #expect(p.standardOutput.contains("Opened PG1"))
+    }
+}
+
 /// The wipe with the records on a server: a chart decoded from the wire, and the driver's
 /// buffers it came through, are gone from memory after a lock (the core-image proof of
 /// `WipeCoreImageTests`, with a canary patient in PostgreSQL).

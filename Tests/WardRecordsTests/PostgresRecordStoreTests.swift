@@ -237,7 +237,7 @@ import Testing
         #expect(throws: StoreError.self) { try store.reopen() }
     }
 
-    @Test func droppedConnection_failsOneCommand_thenReconnects() throws {
+    @Test func droppedConnection_failsAtMostOneCommand_quickly_thenReconnects() throws {
         let server = try PostgresServer()
         let store = try Self.store(server)
         try store.add(
@@ -246,8 +246,15 @@ import Testing
             )
         )
         try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ward'")
-        let error = try #require(throws: StoreError.self) { try store.find("drop") }
-        #expect("\(error)".contains("records server"))
+        // Whether the client has seen the close yet is a race: the next command either fails,
+        // saying so in Ward's words, or runs on a new connection; it never waits out a timeout.
+        let start = ContinuousClock.now
+        do {
+            #expect(try store.find("drop").matches.map(\.mrn) == ["D1"])
+        } catch let error as StoreError {
+            #expect("\(error)".contains("records server"), "\(error)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
         #expect(try store.find("drop").matches.map(\.mrn) == ["D1"])
     }
 

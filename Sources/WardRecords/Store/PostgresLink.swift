@@ -66,6 +66,10 @@ final class PostgresLink: Sendable {
     ///   value), or `StoreError.unavailable` when the server cannot be reached.
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+        // A connection the server has already closed (a restart, an administrator's
+        // pg_terminate_backend, an idle timeout) is replaced before anything is sent: a query
+        // queued on it would wait out the whole statement-timeout.
+        if let stale = current.withLock({ $0 }), stale.isClosed { drop(stale) }
         try connect()
         guard let connection = current.withLock({ $0 }) else { throw StoreError.closed }
         let future = connection.query(query, logger: logger)
