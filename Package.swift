@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The PostgreSQL wire protocol, for sites whose records are shared by several hosts (issue 17).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C surfaces.
@@ -98,6 +100,8 @@ let package = Package(
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -128,10 +132,15 @@ let package = Package(
         .target(name: "SessionTestSupport", dependencies: ["WardCore"], path: "Tests/SessionTestSupport"),
         // A real rsyslogd in a temporary directory, for the audit log's syslog forwarding.
         .target(name: "RsyslogTestSupport", path: "Tests/RsyslogTestSupport"),
+        // A real PostgreSQL 15 from a fresh initdb in a temporary directory, for the records store.
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
 
         .testTarget(name: "WardCoreTests", dependencies: ["WardCore", "SessionTestSupport"]),
         .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords", "FHIRTestSupport"]),
-        .testTarget(name: "WardRecordsTests", dependencies: ["WardRecords", "WardCore", "FHIRTestSupport"]),
+        .testTarget(
+            name: "WardRecordsTests",
+            dependencies: ["WardRecords", "WardCore", "FHIRTestSupport", "PostgresTestSupport"]
+        ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore", "RsyslogTestSupport"]),
         .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),
         .testTarget(
@@ -140,6 +149,9 @@ let package = Package(
         ),
         // -- more test targets above this line --
         // Drives the real binary in a pseudo-terminal; depends on `ward` so it is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["ward", "RsyslogTestSupport", "FHIRTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ward", "RsyslogTestSupport", "FHIRTestSupport", "PostgresTestSupport"]
+        ),
     ]
 )

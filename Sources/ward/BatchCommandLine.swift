@@ -40,7 +40,7 @@ struct BatchCommandLine {
         defer { if fd != STDIN_FILENO { Glibc.close(fd) } }
 
         let output = BatchOutput(format: format)
-        let shell = Shell(recordsHome: setup.home.path)
+        let shell = try setup.recordsShell()
         shell.output = output
         let session = SessionDriver(
             frontEnd: BatchFrontEnd(

@@ -168,6 +168,7 @@ enum PolicyCheck {
         out += policy.exec.summary
         out += policy.auth.summary
         out += policy.ssh.summary
+        out += policy.records.summary
         out += policy.chainRequirement.summary
         for plugin in policy.plugins {
             out += "\n[[plugin]]\nname = \"\(plugin.name)\""

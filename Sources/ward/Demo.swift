@@ -45,6 +45,7 @@ extension Ward {
         var startsShell: Bool { !noShell && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
         func run() throws {
+            try refuseUnlessSQLite("demo", global: global)
             let home = try WardHome.open(option: global.home)
             let audit = try AdministrativeAudit.open(global: global, home: home)
             var reused = false

@@ -42,6 +42,7 @@ extension Ward {
         }
 
         func run() throws {
+            try refuseUnlessSQLite("import", global: global)
             let home = try WardHome.open(option: global.home)
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let store = try SQLiteRecordStore(path: home.recordsPath)

@@ -21,7 +21,7 @@ struct ShellCommandLine {
             noColor: getenv("NO_COLOR").map { String(cString: $0) },
             outputIsTerminal: isatty(STDOUT_FILENO) == 1
         )
-        let shell = Shell(recordsHome: setup.home.path)
+        let shell = try setup.recordsShell()
         // Output taller than the window is paged inside Ward, unless the user file says
         // `[display] pager = false`.
         let pages = setup.policy.preferences?.display.pager == false ? nil : PageBuffer(style: style)

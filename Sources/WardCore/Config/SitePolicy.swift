@@ -33,6 +33,8 @@ public struct SitePolicy: Sendable {
     public internal(set) var chainRequirement: ChainRequirement
     /// `[session]`'s use notice and admin group (`banner`, `banner-file`, `admin-group`).
     public internal(set) var access = SessionAccessPolicy()
+    /// `[records]`: where the patient records live; the home's SQLite file without the table.
+    public internal(set) var records: RecordsPolicy
 
     private let pluginTables: [PluginTable]
 
@@ -77,6 +79,7 @@ public struct SitePolicy: Sendable {
         self.exec = exec ?? .none(file: file)
         self.ssh = ssh ?? .none(file: file)
         self.chainRequirement = chainRequirement ?? .standard(file: file)
+        self.records = .sqlite(file: file)
     }
 
     /// Refuses a chain that lacks a plugin `[chain] require` names (by default the audit log
@@ -153,6 +156,7 @@ extension SitePolicy {
         var ssh: SSHPolicy?
         var requirement: ChainRequirement?
         var access = SessionAccessPolicy()
+        var records = RecordsPolicy.sqlite(file: file)
 
         for key in document.keys(in: []) {
             let line = document.line(ofKey: key, in: [])
@@ -216,8 +220,11 @@ extension SitePolicy {
                 ssh = SSHPolicy.read(document, errors: &errors)
             case "chain":
                 requirement = ChainRequirement.read(document, plugins: plugins, errors: &errors)
+            case "records":
+                records = RecordsPolicy.read(document, errors: &errors)
             default:
-                let suggestion = ["session", "plugin", "user", "role", "exec", "auth", "ssh", "chain"].first {
+                let suggestion = ["session", "plugin", "user", "role", "exec", "auth", "ssh", "chain", "records"].first
+                {
                     editDistance($0, key) <= 2
                 }
                 errors.append(
@@ -242,6 +249,7 @@ extension SitePolicy {
         )
         policy.auth = auth
         policy.access = access
+        policy.records = records
         return policy
     }
 

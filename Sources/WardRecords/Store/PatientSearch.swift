@@ -54,21 +54,29 @@ public struct PatientSearch {
     }
 
     func run(_ db: Database, limit: Int) throws -> SearchResult {
+        try run(SQLitePatientRows(db: db, search: self), limit: limit)
+    }
+
+    /// The search itself, over either store's rows: what ranks and counts is here, once, so both
+    /// stores give the same results for the same data.
+    func run(_ source: some PatientRowSource, limit: Int) throws -> SearchResult {
         var found: [Int64: PatientMatch] = [:]
         var total = 0
-        if let mrn = mrnCandidate, let (id, match) = try Self.row(mrn: mrn, db) {
+        if let mrn = mrnCandidate, let (id, match) = try source.match(mrn: mrn) {
+            var match = match
+            match.score = Self.mrnScore
             found[id] = match
             total += 1
         }
         if !words.isEmpty {
-            let whole = try rowids(db, query: ftsQuery(prefix: false), limit: limit)
-            let prefix = try rowids(db, query: ftsQuery(prefix: true), limit: Self.countCap + 1)
-            for id in whole where found[id] == nil {
-                found[id] = try Self.row(id: id, db).map(scored)
+            let whole = try source.ids(words: words, prefix: false, limit: limit)
+            let prefix = try source.ids(words: words, prefix: true, limit: Self.countCap + 1)
+            for (id, match) in try source.matches(ids: whole.filter { found[$0] == nil }) {
+                found[id] = scored(match)
             }
             if found.count < limit {
-                for id in prefix.prefix(limit) where found[id] == nil {
-                    found[id] = try Self.row(id: id, db).map(scored)
+                for (id, match) in try source.matches(ids: prefix.prefix(limit).filter { found[$0] == nil }) {
+                    found[id] = scored(match)
                 }
             }
             total += prefix.count
@@ -127,7 +135,7 @@ public struct PatientSearch {
         )
     }
 
-    private static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
+    fileprivate static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
@@ -141,7 +149,7 @@ public struct PatientSearch {
     }
 
     /// The patients matching an FTS5 query, in storage (rowid) order, at most `limit`.
-    private func rowids(_ db: Database, query: String, limit: Int) throws -> [Int64] {
+    fileprivate func rowids(_ db: Database, query: String, limit: Int) throws -> [Int64] {
         let statement = try db.cachedStatement(
             sql: "SELECT rowid FROM patient_fts WHERE patient_fts MATCH ? LIMIT ?"
         )
@@ -149,7 +157,7 @@ public struct PatientSearch {
     }
 
     /// One candidate's row, by the id the FTS index gave (its rowid is the patient's id).
-    private static func row(id: Int64, _ db: Database) throws -> Row? {
+    fileprivate static func row(id: Int64, _ db: Database) throws -> Row? {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
@@ -159,13 +167,13 @@ public struct PatientSearch {
         return try Row.fetchOne(statement, arguments: [id])
     }
 
-    private func scored(_ row: Row) -> PatientMatch {
-        var match = Self.match(row)
+    private func scored(_ match: PatientMatch) -> PatientMatch {
+        var match = match
         match.score = scoreNames(given: match.given, family: match.family)
         return match
     }
 
-    private static func match(_ row: Row) -> PatientMatch {
+    fileprivate static func match(_ row: Row) -> PatientMatch {
         PatientMatch(
             mrn: row[1],
             given: row.text(2),
@@ -239,5 +247,33 @@ public struct PatientSearch {
         }
         endToken()
         return tokens
+    }
+}
+
+/// Where a search reads its candidates: the three reads `PatientSearch.run` makes, answered by
+/// SQLite's FTS5 index or PostgreSQL's name-token table.
+protocol PatientRowSource {
+    /// The patient with exactly this MRN (ignoring ASCII case), and its id.
+    func match(mrn: String) throws -> (Int64, PatientMatch)?
+    /// The ids of the patients whose names hold every word (whole, or as a prefix of a name
+    /// word), in id order, at most `limit`.
+    func ids(words: [String], prefix: Bool, limit: Int) throws -> [Int64]
+    /// The rows of these patients, unscored; an id with no row is left out.
+    func matches(ids: [Int64]) throws -> [(Int64, PatientMatch)]
+}
+
+/// The embedded store's rows: the FTS5 index for names, one cached statement per row.
+private struct SQLitePatientRows: PatientRowSource {
+    let db: Database
+    let search: PatientSearch
+
+    func match(mrn: String) throws -> (Int64, PatientMatch)? { try PatientSearch.row(mrn: mrn, db) }
+
+    func ids(words: [String], prefix: Bool, limit: Int) throws -> [Int64] {
+        try search.rowids(db, query: search.ftsQuery(prefix: prefix), limit: limit)
+    }
+
+    func matches(ids: [Int64]) throws -> [(Int64, PatientMatch)] {
+        try ids.compactMap { id in try PatientSearch.row(id: id, db).map { (id, PatientSearch.match($0)) } }
     }
 }

@@ -3,8 +3,9 @@ import WardCore
 
 /// The patient records, as the shell sees them.
 ///
-/// A protocol so that a server database (PostgreSQL for many hosts) can stand behind the shell
-/// later without the shell changing; `SQLiteRecordStore` is the embedded one.
+/// A protocol so that either store stands behind the shell without the shell changing:
+/// `SQLiteRecordStore`, the home's own file, or `PostgresRecordStore`, one database that the
+/// Wards of several hosts share (`[records]` in the site file).
 ///
 /// A store is a `Wipeable`: on lock the session calls `wipe()`, which drops the connection and
 /// with it every cached page of patient data; after the user signs on again the shell calls

@@ -12,6 +12,10 @@ public enum StoreError: WardError, Equatable, Sendable {
     case cannotOpen(path: String, reason: String)
     /// The database is newer than this Ward, or its schema could not be brought up to date.
     case migrationFailed(path: String, reason: String)
+    /// The records server (PostgreSQL) cannot be reached or refused the connection. `server` is
+    /// the host and port (or socket) from the site file; `reason` is Ward's own words, never the
+    /// driver's text.
+    case unavailable(server: String, reason: String)
     /// The store was used after `close()` and before `reopen()` (the session is locked).
     case closed
     /// No patient has this MRN. The MRN itself is not repeated: it came from the user.
@@ -45,6 +49,8 @@ public enum StoreError: WardError, Equatable, Sendable {
             return "cannot open the records database \(path): \(reason)"
         case .migrationFailed(let path, let reason):
             return "cannot update the records database \(path): \(reason)"
+        case .unavailable(let server, let reason):
+            return "cannot reach the records server \(server): \(reason)"
         case .closed:
             return "the records store is closed while the session is locked; sign on again"
         case .noSuchPatient:
@@ -78,6 +84,7 @@ public enum StoreError: WardError, Equatable, Sendable {
     public var exitStatus: ExitStatus {
         switch self {
         case .cannotOpen, .migrationFailed: .configuration  // the home is not usable
+        case .unavailable: ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
         case .closed: .lockedOut
         case .noSuchPatient, .database: .failure
         case .unreadable, .nothingToImport: .noInput

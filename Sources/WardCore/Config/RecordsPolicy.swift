@@ -1,0 +1,297 @@
+/// The site's `[records]` table: where the patient records live.
+///
+/// ```toml
+/// [records]
+/// backend = "postgresql"                                  # "sqlite" (the default): the home's file
+/// url = "postgresql://ward@db.example.org:5432/records"    # or postgresql://ward@%2Frun%2Fpostgresql:5432/records
+/// password-file = "/etc/ward/records.password"             # 0600, the owner's alone
+/// tls = "require"                                          # or "disable"; TCP only
+/// connect-timeout = "5s"
+/// statement-timeout = "5s"
+/// ```
+///
+/// A site, not a user, chooses: a user file cannot name a backend. The password is never in the
+/// URL (URLs reach logs and `ps`); it is read from `password-file` when the store opens.
+public struct RecordsPolicy: Equatable, Sendable {
+    public enum Backend: String, Equatable, Sendable {
+        case sqlite
+        case postgresql
+    }
+
+    /// A PostgreSQL server as `url` names it.
+    public struct ServerURL: Equatable, Sendable {
+        public var user: String
+        /// A host name or address; for the socket form, the socket's directory (starting with `/`).
+        public var host: String
+        public var port: Int
+        public var database: String
+        public init(user: String, host: String, port: Int, database: String) {
+            self.user = user
+            self.host = host
+            self.port = port
+            self.database = database
+        }
+
+        /// True for the Unix-socket form: `host` is a directory.
+        public var isSocket: Bool { host.hasPrefix("/") }
+    }
+
+    public enum TLS: String, Equatable, Sendable {
+        case require
+        case disable
+    }
+
+    public static let defaultTimeout: Duration = .seconds(5)
+    static let timeoutRange: ClosedRange<Duration> = .milliseconds(100) ... .seconds(600)
+
+    /// The site file and the line of `[records]` (0 without it), for messages.
+    public var file: String
+    public var line: Int
+    public var backend: Backend = .sqlite
+    /// Set when `backend = "postgresql"`.
+    public var url: ServerURL?
+    public var passwordFile: String?
+    public var tls: TLS = .require
+    public var connectTimeout: Duration = defaultTimeout
+    public var statementTimeout: Duration = defaultTimeout
+
+    /// No `[records]`: the home's SQLite file.
+    public static func sqlite(file: String) -> RecordsPolicy { RecordsPolicy(file: file, line: 0) }
+
+    /// `[records]` as a site file would write it, for `ward config check`. Names the password
+    /// file, never its contents.
+    public var summary: String {
+        let origin = line > 0 ? "    # line \(line)\n" : "    # built-in default: the home's own SQLite file\n"
+        var text = "\n[records]" + origin + "backend = \"\(backend.rawValue)\"\n"
+        guard backend == .postgresql, let url else { return text }
+        text += "url = \"\(Self.format(url))\"\n"
+        if let passwordFile { text += "password-file = \"\(passwordFile)\"\n" }
+        if !url.isSocket { text += "tls = \"\(tls.rawValue)\"\n" }
+        text += "connect-timeout = \"\(DurationText.format(connectTimeout))\"\n"
+        text += "statement-timeout = \"\(DurationText.format(statementTimeout))\"\n"
+        return text
+    }
+
+    static func format(_ url: ServerURL) -> String {
+        let host = url.isSocket ? percentEncoded(url.host) : url.host.contains(":") ? "[\(url.host)]" : url.host
+        return "postgresql://\(percentEncoded(url.user))@\(host):\(url.port)/\(percentEncoded(url.database))"
+    }
+
+    private static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+
+    /// Parses `postgresql://USER@HOST:PORT/DB` (or `postgres://`); HOST may be `[v6 address]`
+    /// or a percent-encoded socket directory (`%2Frun%2Fpostgresql`). One pass over the text.
+    /// Returns nil with the reason for anything else: a password in the URL, a query string, no
+    /// user, no database.
+    public static func parseURL(_ text: String) -> Result<ServerURL, URLProblem> {
+        var rest = Substring(text)
+        if rest.hasPrefix("postgresql://") {
+            rest = rest.dropFirst("postgresql://".count)
+        } else if rest.hasPrefix("postgres://") {
+            rest = rest.dropFirst("postgres://".count)
+        } else {
+            return .failure(.scheme)
+        }
+        guard let at = rest.firstIndex(of: "@") else { return .failure(.noUser) }
+        let userPart = rest[..<at]
+        if userPart.contains(":") { return .failure(.passwordInURL) }
+        guard let user = decode(userPart), !user.isEmpty else { return .failure(.noUser) }
+        rest = rest[rest.index(after: at)...]
+        if rest.contains("?") || rest.contains("#") { return .failure(.parameters) }
+        guard let slash = rest.firstIndex(of: "/") else { return .failure(.noDatabase) }
+        var hostPort = rest[..<slash]
+        guard let database = decode(rest[rest.index(after: slash)...]), !database.isEmpty, !database.contains("/")
+        else { return .failure(.noDatabase) }
+        var host: String
+        if hostPort.hasPrefix("[") {
+            guard let close = hostPort.firstIndex(of: "]") else { return .failure(.host) }
+            host = String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
+            hostPort = hostPort[hostPort.index(after: close)...]
+        } else {
+            let end = hostPort.firstIndex(of: ":") ?? hostPort.endIndex
+            guard let decoded = decode(hostPort[..<end]) else { return .failure(.host) }
+            host = decoded
+            hostPort = hostPort[end...]
+        }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "@" }) else { return .failure(.host) }
+        var port = 5432
+        if !hostPort.isEmpty {
+            guard hostPort.hasPrefix(":"), let number = Int(hostPort.dropFirst()), (1...65535).contains(number) else {
+                return .failure(.port)
+            }
+            port = number
+        }
+        return .success(ServerURL(user: user, host: host, port: port, database: database))
+    }
+
+    /// What is wrong with a `url`, as the error message says it.
+    public enum URLProblem: Error, Equatable, Sendable {
+        case scheme, noUser, passwordInURL, parameters, noDatabase, host, port
+
+        public var text: String {
+            switch self {
+            case .scheme: "it must start with postgresql://"
+            case .noUser: "it must name the database user: postgresql://USER@HOST:PORT/DB"
+            case .passwordInURL: "a password does not go in the URL; put it in password-file (0600)"
+            case .parameters: "parameters (?…) are not read; use the [records] keys"
+            case .noDatabase: "it must name the database: postgresql://USER@HOST:PORT/DB"
+            case .host: "the host must be a name, an address, [an IPv6 address] or a %2F-encoded socket directory"
+            case .port: "the port must be a number from 1 to 65535"
+            }
+        }
+    }
+
+    /// Percent-decodes; nil for a bad escape or bytes that are not UTF-8.
+    private static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard !bytes.contains(0) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension RecordsPolicy {
+    /// Reads `[records]` from the site file; problems go to `errors`, each naming FILE:LINE.
+    static func read(_ document: ConfigDocument, errors: inout [ConfigError]) -> RecordsPolicy {
+        let file = document.file
+        var policy = RecordsPolicy(file: file, line: document.line(ofTable: ["records"]))
+        guard let table = document.settings(at: ["records"], errors: &errors) else {
+            errors.append(
+                .wrongType(
+                    file: file,
+                    line: document.line(ofKey: "records", in: []),
+                    key: "records",
+                    expected: "a table ([records])"
+                )
+            )
+            return policy
+        }
+        var backendKnown = true
+        do {
+            if let backend = try table.choice("backend", from: ["sqlite", "postgresql"]) {
+                policy.backend = Backend(rawValue: backend) ?? .sqlite
+            }
+        } catch {
+            backendKnown = false
+            errors += (error as? ConfigError)?.all ?? []
+        }
+        var serverKeys: [String] = []
+        do {
+            if let text = try table.string("url") {
+                serverKeys.append("url")
+                switch parseURL(text) {
+                case .success(let url): policy.url = url
+                case .failure(let problem):
+                    // The value is not repeated: a mistyped URL may hold a password.
+                    errors.append(
+                        .outOfRange(
+                            file: file,
+                            line: table.line(of: "url"),
+                            key: "url",
+                            value: "(the URL given)",
+                            allowed: problem.text
+                        )
+                    )
+                }
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let path = try table.string("password-file") {
+                serverKeys.append("password-file")
+                if path.hasPrefix("/") {
+                    policy.passwordFile = path
+                } else {
+                    errors.append(
+                        .outOfRange(
+                            file: file,
+                            line: table.line(of: "password-file"),
+                            key: "password-file",
+                            value: "\"\(path)\"",
+                            allowed: "an absolute path"
+                        )
+                    )
+                }
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let tls = try table.choice("tls", from: ["require", "disable"]) {
+                serverKeys.append("tls")
+                policy.tls = TLS(rawValue: tls) ?? .require
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let timeout = try table.duration("connect-timeout", in: timeoutRange) {
+                serverKeys.append("connect-timeout")
+                policy.connectTimeout = timeout
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let timeout = try table.duration("statement-timeout", in: timeoutRange) {
+                serverKeys.append("statement-timeout")
+                policy.statementTimeout = timeout
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        errors += table.unknownKeyErrors
+        switch policy.backend {
+        case .postgresql:
+            if !table.has("url") {
+                errors.append(.missingKey(file: file, line: policy.line, key: "url", table: "[records]"))
+            }
+            if let url = policy.url, url.isSocket, table.has("tls"), policy.tls == .require {
+                errors.append(
+                    .conflict(
+                        file: file,
+                        line: table.line(of: "tls"),
+                        message:
+                            "TLS is for TCP; a Unix socket stays on this host. Remove 'tls' or use a host name in 'url'."
+                    )
+                )
+            }
+        case .sqlite where backendKnown:
+            for key in serverKeys {
+                errors.append(
+                    .conflict(
+                        file: file,
+                        line: table.line(of: key),
+                        message: "'\(key)' is for backend = \"postgresql\"; add it to [records], or remove '\(key)'."
+                    )
+                )
+            }
+        case .sqlite:
+            break  // the backend's own error says what is wrong
+        }
+        return policy
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import PostgresNIO
+
+/// Reads one patient's chart from PostgreSQL, section by section, in the orders `ChartLoader`
+/// reads SQLite's, so a chart reads the same from either store.
+struct PostgresChartLoader {
+    let store: PostgresRecordStore
+
+    func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
+        let found = try store.rows(
+            """
+            SELECT id, mrn, given, family, birth_date, sex, phone, address, restricted FROM patient
+            WHERE lower(mrn) COLLATE "C" = \(mrn.lowercased(ascii: true))
+            """
+        )
+        guard let row = found.first else { throw StoreError.noSuchPatient }
+        let (id, patient) = try store.decoded {
+            let (id, mrn, given, family, birthDate, sex, phone, address, restricted) = try row.decode(
+                (Int64, String, String, String, String, String, String, String, Bool).self
+            )
+            return (
+                id,
+                Patient(
+                    mrn: mrn,
+                    given: given,
+                    family: family,
+                    birthDate: birthDate,
+                    sex: Sex(rawValue: sex) ?? .unknown,
+                    phone: phone,
+                    address: address,
+                    restricted: restricted
+                )
+            )
+        }
+        guard contents == .full else { return LoadedChart(patient: patient) }
+        let observationIDs = RecordsSchema.observationIDs(patient: id)
+        return LoadedChart(
+            patient: patient,
+            allergies: try rows(
+                """
+                SELECT substance, code, criticality, category, status, recorded, system FROM allergy
+                WHERE patient_id = \(id) ORDER BY id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, String, String, Int64?, String).self)
+                return Allergy(
+                    substance: c.0,
+                    code: c.1,
+                    criticality: c.2,
+                    category: c.3,
+                    status: c.4,
+                    recorded: date(c.5),
+                    system: c.6
+                )
+            },
+            problems: try rows(
+                """
+                SELECT code, display, status, onset, abated, system FROM problem
+                WHERE patient_id = \(id) ORDER BY onset NULLS FIRST, id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, Int64?, Int64?, String).self)
+                return Problem(code: c.0, display: c.1, status: c.2, onset: date(c.3), abated: date(c.4), system: c.5)
+            },
+            medications: try rows(
+                """
+                SELECT code, display, status, dosage, authored, system FROM medication
+                WHERE patient_id = \(id) ORDER BY authored NULLS FIRST, id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, String, Int64?, String).self)
+                return Medication(
+                    code: c.0,
+                    display: c.1,
+                    status: c.2,
+                    dosage: c.3,
+                    authored: date(c.4),
+                    system: c.5
+                )
+            },
+            observations: try rows(
+                """
+                SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time, c.system
+                FROM observation o JOIN observation_code c ON c.id = o.code_id
+                WHERE o.id BETWEEN \(observationIDs.lowerBound) AND \(observationIDs.upperBound) ORDER BY o.time, o.id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, Double?, String?, String, Int64, String).self)
+                return Observation(
+                    code: c.0,
+                    display: c.1,
+                    category: Observation.Category(rawValue: c.2) ?? .other,
+                    value: c.3,
+                    text: c.4,
+                    unit: c.5,
+                    time: date(c.6) ?? .distantPast,
+                    system: c.7
+                )
+            },
+            encounters: try rows(
+                #"SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = \#(id) ORDER BY start, id"#
+            ) {
+                let c = try $0.decode((String, String, String, Int64, Int64?).self)
+                return Encounter(kind: c.0, display: c.1, reason: c.2, start: date(c.3) ?? .distantPast, end: date(c.4))
+            },
+            notes: try rows("SELECT author, time, text FROM note WHERE patient_id = \(id) ORDER BY time, id") {
+                let c = try $0.decode((String, Int64, String).self)
+                return Note(author: c.0, time: date(c.1) ?? .distantPast, text: c.2)
+            },
+            immunizations: try rows(
+                """
+                SELECT code, vaccine, status, date, system FROM immunization WHERE patient_id = \(id)
+                ORDER BY date NULLS FIRST, id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, Int64?, String).self)
+                return Immunization(code: c.0, vaccine: c.1, status: c.2, date: date(c.3), system: c.4)
+            },
+            procedures: try rows(
+                """
+                SELECT code, display, reason, status, performed, system FROM procedure WHERE patient_id = \(id)
+                ORDER BY performed NULLS FIRST, id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, String, Int64?, String).self)
+                return Procedure(
+                    code: c.0,
+                    display: c.1,
+                    reason: c.2,
+                    status: c.3,
+                    performed: date(c.4),
+                    system: c.5
+                )
+            },
+            carePlans: try rows(
+                #"""
+                SELECT category, activities, status, start, "end" FROM care_plan WHERE patient_id = \#(id)
+                ORDER BY start NULLS FIRST, id
+                """#
+            ) {
+                let c = try $0.decode((String, String, String, Int64?, Int64?).self)
+                return CarePlan(
+                    category: c.0,
+                    activities: RecordsSchema.list(c.1),
+                    status: c.2,
+                    start: date(c.3),
+                    end: date(c.4)
+                )
+            },
+            reports: try rows(
+                """
+                SELECT code, name, status, date, results, conclusion, system, presented_form FROM diagnostic_report
+                WHERE patient_id = \(id) ORDER BY date NULLS FIRST, id
+                """
+            ) {
+                let c = try $0.decode((String, String, String, Int64?, String, String, String, String).self)
+                return DiagnosticReport(
+                    code: c.0,
+                    name: c.1,
+                    status: c.2,
+                    date: date(c.3),
+                    results: RecordsSchema.list(c.4),
+                    conclusion: c.5,
+                    system: c.6,
+                    presentedForm: c.7
+                )
+            }
+        )
+    }
+
+    /// SQLite sorts NULL first, as `NULLS FIRST` asks PostgreSQL to.
+    private func rows<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) throws -> [T] {
+        let found = try store.rows(query)
+        return try store.decoded { try found.map(make) }
+    }
+}

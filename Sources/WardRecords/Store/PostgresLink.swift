@@ -1,0 +1,244 @@
+import Dispatch
+import Glibc
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// One connection to the records server, used synchronously from Ward's loop thread.
+///
+/// Ward's event loop is synchronous (readline, ppoll); PostgresNIO is asynchronous. The
+/// connection runs on an event-loop thread of its own, and the loop thread waits for each answer
+/// on a semaphore, never longer than the site's `connect-timeout` or `statement-timeout`: past
+/// it the connection is dropped (the server also ends the statement, `statement_timeout`), the
+/// command fails, and the next one connects again. A lock or a hangup never waits on the
+/// network: `close()` asks the channel to close and returns.
+///
+/// - Important: `Sendable` for `interrupt()`, which the termination watchdog calls from its own
+///   thread; everything else is called from the loop's thread, one call at a time.
+final class PostgresLink: Sendable {
+    let settings: PostgresSettings
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The open connection, behind a lock for `interrupt()`.
+    private let current = Mutex<PostgresConnection?>(nil)
+    private let logger: Logger = {
+        // PostgresNIO logs queries at debug and trace; Ward logs none of it (patient data).
+        var logger = Logger(label: "ward.records.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    init(settings: PostgresSettings) {
+        self.settings = settings
+    }
+
+    deinit {
+        close()
+        group.shutdownGracefully { _ in }
+    }
+
+    var isOpen: Bool { current.withLock { $0 != nil } }
+
+    /// Connects, unless connected. Throws `StoreError.unavailable` naming the server.
+    func connect() throws {
+        guard !isOpen else { return }
+        let future = PostgresConnection.connect(
+            on: group.next(),
+            configuration: try configuration(),
+            id: 1,
+            logger: logger
+        )
+        let connection: PostgresConnection
+        do {
+            connection = try Self.wait(for: future, upTo: settings.connectTimeout)
+        } catch let error as Timeout {
+            // The connection may still come: close it when it does.
+            future.whenSuccess { Self.closeSoon($0) }
+            throw StoreError.unavailable(server: settings.endpoint.description, reason: error.text)
+        } catch {
+            throw StoreError.unavailable(server: settings.endpoint.description, reason: Self.reason(connecting: error))
+        }
+        current.withLock { $0 = connection }
+    }
+
+    /// Runs one statement and returns its rows, connecting first if the connection was lost.
+    ///
+    /// - Throws: `StoreError.database` with the SQLSTATE only (a server's message may quote a
+    ///   value), or `StoreError.unavailable` when the server cannot be reached.
+    @discardableResult
+    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+        // A connection the server has already closed (a restart, an administrator's
+        // pg_terminate_backend, an idle timeout) is replaced before anything is sent: a query
+        // queued on it would wait out the whole statement-timeout.
+        if let stale = current.withLock({ $0 }), stale.isClosed { drop(stale) }
+        try connect()
+        guard let connection = current.withLock({ $0 }) else { throw StoreError.closed }
+        let future = connection.query(query, logger: logger)
+        do {
+            return try Self.wait(for: future, upTo: settings.statementTimeout).rows
+        } catch let error as Timeout {
+            drop(connection)
+            throw StoreError.database(reason: "the records server did not answer \(error.text)")
+        } catch let error as PSQLError {
+            // A server going away says so first (57P01 admin shutdown, 08… connection
+            // exceptions): the connection is dead then, whichever arrives first.
+            if error.code == .server, let state = error.serverInfo?[.sqlState], !connection.isClosed,
+                !state.hasPrefix("57P"), !state.hasPrefix("08")
+            {
+                if state == "57014" {
+                    throw StoreError.database(reason: "the statement took longer than statement-timeout")
+                }
+                throw StoreError.database(reason: "PostgreSQL error SQLSTATE \(state)")
+            }
+            drop(connection)
+            throw StoreError.database(
+                reason: "the connection to the records server \(settings.endpoint.description) was lost"
+            )
+        } catch {
+            drop(connection)
+            throw StoreError.database(reason: "the connection to the records server was lost")
+        }
+    }
+
+    /// Runs `body` between BEGIN and COMMIT; rolls back (or, past the timeout, drops the
+    /// connection, which the server rolls back) when it throws.
+    func transaction<T>(_ begin: PostgresQuery = "BEGIN", _ body: () throws -> T) throws -> T {
+        try query(begin)
+        do {
+            let result = try body()
+            try query("COMMIT")
+            return result
+        } catch {
+            if isOpen { _ = try? query("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Closes without waiting: the channel closes on its own thread. Idempotent.
+    func close() {
+        let connection = current.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        if let connection { Self.closeSoon(connection) }
+    }
+
+    /// Ends the statement running now by closing its connection; any thread.
+    func interrupt() { close() }
+
+    private func drop(_ connection: PostgresConnection) {
+        current.withLock { if $0 === connection { $0 = nil } }
+        Self.closeSoon(connection)
+    }
+
+    /// Asks the connection's thread to close it, and does not wait. The connection is kept until
+    /// its channel has closed: PostgresNIO asserts that it is closed when it goes.
+    private static func closeSoon(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+
+    private func configuration() throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        switch settings.endpoint {
+        case .tcp(let host, let port):
+            let tls: PostgresConnection.Configuration.TLS
+            switch settings.tls {
+            case .disable: tls = .disable
+            case .require:
+                do {
+                    tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                } catch {
+                    throw StoreError.unavailable(
+                        server: settings.endpoint.description,
+                        reason: "the system's TLS trust store could not be loaded"
+                    )
+                }
+            }
+            configuration = .init(
+                host: host,
+                port: port,
+                username: settings.user,
+                password: settings.password,
+                database: settings.database,
+                tls: tls
+            )
+        case .socket(let directory, let port):
+            configuration = .init(
+                unixSocketPath: "\(directory)/.s.PGSQL.\(port)",
+                username: settings.user,
+                password: settings.password,
+                database: settings.database
+            )
+        }
+        configuration.options.connectTimeout = .milliseconds(Int64(settings.connectTimeout.seconds * 1000))
+        let milliseconds = Int(settings.statementTimeout.seconds * 1000)
+        configuration.options.additionalStartupParameters = [
+            ("statement_timeout", "\(milliseconds)"), ("application_name", "ward"),
+        ]
+        return configuration
+    }
+
+    /// What went wrong connecting, in Ward's words: never NIO's or the driver's text.
+    static func reason(connecting error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "cannot connect" }
+        switch error.code {
+        case .server:
+            switch error.serverInfo?[.sqlState] {
+            case "28P01", "28000": return "the server refused the user name or password"
+            case "3D000": return "no such database on the server"
+            case "57P03", "53300": return "the server is not accepting connections now"
+            case let state?: return "the server refused the connection (SQLSTATE \(state))"
+            case nil: return "the server refused the connection"
+            }
+        case .sslUnsupported: return "the server does not offer TLS, which the site requires (tls = \"require\")"
+        case .authMechanismRequiresPassword: return "the server asks for a password and the site gives none"
+        case .unsupportedAuthMechanism: return "the server asks for an authentication method Ward does not support"
+        case .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest: return "TLS could not be set up"
+        default:
+            var cause = error.underlying
+            // A TCP connect through NIO's Happy Eyeballs reports each address's failure inside.
+            if let eyeballs = cause as? NIOConnectionError { cause = eyeballs.connectionErrors.first?.error ?? cause }
+            if let underlying = cause as? IOError {
+                switch underlying.errnoCode {
+                case ECONNREFUSED: return "connection refused"
+                case ENOENT: return "no server socket there"
+                case EHOSTUNREACH, ENETUNREACH: return "no route to the host"
+                default: break
+                }
+            }
+            if cause is NIOConnectionError || cause is ChannelError {
+                return "cannot connect (refused, unreachable or timed out)"
+            }
+            if cause is NIOSSLError || cause is BoringSSLError {
+                return "the server's TLS certificate was not accepted"
+            }
+            return "cannot connect"
+        }
+    }
+
+    /// A wait that ran out.
+    struct Timeout: Error {
+        let limit: Duration
+        var text: String { "within \(limit.seconds.formatted()) s" }
+    }
+
+    /// Blocks the calling thread until `future` completes or `limit` passes.
+    static func wait<T: Sendable>(for future: EventLoopFuture<T>, upTo limit: Duration) throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        future.whenComplete { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        let nanoseconds = Int(min(limit.seconds, 3600) * 1e9)
+        guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { throw Timeout(limit: limit) }
+        return try result.withLock { $0! }.get()
+    }
+}
+
+extension Double {
+    /// `5`, `0.5`: a number of seconds as a site file would write it.
+    fileprivate func formatted() -> String {
+        self == rounded() ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import PostgresNIO
+import WardCore
+
+/// The shared records store: one PostgreSQL database that every Ward of a site reads and writes
+/// (issue 17). The embedded `SQLiteRecordStore` stays the default.
+///
+/// One connection, on an event-loop thread of its own (`PostgresLink`), waited on with the
+/// site's bounds. A lock closes it without waiting for the server; sign-on opens a new one. A
+/// connection lost mid-session fails that command only: the next connects again.
+///
+/// A note is one `INSERT … SELECT` of its own, so two Wards writing to one chart at the same
+/// time each add their note and lose none.
+public final class PostgresRecordStore: RecordStore {
+    let link: PostgresLink
+    private var locked = false
+    /// True between `close()` and `reopen()`: every query throws `StoreError.closed`.
+    var isLocked: Bool { locked }
+    private var interruption: CommandInterruption.Registration?
+
+    /// Connects and brings the schema up to date. Throws `StoreError.unavailable` (exit 69)
+    /// naming the server when it cannot be reached.
+    public init(settings: PostgresSettings) throws {
+        link = PostgresLink(settings: settings)
+        try link.connect()
+        try PostgresSchema.migrate(link)
+        interruption = CommandInterruption.register { [link] in link.interrupt() }
+    }
+
+    deinit { link.close() }
+
+    public var settings: PostgresSettings { link.settings }
+
+    public func interrupt() { link.interrupt() }
+
+    public func releaseMemory() {}
+
+    public func close() {
+        locked = true
+        link.close()
+    }
+
+    public func reopen() throws {
+        locked = false
+        try link.connect()
+    }
+
+    /// A statement's rows; `StoreError.closed` while the session is locked.
+    @discardableResult
+    func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        guard !locked else { throw StoreError.closed }
+        return try link.query(query)
+    }
+
+    /// Decoding failures in Ward's words (the driver's mention the column's bytes).
+    func decoded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(reason: "a row from the records server could not be read")
+        }
+    }
+
+    // MARK: Queries
+
+    public func find(_ text: String, limit: Int) throws -> SearchResult {
+        let search = PatientSearch(text)
+        guard !search.isEmpty, limit > 0 else { return .none }
+        return try search.run(PostgresPatientRows(store: self), limit: limit)
+    }
+
+    public func lookUp(mrn: String) throws -> PatientMatch? {
+        try PostgresPatientRows(store: self).match(mrn: mrn)?.1
+    }
+
+    public func patients(mrnStartingWith prefix: String, limit: Int) throws -> SearchResult {
+        guard !prefix.isEmpty, limit > 0 else { return .none }
+        let lower = prefix.lowercased(ascii: true)
+        let upper = lower + "\u{10FFFF}"
+        let cap = PatientSearch.countCap
+        let found = try rows(
+            """
+            SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient
+            WHERE lower(mrn) COLLATE "C" >= \(lower) AND lower(mrn) COLLATE "C" < \(upper)
+            ORDER BY lower(mrn) COLLATE "C" LIMIT \(limit)
+            """
+        )
+        let counted = try rows(
+            """
+            SELECT count(*) FROM (SELECT 1 FROM patient
+            WHERE lower(mrn) COLLATE "C" >= \(lower) AND lower(mrn) COLLATE "C" < \(upper) LIMIT \(cap + 1)) AS c
+            """
+        )
+        return try decoded {
+            let count = try counted.first?.decode(Int.self) ?? 0
+            return SearchResult(
+                matches: try found.map { try PostgresPatientRows.match($0).1 },
+                total: min(count, cap),
+                totalIsCapped: count > cap
+            )
+        }
+    }
+
+    public func chart(mrn: String, contents: ChartContents) throws -> LoadedChart {
+        guard !locked else { throw StoreError.closed }
+        // One snapshot for every section, as SQLite's read transaction gives.
+        return try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            try PostgresChartLoader(store: self).load(mrn: mrn, contents: contents)
+        }
+    }
+
+    public func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note {
+        let seconds = Int64(time.timeIntervalSince1970.rounded(.down))
+        let inserted = try rows(
+            """
+            INSERT INTO note (patient_id, author, time, text)
+            SELECT id, \(author), \(seconds), \(text) FROM patient WHERE lower(mrn) COLLATE "C" = \(mrn.lowercased(ascii: true))
+            RETURNING id
+            """
+        )
+        guard !inserted.isEmpty else { throw StoreError.noSuchPatient }
+        return Note(author: author, time: Date(timeIntervalSince1970: TimeInterval(seconds)), text: text)
+    }
+
+    public func patientCount() throws -> Int {
+        let found = try rows("SELECT count(*) FROM patient")
+        return try decoded { try found.first?.decode(Int.self) ?? 0 }
+    }
+
+    public func demoMarker() throws -> DemoMarker? {
+        let found = try rows("SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')")
+        var values: [String: String] = [:]
+        try decoded {
+            for row in found {
+                let (key, value) = try row.decode((String, String).self)
+                values[key] = value
+            }
+        }
+        guard let seed = values["demo.seed"].flatMap(UInt64.init), let count = values["demo.patients"].flatMap(Int.init)
+        else { return nil }
+        return DemoMarker(seed: seed, patients: count)
+    }
+}
+
+extension String {
+    /// Lower-cased in ASCII only, as SQLite's NOCASE and PostgreSQL's `lower` in the "C" locale fold.
+    func lowercased(ascii: Bool) -> String {
+        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+/// The PostgreSQL store's rows for `PatientSearch`: the name-token table for words, `patient_mrn`
+/// for MRNs, one query for all the candidates' rows.
+struct PostgresPatientRows: PatientRowSource {
+    let store: PostgresRecordStore
+
+    func match(mrn: String) throws -> (Int64, PatientMatch)? {
+        let found = try store.rows(
+            """
+            SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient
+            WHERE lower(mrn) COLLATE "C" = \(mrn.lowercased(ascii: true))
+            """
+        )
+        return try store.decoded { try found.first.map(Self.match) }
+    }
+
+    /// Every word must match (an INTERSECT of one range or equality per word), each patient
+    /// once (two of a patient's words may start alike), in id order, which is FTS5's rowid
+    /// order: the same candidates as the SQLite store.
+    func ids(words: [String], prefix: Bool, limit: Int) throws -> [Int64] {
+        var sql = ""
+        var binds = PostgresBindings()
+        for (index, word) in words.enumerated() {
+            if index > 0 { sql += " INTERSECT " }
+            if prefix {
+                binds.append(word)
+                binds.append(word + "\u{10FFFF}")
+                sql +=
+                    "SELECT DISTINCT patient_id FROM patient_name_token WHERE token >= $\(binds.count - 1) AND token < $\(binds.count)"
+            } else {
+                binds.append(word)
+                sql += "SELECT DISTINCT patient_id FROM patient_name_token WHERE token = $\(binds.count)"
+            }
+        }
+        binds.append(limit)
+        sql += " ORDER BY patient_id LIMIT $\(binds.count)"
+        let found = try store.rows(PostgresQuery(unsafeSQL: sql, binds: binds))
+        return try store.decoded { try found.map { try $0.decode(Int64.self) } }
+    }
+
+    func matches(ids: [Int64]) throws -> [(Int64, PatientMatch)] {
+        guard !ids.isEmpty else { return [] }
+        let found = try store.rows(
+            "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE id = ANY(\(ids))"
+        )
+        return try store.decoded { try found.map(Self.match) }
+    }
+
+    static func match(_ row: PostgresRow) throws -> (Int64, PatientMatch) {
+        let (id, mrn, given, family, birthDate, sex, restricted) = try row.decode(
+            (Int64, String, String, String, String, String, Bool).self
+        )
+        return (
+            id,
+            PatientMatch(
+                mrn: mrn,
+                given: given,
+                family: family,
+                birthDate: birthDate,
+                sex: Sex(rawValue: sex) ?? .unknown,
+                restricted: restricted,
+                score: 0
+            )
+        )
+    }
+}

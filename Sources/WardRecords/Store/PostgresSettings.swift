@@ -1,0 +1,89 @@
+import Foundation
+import WardCore
+
+/// Where a site's shared records live and how to reach them: `[records]` of the site file
+/// (man/ward-site.toml.5), once parsed and checked.
+public struct PostgresSettings: Sendable, Equatable {
+    /// A TCP host and port, or the directory of the server's Unix socket.
+    public enum Endpoint: Sendable, Equatable {
+        case tcp(host: String, port: Int)
+        /// The directory holding `.s.PGSQL.<port>`, as libpq's `host=/dir`.
+        case socket(directory: String, port: Int)
+
+        /// How messages name the server: `host:port`, or the socket's path.
+        public var description: String {
+            switch self {
+            case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            case .socket(let directory, let port): "\(directory)/.s.PGSQL.\(port)"
+            }
+        }
+    }
+
+    public enum TLS: String, Sendable, Equatable {
+        case require
+        case disable
+    }
+
+    public var endpoint: Endpoint
+    public var user: String
+    public var database: String
+    /// Read from the site's `password-file`; nil for none (a trusted socket, a client certificate).
+    public var password: String?
+    public var tls: TLS
+    /// How long opening a connection (TCP, TLS, authentication) may take.
+    public var connectTimeout: Duration
+    /// How long one statement may take, on the server (`statement_timeout`) and in Ward's wait.
+    public var statementTimeout: Duration
+
+    public init(
+        endpoint: Endpoint,
+        user: String,
+        database: String,
+        password: String? = nil,
+        tls: TLS = .require,
+        connectTimeout: Duration = .seconds(5),
+        statementTimeout: Duration = .seconds(5)
+    ) {
+        self.endpoint = endpoint
+        self.user = user
+        self.database = database
+        self.password = password
+        self.tls = tls
+        self.connectTimeout = connectTimeout
+        self.statementTimeout = statementTimeout
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for waits and messages.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
+
+extension PostgresSettings {
+    /// The settings `[records]` gives, the password read from `password-file`, which must be the
+    /// owner's alone (0600 or 0400), as a batch's password file must.
+    ///
+    /// - Throws: `AuthError` for a password file that is missing, open to others or empty (its
+    ///   message names the file and the `chmod` that fixes it).
+    public init(policy: RecordsPolicy, url: RecordsPolicy.ServerURL) throws {
+        var password: String?
+        if let path = policy.passwordFile {
+            let secret = try PasswordSource.file(path: path).read()
+            // PostgresNIO takes the password as a String; it lives as long as the store.
+            password = secret.withBytes { String(decoding: $0, as: UTF8.self) }
+        }
+        self.init(
+            endpoint: url.isSocket
+                ? .socket(directory: url.host, port: url.port) : .tcp(host: url.host, port: url.port),
+            user: url.user,
+            database: url.database,
+            password: password,
+            tls: url.isSocket ? .disable : (policy.tls == .require ? .require : .disable),
+            connectTimeout: policy.connectTimeout,
+            statementTimeout: policy.statementTimeout
+        )
+    }
+}

@@ -1,0 +1,34 @@
+import BuiltInPlugins
+import WardCore
+import WardRecords
+import WardShell
+
+extension SessionSetup {
+    /// The records shell over the site's records (`[records]`): the home's SQLite file, or the
+    /// site's PostgreSQL database.
+    ///
+    /// The server is connected to now, before sign-on, so that an unreachable one stops Ward at
+    /// once with exit 69 and a message naming its host and port, rather than after a password.
+    /// Nothing clinical is read before sign-on: the connection holds no patient data yet.
+    func recordsShell() throws -> Shell {
+        let records = policy.records
+        guard records.backend == .postgresql, let url = records.url else { return Shell(recordsHome: home.path) }
+        return Shell(store: try PostgresRecordStore(settings: PostgresSettings(policy: records, url: url)))
+    }
+}
+
+/// Refuses a command that writes the home's SQLite file when the site's records are on
+/// PostgreSQL: it would make records that no session reads. Loading a shared database with
+/// `ward import` and `ward demo` is not built yet (issue 17).
+///
+/// - Throws: `ConfigError.conflict` naming the site file's `[records]` line (exit 78).
+func refuseUnlessSQLite(_ command: String, global: GlobalOptions) throws {
+    let records = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records
+    guard records.backend == .postgresql else { return }
+    throw ConfigError.conflict(
+        file: records.file,
+        line: records.line,
+        message: "the site's records are on PostgreSQL ([records] backend = \"postgresql\"); "
+            + "'ward \(command)' writes only a home's own SQLite file and cannot load them yet."
+    )
+}

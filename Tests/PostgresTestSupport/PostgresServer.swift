@@ -1,0 +1,194 @@
+import Foundation
+import Glibc
+
+/// A real PostgreSQL 15 of the test's own: a fresh `initdb` in a temporary directory, listening
+/// on a Unix socket in that directory and on a private loopback port, stopped and removed by
+/// `stop()` (or when the value goes).
+///
+/// PostgreSQL refuses to run as root, and tests run as root in CI: then every server program
+/// runs as the `postgres` system user (made by the Debian package) through `runuser`, in a
+/// directory that user owns. Otherwise they run as the current user.
+///
+/// Local (socket) connections are trusted; loopback TCP connections need the superuser's
+/// password (`scram-sha-256`), so a test can check a password file end to end.
+public final class PostgresServer: @unchecked Sendable {
+    /// Where the Debian package `postgresql-15` puts the server's programs.
+    public static let binaries = "/usr/lib/postgresql/15/bin"
+
+    /// Why there is no server.
+    public enum Failure: Error, CustomStringConvertible {
+        case notInstalled(String)
+        case didNotStart(String)
+        case commandFailed(String)
+
+        public var description: String {
+            switch self {
+            case .notInstalled(let program):
+                "\(program) not found: install the Debian package 'postgresql-15' (scripts/install-deps)"
+            case .didNotStart(let why): "PostgreSQL did not start: \(why)"
+            case .commandFailed(let why): "psql failed: \(why)"
+            }
+        }
+    }
+
+    /// The server's directory: the cluster (`data/`), its log and its socket.
+    public let directory: String
+    /// The directory holding the socket `.s.PGSQL.<port>`: the host of a Unix-socket URL.
+    public var socketDirectory: String { directory }
+    /// The loopback port the server listens on.
+    public let port: Int
+    /// The superuser, made by `initdb`.
+    public let user = "ward_test"
+    /// The superuser's password, for loopback TCP connections.
+    public let password = "test-password-not-a-secret"
+    /// The system user the server runs as; nil for the current user.
+    private let runAs: String?
+    private var running = true
+
+    /// Makes a cluster and starts it; throws `.notInstalled` naming the package when a program is missing.
+    public init() throws(Failure) {
+        for program in ["initdb", "pg_ctl", "postgres", "psql"] {
+            guard access("\(Self.binaries)/\(program)", X_OK) == 0 else {
+                throw .notInstalled("\(Self.binaries)/\(program)")
+            }
+        }
+        runAs = getuid() == 0 ? "postgres" : nil
+        var template = Array("/tmp/ward-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw .didNotStart("mkdtemp: \(String(cString: strerror(errno)))") }
+        directory = String(cString: made)
+        if let runAs {
+            guard let entry = getpwnam(runAs) else {
+                throw .didNotStart("no system user '\(runAs)': install the Debian package 'postgresql-15'")
+            }
+            chown(directory, entry.pointee.pw_uid, entry.pointee.pw_gid)
+        }
+        port = Self.freePort()
+        let passwordFile = directory + "/pw"
+        _ = FileManager.default.createFile(atPath: passwordFile, contents: Data((password + "\n").utf8))
+        if let runAs, let entry = getpwnam(runAs) { chown(passwordFile, entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        do {
+            try run(
+                "initdb",
+                [
+                    "-D", directory + "/data", "-U", user, "--pwfile", passwordFile, "--auth-local=trust",
+                    "--auth-host=scram-sha-256", "--no-sync", "-E", "UTF8", "--locale=C",
+                ]
+            )
+            try run(
+                "pg_ctl",
+                [
+                    "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "30", "-o",
+                    "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+                ]
+            )
+        } catch {
+            let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+            stop()
+            throw .didNotStart("\(error)\n\(log)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops the server at once and removes its directory. Idempotent.
+    public func stop() {
+        guard running else { return }
+        running = false
+        if FileManager.default.fileExists(atPath: directory + "/data/postmaster.pid") {
+            _ = try? run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs SQL as the superuser through `psql` on the socket, in database `database`; returns
+    /// its output (unaligned, tuples only).
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") throws(Failure) -> String {
+        do {
+            return try run(
+                "psql",
+                [
+                    "-h", directory, "-p", "\(port)", "-U", user, "-d", database, "-X", "-A", "-t", "-v",
+                    "ON_ERROR_STOP=1", "-c", sql,
+                ]
+            )
+        } catch {
+            throw .commandFailed("\(error)")
+        }
+    }
+
+    /// A new, empty database, owned by the superuser; its name.
+    public func createDatabase(_ name: String) throws(Failure) -> String {
+        try psql("CREATE DATABASE \(name)")
+        return name
+    }
+
+    /// Runs a server program (as `runAs` when set) and returns its standard output; throws with
+    /// its standard error when it fails.
+    ///
+    /// `posix_spawn` and `waitpid`, not Foundation's `Process`, whose `waitUntilExit` was seen to
+    /// hang when several tests start servers at once. Output goes through files in the server's
+    /// directory, so no pipe can fill.
+    @discardableResult
+    private func run(_ program: String, _ arguments: [String]) throws -> String {
+        // `env -C`: the programs start in the server's directory, which the server user can
+        // read, whatever the test's working directory is.
+        let command = ["/usr/bin/env", "-C", directory, "\(Self.binaries)/\(program)"]
+        let argv = runAs.map { ["/usr/sbin/runuser", "-u", $0, "--"] + command } ?? command
+        let all = (argv + arguments).map { strdup($0) } + [nil]
+        defer { for arg in all { free(arg) } }
+        let out = directory + "/.\(program).\(UUID().uuidString).out"
+        let err = out + ".err"
+        defer {
+            unlink(out)
+            unlink(err)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // The server starts with nothing blocked and every signal at its default, whatever the
+        // test thread blocks: else pg_ctl's stop would not stop it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var every = sigset_t()
+        sigfillset(&every)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &every)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, all[0]!, &actions, &attributes, all, environ)
+        guard rc == 0 else { throw Failure.didNotStart("posix_spawn \(program): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let errors = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            throw Failure.didNotStart("\(program) exited with status \(status): \(errors)")
+        }
+        return output
+    }
+
+    /// A loopback port nothing listens on now: the kernel's pick for a socket bound to port 0.
+    private static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length)
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

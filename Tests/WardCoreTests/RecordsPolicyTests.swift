@@ -1,0 +1,116 @@
+import Testing
+import WardCore
+
+/// `[records]`: which store holds the records, and how to reach a PostgreSQL server (issue 17).
+@Suite struct RecordsPolicyTests {
+    private func policy(_ text: String) throws -> SitePolicy {
+        try SitePolicy.parse(text, file: "site.toml", plugins: standInPlugins)
+    }
+
+    private func messages(_ text: String) -> [String] {
+        configError { try policy(text) }?.all.map(\.description) ?? []
+    }
+
+    @Test func withoutTheTable_theHomesSQLiteFile() throws {
+        #expect(try policy("").records.backend == .sqlite)
+        #expect(SitePolicy.builtIn(plugins: standInPlugins).records.backend == .sqlite)
+        #expect(try policy("[records]\nbackend = \"sqlite\"\n").records.backend == .sqlite)
+    }
+
+    @Test func postgresql_withEveryKey() throws {
+        let records = try policy(
+            """
+            [records]
+            backend = "postgresql"
+            url = "postgresql://ward@db.example.org:6543/records"
+            password-file = "/etc/ward/records.password"
+            tls = "disable"
+            connect-timeout = "2s"
+            statement-timeout = "750ms"
+            """
+        ).records
+        #expect(records.backend == .postgresql)
+        #expect(
+            records.url
+                == RecordsPolicy.ServerURL(user: "ward", host: "db.example.org", port: 6543, database: "records")
+        )
+        #expect(records.passwordFile == "/etc/ward/records.password")
+        #expect(records.tls == .disable)
+        #expect(records.connectTimeout == .seconds(2))
+        #expect(records.statementTimeout == .milliseconds(750))
+        #expect(records.summary.contains("url = \"postgresql://ward@db.example.org:6543/records\""))
+    }
+
+    @Test func defaults_requireTLS_fiveSeconds_port5432() throws {
+        let records = try policy("[records]\nbackend = \"postgresql\"\nurl = \"postgres://ward@db/records\"\n").records
+        #expect(records.url?.port == 5432)
+        #expect(records.tls == .require)
+        #expect(records.connectTimeout == .seconds(5) && records.statementTimeout == .seconds(5))
+        #expect(records.passwordFile == nil)
+    }
+
+    @Test func urlForms_socketDirectoryAndIPv6() {
+        guard case .success(let socket) = RecordsPolicy.parseURL("postgresql://ward@%2Frun%2Fpostgresql:5433/records")
+        else {
+            Issue.record("the socket form did not parse")
+            return
+        }
+        #expect(socket.isSocket && socket.host == "/run/postgresql" && socket.port == 5433)
+        guard case .success(let v6) = RecordsPolicy.parseURL("postgresql://ward@[::1]:5432/records") else {
+            Issue.record("the IPv6 form did not parse")
+            return
+        }
+        #expect(v6.host == "::1" && !v6.isSocket)
+    }
+
+    @Test func badURLs_areRefused_withoutRepeatingTheURL() {
+        let cases: [(String, RecordsPolicy.URLProblem)] = [
+            ("mysql://ward@db/records", .scheme),
+            ("postgresql://db/records", .noUser),
+            ("postgresql://ward:secret@db/records", .passwordInURL),
+            ("postgresql://ward@db/records?sslmode=disable", .parameters),
+            ("postgresql://ward@db", .noDatabase),
+            ("postgresql://ward@db:99999/records", .port),
+            ("postgresql://ward@db:x/records", .port),
+            ("postgresql://ward@/records", .host),
+        ]
+        for (url, problem) in cases {
+            #expect(RecordsPolicy.parseURL(url) == .failure(problem), "\(url)")
+        }
+        let errors = messages("[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward:hunter2@db/records\"\n")
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("site.toml:3: ") == true)
+        #expect(errors.first?.contains("hunter2") == false)
+        #expect(errors.first?.contains("password-file") == true)
+    }
+
+    @Test func errors_nameTheLine() {
+        #expect(
+            messages("[records]\nbackend = \"postgresql\"\n") == ["site.toml:1: [records] has no 'url'; add one."]
+        )
+        let wrong = messages(
+            """
+            [records]
+            backend = "oracle"
+            tls = "prefer"
+            connect-timeout = "1h"
+            password-file = "records.password"
+            urll = "x"
+            """
+        )
+        #expect(wrong.count == 5)
+        #expect(
+            wrong.map { $0.prefix(12) } == [
+                "site.toml:2:", "site.toml:3:", "site.toml:4:", "site.toml:5:", "site.toml:6:",
+            ]
+        )
+        // Server keys with the SQLite backend are a mistake, not ignored.
+        let stray = messages("[records]\nurl = \"postgresql://ward@db/records\"\n")
+        #expect(stray.count == 1 && stray.first?.hasPrefix("site.toml:2:") == true)
+        // TLS on a socket means nothing: said, not ignored.
+        let socket = messages(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@%2Frun%2Fpostgresql/r\"\ntls = \"require\"\n"
+        )
+        #expect(socket.count == 1 && socket.first?.hasPrefix("site.toml:4:") == true)
+    }
+}

@@ -1,0 +1,317 @@
+import FHIRTestSupport
+import Foundation
+import GRDB
+import PostgresTestSupport
+import Synchronization
+import Testing
+
+@testable import WardRecords
+
+/// The PostgreSQL store against a real PostgreSQL 15 of the test's own, and beside the SQLite
+/// store: the same data must search and read the same from both (issue 17).
+///
+/// Each test starts its own server (`PostgresServer`); a missing `postgresql-15` fails the test
+/// with the package's name.
+@Suite struct PostgresRecordStoreTests {
+    /// Settings for the server's socket, trusted, as the superuser.
+    static func settings(
+        _ server: PostgresServer,
+        database: String,
+        statementTimeout: Duration = .seconds(5)
+    )
+        -> PostgresSettings
+    {
+        PostgresSettings(
+            endpoint: .socket(directory: server.socketDirectory, port: server.port),
+            user: server.user,
+            database: database,
+            tls: .disable,
+            connectTimeout: .seconds(2),
+            statementTimeout: statementTimeout
+        )
+    }
+
+    /// A server, a fresh database on it, and a store over it.
+    static func store(_ server: PostgresServer) throws -> PostgresRecordStore {
+        try PostgresRecordStore(settings: settings(server, database: server.createDatabase("records")))
+    }
+
+    /// Every chart of the SQLite store, copied into the PostgreSQL store in id order (so the
+    /// ids, and with them the search's candidate order, are the same).
+    static func copy(_ sqlite: SQLiteRecordStore, into postgres: PostgresRecordStore) throws -> [String] {
+        let mrns = try sqlite.read { db in try String.fetchAll(db, sql: "SELECT mrn FROM patient ORDER BY id") }
+        for mrn in mrns { try postgres.add(sqlite.chart(mrn: mrn)) }
+        return mrns
+    }
+
+    /// Both stores holding the `ward demo` patients of seed 7, and the MRNs.
+    static func demoStores(
+        _ home: TemporaryHome,
+        _ server: PostgresServer,
+        patients: Int = 300
+    ) throws
+        -> (SQLiteRecordStore, PostgresRecordStore, [String])
+    {
+        try DemoGenerator(seed: 7, patients: patients).write(home: home.path)
+        let sqlite = try SQLiteRecordStore(home: home.path)
+        let postgres = try store(server)
+        return (sqlite, postgres, try copy(sqlite, into: postgres))
+    }
+
+    @Test func server_startsFromAFreshInitdb_andStops() throws {
+        let server = try PostgresServer()
+        #expect(try server.psql("SHOW server_version").hasPrefix("15."))
+        #expect(FileManager.default.fileExists(atPath: "\(server.socketDirectory)/.s.PGSQL.\(server.port)"))
+        server.stop()
+        #expect(!FileManager.default.fileExists(atPath: server.directory))
+    }
+
+    @Test func demoPatients_searchTheSame_onBothStores() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let (sqlite, postgres, mrns) = try Self.demoStores(home, server)
+        #expect(try postgres.patientCount() == mrns.count)
+        // Words of real names, their prefixes, two words, an MRN, nothing.
+        var queries = ["s", "ma", "mar smi", "j", "jo", "xyz", mrns[5], mrns[5].lowercased(), "W00001", "a b"]
+        for mrn in mrns.prefix(40) {
+            let match = try #require(try sqlite.lookUp(mrn: mrn))
+            queries.append(match.family)
+            queries.append(String(match.family.prefix(3)))
+            queries.append("\(match.given.prefix(2)) \(match.family.prefix(2))")
+        }
+        for query in queries {
+            for limit in [1, 5, 50] {
+                #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+            }
+        }
+        for prefix in ["W", "w00001", "W0000", "W00002", "X", mrns[12]] {
+            #expect(
+                try postgres.patients(mrnStartingWith: prefix, limit: 20)
+                    == sqlite.patients(mrnStartingWith: prefix, limit: 20),
+                "prefix \(prefix)"
+            )
+        }
+    }
+
+    @Test func namesWithDiacriticsAndPunctuation_searchTheSame_andRestrictionHolds() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let sqlite = try SQLiteRecordStore(home: home.path)
+        try sqlite.importing(
+            Bundles.bundle([
+                Bundles.patient("a1", given: ["Leeann"], family: "Smith", mrn: "A1"),
+                Bundles.patient("a2", given: ["John"], family: "Lee", mrn: "A2"),
+                Bundles.patient("a5", given: ["José"], family: "Muñoz", mrn: "A5"),
+                Bundles.patient("b12", given: ["Ann"], family: "O'Brien", mrn: "B12"),
+                Bundles.patient("v1", given: ["Vera"], family: "Important", mrn: "V1", restricted: true),
+            ])
+        )
+        let postgres = try Self.store(server)
+        _ = try Self.copy(sqlite, into: postgres)
+        for query in ["lee", "JOSE munoz", "o'brien", "smith OR jones", "\"smith", "b12", "vera", "imp"] {
+            #expect(try postgres.find(query) == sqlite.find(query), "find \(query)")
+        }
+        // Break the glass: the restriction reaches `find` and `lookUp`, whatever the MRN's case.
+        #expect(try postgres.lookUp(mrn: "v1")?.restricted == true)
+        #expect(try postgres.lookUp(mrn: "A1")?.restricted == false)
+        #expect(try postgres.find("vera").matches.first?.restricted == true)
+        #expect(try postgres.chart(mrn: "V1", contents: .demographics).patient.restricted)
+        #expect(try postgres.lookUp(mrn: "nobody") == nil)
+    }
+
+    @Test func charts_readTheSame_onBothStores() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let (sqlite, postgres, mrns) = try Self.demoStores(home, server, patients: 40)
+        var observations = 0
+        for mrn in mrns {
+            let a = try sqlite.chart(mrn: mrn)
+            let b = try postgres.chart(mrn: mrn.lowercased())
+            #expect(b.patient == a.patient)
+            #expect(b.allergies == a.allergies)
+            #expect(b.problems == a.problems)
+            #expect(b.medications == a.medications)
+            #expect(b.observations == a.observations)
+            #expect(b.encounters == a.encounters)
+            #expect(b.notes == a.notes)
+            #expect(b.immunizations == a.immunizations)
+            #expect(b.procedures == a.procedures)
+            #expect(b.carePlans == a.carePlans)
+            #expect(b.reports == a.reports)
+            observations += b.observations.count
+            let clerk = try postgres.chart(mrn: mrn, contents: .demographics)
+            #expect(clerk.patient == a.patient && clerk.observations.isEmpty && clerk.notes.isEmpty)
+        }
+        #expect(observations > 0)
+        #expect(throws: StoreError.noSuchPatient) { try postgres.chart(mrn: "W9999999") }
+    }
+
+    @Test func twoWardsWritingNotesToOneChart_loseNothing_andSeeEachOthersAtOnce() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("shared")
+        let first = try PostgresRecordStore(settings: Self.settings(server, database: database))
+        let second = try PostgresRecordStore(settings: Self.settings(server, database: database))
+        try first.add(
+            LoadedChart(
+                patient: Patient(mrn: "N1", given: "Nora", family: "Notes", birthDate: "1980-01-01", sex: .unknown)
+            )
+        )
+        let written = try second.addNote(
+            mrn: "n1",
+            author: "bob",
+            text: "seen on host two",
+            at: Date(timeIntervalSince1970: 100.7)
+        )
+        #expect(written.time == Date(timeIntervalSince1970: 100))
+        #expect(try first.chart(mrn: "N1").notes == [written])
+
+        // Two more Wards, each with its own connection on its own thread, write at once.
+        let perWriter = 40
+        let failures = Mutex<[String]>([])
+        let settings = Self.settings(server, database: database)
+        let threads = (0..<2).map { index in
+            Thread {
+                do {
+                    let store = try PostgresRecordStore(settings: settings)
+                    for n in 0..<perWriter {
+                        _ = try store.addNote(
+                            mrn: "N1",
+                            author: "writer\(index)",
+                            text: "note \(n)",
+                            at: Date(timeIntervalSince1970: 200)
+                        )
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        for thread in threads { thread.start() }
+        while !threads.allSatisfy(\.isFinished) { usleep(10_000) }
+        #expect(failures.withLock { $0 } == [])
+        let notes = try first.chart(mrn: "N1").notes
+        #expect(notes.count == 1 + 2 * perWriter)
+        for index in 0..<2 {
+            #expect(
+                Set(notes.filter { $0.author == "writer\(index)" }.map(\.text))
+                    == Set((0..<perWriter).map { "note \($0)" })
+            )
+        }
+        #expect(throws: StoreError.noSuchPatient) { try first.addNote(mrn: "N2", author: "a", text: "t", at: Date()) }
+    }
+
+    @Test func schema_isMigratedOnce_andANewerOneIsRefused() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("migrated")
+        _ = try PostgresRecordStore(settings: Self.settings(server, database: database))
+        _ = try PostgresRecordStore(settings: Self.settings(server, database: database))
+        let applied = try server.psql("SELECT identifier FROM ward_migrations ORDER BY identifier", database: database)
+        #expect(applied.split(separator: "\n").map(String.init) == PostgresSchema.migrations.map(\.name))
+        try server.psql("INSERT INTO ward_migrations (identifier) VALUES ('99-from-the-future')", database: database)
+        #expect(
+            throws: StoreError.migrationFailed(
+                path: "\(server.socketDirectory)/.s.PGSQL.\(server.port)",
+                reason: "it was written by a newer Ward"
+            )
+        ) {
+            try PostgresRecordStore(settings: Self.settings(server, database: database))
+        }
+    }
+
+    @Test func lock_closesWithoutTheServer_andSignOnReconnects() throws {
+        let server = try PostgresServer()
+        let store = try Self.store(server)
+        try store.add(
+            LoadedChart(
+                patient: Patient(mrn: "L1", given: "Lou", family: "Locke", birthDate: "1970-01-01", sex: .unknown)
+            )
+        )
+        store.wipe()
+        #expect(throws: StoreError.closed) { try store.find("locke") }
+        #expect(throws: StoreError.closed) { try store.chart(mrn: "L1") }
+        // The server goes away while locked: the lock did not need it; sign-on says where it was.
+        server.stop()
+        #expect(throws: StoreError.self) { try store.reopen() }
+    }
+
+    @Test func droppedConnection_failsAtMostOneCommand_quickly_thenReconnects() throws {
+        let server = try PostgresServer()
+        let store = try Self.store(server)
+        try store.add(
+            LoadedChart(
+                patient: Patient(mrn: "D1", given: "Dee", family: "Drop", birthDate: "1970-01-01", sex: .unknown)
+            )
+        )
+        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ward'")
+        // Whether the client has seen the close yet is a race: the next command either fails,
+        // saying so in Ward's words, or runs on a new connection; it never waits out a timeout.
+        let start = ContinuousClock.now
+        do {
+            #expect(try store.find("drop").matches.map(\.mrn) == ["D1"])
+        } catch let error as StoreError {
+            #expect("\(error)".contains("records server"), "\(error)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(try store.find("drop").matches.map(\.mrn) == ["D1"])
+    }
+
+    @Test func aSlowStatement_isEndedAtTheStatementTimeout() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("slow")
+        let store = try PostgresRecordStore(
+            settings: Self.settings(server, database: database, statementTimeout: .milliseconds(500))
+        )
+        let start = ContinuousClock.now
+        #expect(throws: StoreError.self) { try store.rows("SELECT pg_sleep(3)") }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(try store.patientCount() == 0)
+    }
+
+    @Test func anUnreachableServer_isNamedByHostAndPort_withExit69() throws {
+        let server = try PostgresServer()
+        let port = server.port
+        server.stop()
+        let start = ContinuousClock.now
+        let error = try #require(throws: StoreError.self) {
+            try PostgresRecordStore(
+                settings: PostgresSettings(
+                    endpoint: .tcp(host: "127.0.0.1", port: port),
+                    user: "ward",
+                    database: "records",
+                    tls: .disable,
+                    connectTimeout: .seconds(1)
+                )
+            )
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(error.exitStatus.rawValue == 69)
+        #expect("\(error)" == "cannot reach the records server 127.0.0.1:\(port): connection refused")
+    }
+
+    @Test func passwordOverLoopback_isChecked() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("tcp")
+        var settings = PostgresSettings(
+            endpoint: .tcp(host: "127.0.0.1", port: server.port),
+            user: server.user,
+            database: database,
+            password: server.password,
+            tls: .disable
+        )
+        #expect(try PostgresRecordStore(settings: settings).patientCount() == 0)
+        settings.password = "wrong"
+        let error = try #require(throws: StoreError.self) { try PostgresRecordStore(settings: settings) }
+        #expect(
+            "\(error)"
+                == "cannot reach the records server 127.0.0.1:\(server.port): the server refused the user name or password"
+        )
+        // The test server offers no TLS: a site that requires it is refused, not downgraded.
+        settings.password = server.password
+        settings.tls = .require
+        let refused = try #require(throws: StoreError.self) { try PostgresRecordStore(settings: settings) }
+        #expect("\(refused)".contains("does not offer TLS"))
+    }
+}
