@@ -62,7 +62,7 @@ extension Ward {
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
             }
-            let setup = try SessionSetup(global: global, user: user)
+            let setup = try SessionSetup(global: global, user: user, site: site)
             let runner = ProgramRunner(
                 program: program,
                 arguments: Array(command.dropFirst()),

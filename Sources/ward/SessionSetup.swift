@@ -19,14 +19,18 @@ struct SessionSetup {
     let clock: BootClock
     let logger: Logger
 
-    /// - Parameter user: The `--user` name, when given: their `[user.*]` table and user file may
-    ///   set the lockout rule the credential store applies (else the site's).
-    init(global: GlobalOptions, user: String? = nil) throws {
+    /// - Parameters:
+    ///   - user: The `--user` name, when given: their `[user.*]` table and user file may set the
+    ///     lockout rule the credential store applies (else the site's).
+    ///   - site: The site's policy when the caller read it already (`ward exec` checks its
+    ///     program against it first): the session then runs under the very policy that was
+    ///     checked, not a second reading of a file that may have changed in between.
+    init(global: GlobalOptions, user: String? = nil, site: SitePolicy? = nil) throws {
         logger = Logger(label: "ward")
         clock = BootClock()
         // The home is created 0700 when missing; one others can write is refused, with the fix.
         home = try WardHome.open(option: global.home, create: true)
-        policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+        policy = try site ?? SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
         // A chain without the audit log or the idle timer runs only where the site says so.
         try policy.requireGuards()
         chain = try pluginRegistry.makeChain(
