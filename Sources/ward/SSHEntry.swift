@@ -150,18 +150,7 @@ private struct SSHCommandAudit {
     /// The refusal's record, if the log can be opened; the refusal stands either way.
     func record(refusal: SSHCommandRefusal) {
         do {
-            let audit = try open()
-            let (peer, port) = self.peer
-            try audit?.record(
-                .sshCommand(
-                    peer: peer,
-                    port: port,
-                    allowed: nil,
-                    reason: refusal.reason,
-                    by: audit!.unixUser,
-                    status: refusal.exitStatus
-                )
-            )
+            try record(allowed: nil, reason: refusal.reason, status: refusal.exitStatus)
         } catch {
             StandardError.report("warning: the refused SSH command is not in the audit log: \(error)")
         }
@@ -169,17 +158,15 @@ private struct SSHCommandAudit {
 
     /// The allowed command's record; a log that cannot be written stops it (fail closed).
     func record(allowed kind: SSHPolicy.CommandKind) throws {
+        try record(allowed: kind.rawValue, reason: nil, status: .success)
+    }
+
+    /// One `ssh-command` record in the home's log; nothing when there is no home yet.
+    private func record(allowed: String?, reason: String?, status: ExitStatus) throws {
         guard let audit = try open() else { return }
         let (peer, port) = self.peer
         try audit.record(
-            .sshCommand(
-                peer: peer,
-                port: port,
-                allowed: kind.rawValue,
-                reason: nil,
-                by: audit.unixUser,
-                status: .success
-            )
+            .sshCommand(peer: peer, port: port, allowed: allowed, reason: reason, by: audit.unixUser, status: status)
         )
     }
 

@@ -549,8 +549,8 @@ public final class SessionDriver {
     }
 
     /// Writes this session's entry in the registry with `state` (at sign-on, after each lock's
-    /// wipe, and at each unlock). A registry that cannot be written is logged and the session goes on: the entry
-    /// serves `ward lock`, and the session's own guards do not depend on it.
+    /// wipe, and at each unlock). A registry that cannot be written is logged and the session
+    /// goes on: the entry serves `ward lock`, and the session's own guards do not depend on it.
     private func register(_ state: SessionEntry.State) {
         guard let registry, let user = info.user, let role = info.role else { return }
         var entry =

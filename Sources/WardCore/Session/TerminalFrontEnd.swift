@@ -501,7 +501,7 @@ extension TerminalFrontEnd {
         }
         tcsetattr(terminal.fd, TCSANOW, &t)
         if !onAlternateScreen {
-            Terminal.write("\u{1B}[?1049h")
+            Terminal.write(Terminal.alternateScreenOn)
             onAlternateScreen = true
         }
     }
@@ -556,7 +556,7 @@ extension TerminalFrontEnd {
     private func leaveAlternateScreen() {
         guard onAlternateScreen else { return }
         onAlternateScreen = false
-        Terminal.write("\u{1B}[?1049l")
+        Terminal.write(Terminal.alternateScreenOff)
     }
 }
 

@@ -105,6 +105,12 @@ public final class Terminal {
     public static let focusReportingOn = "\u{1B}[?1004h"
     /// And off again; sent on every exit and before a password prompt.
     public static let focusReportingOff = "\u{1B}[?1004l"
+
+    /// The alternate screen, where the pager draws: what is drawn there never enters the
+    /// scrollback, and leaving it brings the normal screen back as it was.
+    public static let alternateScreenOn = "\u{1B}[?1049h"
+    /// Back to the normal screen; sent before a lock clears the screen and scrollback.
+    public static let alternateScreenOff = "\u{1B}[?1049l"
 }
 
 @available(*, unavailable)
