@@ -31,6 +31,10 @@ final class PostgresLink: Sendable {
         self.settings = settings
     }
 
+    /// How Ward's connections name themselves to the server (`application_name`): what
+    /// `pg_stat_activity` shows an administrator, and what `ward db migrate` counts as a session.
+    static let applicationName = "ward"
+
     deinit {
         close()
         group.shutdownGracefully { _ in }
@@ -173,7 +177,7 @@ final class PostgresLink: Sendable {
         configuration.options.connectTimeout = .milliseconds(Int64(settings.connectTimeout.seconds * 1000))
         let milliseconds = Int(settings.statementTimeout.seconds * 1000)
         configuration.options.additionalStartupParameters = [
-            ("statement_timeout", "\(milliseconds)"), ("application_name", "ward"),
+            ("statement_timeout", "\(milliseconds)"), ("application_name", Self.applicationName),
         ]
         return configuration
     }
