@@ -149,12 +149,17 @@ final class PostgresLink: Sendable {
             switch settings.tls {
             case .disable: tls = .disable
             case .require:
+                // Full verification: the chain to a trusted root, and the host name (or, for an
+                // address, the address) the certificate names. `ca-file` replaces the system's roots.
+                var client = TLSConfiguration.makeClientConfiguration()
+                if let caFile = settings.caFile { client.trustRoots = .file(caFile) }
                 do {
-                    tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                    tls = .require(try NIOSSLContext(configuration: client))
                 } catch {
                     throw StoreError.unavailable(
                         server: settings.endpoint.description,
-                        reason: "the system's TLS trust store could not be loaded"
+                        reason: settings.caFile.map { "the CA file \($0) could not be read as PEM certificates" }
+                            ?? "the system's TLS trust store could not be loaded"
                     )
                 }
             }
