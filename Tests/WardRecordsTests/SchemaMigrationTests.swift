@@ -112,6 +112,40 @@ import WardCore
         link.close()
     }
 
+    @Test func postgres_sessionsNeedOnlySelectInsertUpdate_andMigrateNeedsCreate() throws {
+        let server = try PostgresServer()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server)
+        // The grants man ward(1) gives, to a user of the sessions' own (PostgreSQL 15 gives
+        // PUBLIC no CREATE on the public schema).
+        try server.psql(
+            """
+            CREATE ROLE ward_session LOGIN;
+            GRANT USAGE ON SCHEMA public TO ward_session;
+            GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO ward_session;
+            GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ward_session;
+            INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'G1', 'Grace', 'Grant', '1960-01-01', 'female', '', '');
+            INSERT INTO patient_name_token (token, patient_id) VALUES ('grace', 1), ('grant', 1);
+            """,
+            database: database
+        )
+        var settings = PostgresRecordStoreTests.settings(server, database: database)
+        settings.user = "ward_session"
+        let store = try PostgresRecordStore(settings: settings)
+        #expect(try store.find("grant").matches.map(\.mrn) == ["G1"])
+        _ = try store.addNote(mrn: "G1", author: "alice", text: "granted", at: Date(timeIntervalSince1970: 0))
+        #expect(try store.chart(mrn: "G1").notes.map(\.text) == ["granted"])
+
+        let refused = try #require(throws: StoreError.self) {
+            try PostgresRecordStore.migrateSchema(settings: settings)
+        }
+        #expect(
+            "\(refused)"
+                == "records database error: the database user ward_session lacks a privilege this needs "
+                + "(SQLSTATE 42501); see DATABASE in ward(1)"
+        )
+    }
+
     // MARK: SQLite
 
     @Test func sqlite_migrateOnAHome_makesTheFile_0600_thenIsUpToDate() throws {

@@ -91,6 +91,13 @@ final class PostgresLink: Sendable {
                 if state == "57014" {
                     throw StoreError.database(reason: "the statement took longer than statement-timeout")
                 }
+                if state == "42501" {
+                    // A session's user lacks a grant, or `ward db migrate`'s lacks CREATE.
+                    throw StoreError.database(
+                        reason: "the database user \(settings.user) lacks a privilege this needs (SQLSTATE 42501); "
+                            + "see DATABASE in ward(1)"
+                    )
+                }
                 throw StoreError.database(reason: "PostgreSQL error SQLSTATE \(state)")
             }
             drop(connection)
