@@ -41,6 +41,13 @@ import Testing
                 + "Ward schema yet; an administrator creates it with 'ward db migrate' (see DATABASE in ward(1))\n"
         )
         #expect(!early.standardError.contains("Password"))
+        // On a terminal too: no sign-on prompt, the message, 78.
+        let terminal = try TerminalHarness(
+            site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+        )
+        try terminal.waitFor("'ward db migrate'")
+        #expect(try terminal.waitForExit() == 78)
+        #expect(!(try terminal.screen()).contains("Username:"))
         #expect(try server.psql("SELECT to_regclass('ward_migrations') IS NULL", database: database) == "t\n")
 
         let first = try h.start(["db", "migrate"])
@@ -70,7 +77,7 @@ import Testing
         #expect(try later.waitForExit(timeout: .seconds(30)) == 0, "\(later.standardError)")
     }
 
-    @Test func postgres_migrateIsRefusedWhileASessionIsConnected_andForceMigrates() throws {
+    @Test func postgres_migrateIsRefusedWhileSessionsAreConnected_inAPtyAndAScript_andForceMigrates() throws {
         let server = try PostgresServer()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
@@ -80,10 +87,14 @@ import Testing
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
 
-        // A session signs on and holds its connection.
+        // Two sessions sign on and hold their connections: a script, and a user at a terminal.
         let session = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
         session.send("find lovelace")
         try session.waitFor("No patient matches")
+        let terminal = try TerminalHarness(
+            site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+        )
+        try terminal.signOn()
         // Meanwhile a newer Ward's migration appears: undo the last one, as if never applied.
         try server.psql(
             """
@@ -99,7 +110,7 @@ import Testing
         #expect(try refused.waitForExit(timeout: .seconds(30)) == 75)
         #expect(
             refused.standardError
-                == "ward: 1 Ward session is connected to records on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
+                == "ward: 2 Ward sessions are connected to records on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
                 + "(from local socket), and migrating (4-code-systems-and-presented-forms) would lock tables they "
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
@@ -109,10 +120,14 @@ import Testing
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
         #expect(forced.standardOutput.hasSuffix("schema at version 4, applied: 4-code-systems-and-presented-forms\n"))
-        // The session goes on.
+        // The sessions go on.
         session.send("find lovelace")
         session.closeInput()
         #expect(try session.waitForExit(timeout: .seconds(30)) == 0, "\(session.standardError)")
+        try terminal.enter("find lovelace")
+        try terminal.waitFor("No patient matches")
+        try terminal.press("C-d")
+        #expect(try terminal.waitForExit() == 0)
 
         let records = try Self.migrateRecords(h)
         #expect(records.count == 3)
