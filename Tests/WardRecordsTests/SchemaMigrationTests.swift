@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PostgresTestSupport
+import Synchronization
 import Testing
 import WardCore
 
@@ -26,6 +27,22 @@ import WardCore
         let applied = try server.psql("SELECT identifier FROM ward_migrations ORDER BY identifier", database: "empty")
         #expect(applied.split(separator: "\n").map(String.init) == Self.allMigrations)
         #expect(try PostgresRecordStore(settings: settings).patientCount() == 0)
+    }
+
+    @Test func postgres_twoMigratingAtOnce_takeTurns_andNeitherCountsTheOtherAsASession() throws {
+        let server = try PostgresServer()
+        let settings = PostgresRecordStoreTests.settings(server, database: try server.createDatabase("twice"))
+        let results = Mutex<[Result<SchemaMigration, any Error>]>([])
+        let threads = (0..<2).map { _ in
+            Thread {
+                let result = Result { try PostgresRecordStore.migrateSchema(settings: settings) }
+                results.withLock { $0.append(result) }
+            }
+        }
+        for thread in threads { thread.start() }
+        while !threads.allSatisfy(\.isFinished) { usleep(10_000) }
+        let applied = try results.withLock { try $0.map { try $0.get().applied } }
+        #expect(applied.sorted { $0.count < $1.count } == [[], Self.allMigrations])
     }
 
     @Test func postgres_aSession_neverMigrates_andNamesTheCommandThatDoes() throws {

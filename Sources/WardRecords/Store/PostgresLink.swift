@@ -27,13 +27,20 @@ final class PostgresLink: Sendable {
         return logger
     }()
 
-    init(settings: PostgresSettings) {
+    /// This connection's `application_name`.
+    let applicationName: String
+
+    init(settings: PostgresSettings, applicationName: String = PostgresLink.applicationName) {
         self.settings = settings
+        self.applicationName = applicationName
     }
 
     /// How Ward's connections name themselves to the server (`application_name`): what
     /// `pg_stat_activity` shows an administrator, and what `ward db migrate` counts as a session.
     static let applicationName = "ward"
+    /// `ward db migrate`'s own: two migrating at once wait for each other's lock, and must not
+    /// count each other as sessions.
+    static let migrationApplicationName = "ward-migrate"
 
     deinit {
         close()
@@ -189,7 +196,7 @@ final class PostgresLink: Sendable {
         configuration.options.connectTimeout = .milliseconds(Int64(settings.connectTimeout.seconds * 1000))
         let milliseconds = Int(settings.statementTimeout.seconds * 1000)
         configuration.options.additionalStartupParameters = [
-            ("statement_timeout", "\(milliseconds)"), ("application_name", Self.applicationName),
+            ("statement_timeout", "\(milliseconds)"), ("application_name", applicationName),
         ]
         return configuration
     }

@@ -40,7 +40,7 @@ public final class PostgresRecordStore: RecordStore {
     public static func migrateSchema(settings: PostgresSettings, force: Bool = false) throws -> SchemaMigration {
         var settings = settings
         settings.statementTimeout = max(settings.statementTimeout, .seconds(3600))
-        let link = PostgresLink(settings: settings)
+        let link = PostgresLink(settings: settings, applicationName: PostgresLink.migrationApplicationName)
         try link.connect()
         defer { link.close() }
         return try PostgresSchema.migrate(link, refusingWhileSessionsRun: !force)
