@@ -183,13 +183,13 @@ _ward() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shell|exec|demo|import|user|sessions|lock|audit|config|plugins|help)
+    shell|exec|demo|import|db|user|sessions|lock|audit|config|plugins|help)
         # Offer subcommand argument completions
         "_ward_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shell exec demo import user sessions lock audit config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shell exec demo import db user sessions lock audit config plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -286,6 +286,47 @@ _ward_import() {
     repeating_options=()
     non_repeating_options=(--home --site)
     __ward_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    esac
+}
+
+_ward_db() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __ward_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    migrate)
+        # Offer subcommand argument completions
+        "_ward_db_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'migrate' -- "${cur}"))
+        ;;
+    esac
+}
+
+_ward_db_migrate() {
+    repeating_flags=()
+    non_repeating_flags=(--force --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site)
+    __ward_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in

@@ -78,6 +78,10 @@ public struct AuditEntry: Equatable, Sendable {
         case `import`
         /// `ward demo`: `patients`, `seed`, and `records` (`made` or `reused`).
         case demo
+        /// `ward db migrate`: `backend` (`sqlite` or `postgresql`), `database` (the records file, or
+        /// the database and its server), `forced` (`yes` or `no`), then `version` (the schema's after the run, null
+        /// when it failed before knowing) and `applied` (the migrations applied, separated by spaces).
+        case dbMigrate = "db-migrate"
         /// A command given to `ssh HOST COMMAND` where Ward is the account's way in: `peer` and
         /// `port` (null without `SSH_CONNECTION`), then `allowed` (the kind the site let through,
         /// `batch`) or `reason` (why it was refused). Never the command's text: it may hold a
@@ -352,6 +356,30 @@ extension AuditEntry {
                 ("exports_imported", .integer(Int64(counts.exportsImported))),
                 ("patients", .integer(Int64(counts.patients))),
                 ("resources", .integer(Int64(counts.resources))), ("failures", .integer(Int64(counts.failures))),
+            ],
+            status: status
+        )
+    }
+
+    /// `ward db migrate`: which database, and what it applied; `version` nil when the run failed
+    /// before it knew the schema's.
+    public static func dbMigrate(
+        backend: String,
+        database: String,
+        forced: Bool,
+        version: Int?,
+        applied: [String],
+        by user: UnixUser,
+        status: ExitStatus
+    ) -> AuditEntry {
+        administrative(
+            .dbMigrate,
+            by: user,
+            [
+                ("backend", .string(backend)), ("database", .string(database)),
+                ("forced", .string(forced ? "yes" : "no")),
+                ("version", version.map { .integer(Int64($0)) } ?? .null),
+                ("applied", .string(applied.joined(separator: " "))),
             ],
             status: status
         )

@@ -43,12 +43,14 @@ import Testing
         let check = try TerminalHarness.run(TerminalHarness.wardPath, ["config", "check"], environment: h.environment)
         #expect(check.contains("[records]") && check.contains("backend = \"postgresql\""))
         #expect(check.contains("url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\""))
-        // The first Ward makes the schema; the home's own demo patients are not what it reads.
+        // The administrator makes the schema; the home's own demo patients are not what Ward reads.
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
+        #expect(TerminalHarness.lastStatus == 0)
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("4"))
         let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         first.closeInput()
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0)
         #expect(!first.standardOutput.contains("W0000011"))
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("4"))
 
         try server.psql(
             """
@@ -75,6 +77,24 @@ import Testing
 }
 
 extension PostgresRecordsEndToEndTests {
+    /// Runs `ward db migrate` under `site`, from a home of its own, as an administrator would
+    /// before the first session.
+    static func migrate(site: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ward-migrate-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let siteFile = directory.appendingPathComponent("site.toml").path
+        try site.write(toFile: siteFile, atomically: true, encoding: .utf8)
+        let environment = [
+            "WARD_HOME": directory.appendingPathComponent("home").path, "WARD_SITE": siteFile,
+            "HOME": directory.path,
+        ]
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: environment)
+        #expect(TerminalHarness.lastStatus == 0, "ward db migrate")
+    }
+
     @Test func aConnectionDroppedMidSession_costsAtMostOneCommand_andTheSessionGoesOn() throws {
         let server = try PostgresServer()
         let database = try server.createDatabase("records")
@@ -82,9 +102,8 @@ extension PostgresRecordsEndToEndTests {
         let h = try BatchHome(patients: 5)
         try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
             .write(toFile: h.site, atomically: true, encoding: .utf8)
-        let first = try h.start(["-c", "find lovelace", "--user", "demo", "--password-file", h.passwordFile])
-        first.closeInput()
-        #expect(try first.waitForExit(timeout: .seconds(30)) == 0)  // the schema is made
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
+        #expect(TerminalHarness.lastStatus == 0)  // the schema is made
         try server.psql(
             """
             INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
@@ -122,12 +141,13 @@ struct PostgresWipeCoreImageTests {
         let server = try PostgresServer()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
-        let t = try TerminalHarness(
-            site: "plugin = []\n\n[records]\nbackend = \"postgresql\"\n"
-                + "url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\"\n"
-                + TerminalHarness.unguarded
-        )
-        try t.signOn()  // Ward made the schema on connecting
+        let site =
+            "plugin = []\n\n[records]\nbackend = \"postgresql\"\n"
+            + "url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\"\n"
+            + TerminalHarness.unguarded
+        try PostgresRecordsEndToEndTests.migrate(site: site)
+        let t = try TerminalHarness(site: site)
+        try t.signOn()
         let family = "Zq" + WipeCoreImageTests.canary().dropFirst(2).prefix(10)
         let note = WipeCoreImageTests.canary()
         try server.psql(

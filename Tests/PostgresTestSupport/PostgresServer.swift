@@ -11,20 +11,24 @@ import Glibc
 ///
 /// Local (socket) connections are trusted; loopback TCP connections need the superuser's
 /// password (`scram-sha-256`), so a test can check a password file end to end.
+///
+/// With `tls: true` the server also offers TLS (`ssl = on`) with a certificate made now with
+/// `openssl`: a test CA of its own (`caFile`) signs a certificate for `localhost` and
+/// `127.0.0.1`.
 public final class PostgresServer: @unchecked Sendable {
     /// Where the Debian package `postgresql-15` puts the server's programs.
     public static let binaries = "/usr/lib/postgresql/15/bin"
 
     /// Why there is no server.
     public enum Failure: Error, CustomStringConvertible {
-        case notInstalled(String)
+        case notInstalled(String, package: String = "postgresql-15")
         case didNotStart(String)
         case commandFailed(String)
 
         public var description: String {
             switch self {
-            case .notInstalled(let program):
-                "\(program) not found: install the Debian package 'postgresql-15' (scripts/install-deps)"
+            case .notInstalled(let program, let package):
+                "\(program) not found: install the Debian package '\(package)' (scripts/install-deps)"
             case .didNotStart(let why): "PostgreSQL did not start: \(why)"
             case .commandFailed(let why): "psql failed: \(why)"
             }
@@ -41,17 +45,20 @@ public final class PostgresServer: @unchecked Sendable {
     public let user = "ward_test"
     /// The superuser's password, for loopback TCP connections.
     public let password = "test-password-not-a-secret"
+    /// With `tls`: the PEM certificate of the CA that signed the server's certificate.
+    public var caFile: String { directory + "/ca.crt" }
     /// The system user the server runs as; nil for the current user.
     private let runAs: String?
     private var running = true
 
     /// Makes a cluster and starts it; throws `.notInstalled` naming the package when a program is missing.
-    public init() throws(Failure) {
+    public init(tls: Bool = false) throws(Failure) {
         for program in ["initdb", "pg_ctl", "postgres", "psql"] {
             guard access("\(Self.binaries)/\(program)", X_OK) == 0 else {
                 throw .notInstalled("\(Self.binaries)/\(program)")
             }
         }
+        if tls, access(Self.openssl, X_OK) != 0 { throw .notInstalled(Self.openssl, package: "openssl") }
         runAs = getuid() == 0 ? "postgres" : nil
         var template = Array("/tmp/ward-pg-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw .didNotStart("mkdtemp: \(String(cString: strerror(errno)))") }
@@ -66,7 +73,12 @@ public final class PostgresServer: @unchecked Sendable {
         let passwordFile = directory + "/pw"
         _ = FileManager.default.createFile(atPath: passwordFile, contents: Data((password + "\n").utf8))
         if let runAs, let entry = getpwnam(runAs) { chown(passwordFile, entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        var options = "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"
         do {
+            if tls {
+                try makeCertificates()
+                options += " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
+            }
             try run(
                 "initdb",
                 [
@@ -77,8 +89,7 @@ public final class PostgresServer: @unchecked Sendable {
             try run(
                 "pg_ctl",
                 [
-                    "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "30", "-o",
-                    "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+                    "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "30", "-o", options, "start",
                 ]
             )
         } catch {
@@ -123,6 +134,50 @@ public final class PostgresServer: @unchecked Sendable {
         return name
     }
 
+    /// Where the Debian package `openssl` puts the program.
+    public static let openssl = "/usr/bin/openssl"
+
+    /// A CA, and a server certificate it signs for `localhost` and `127.0.0.1` (P-256 keys, valid
+    /// two days), in the server's directory; the key is the server user's alone, as PostgreSQL
+    /// requires.
+    private func makeCertificates() throws {
+        let ca = directory + "/ca"
+        let server = directory + "/server"
+        try Self.makeCA(at: ca)
+        try Self.execute(
+            [
+                Self.openssl, "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", server + ".key", "-out", server + ".csr", "-subj", "/CN=localhost", "-addext",
+                "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ],
+            scratch: directory
+        )
+        try Self.execute(
+            [
+                Self.openssl, "x509", "-req", "-in", server + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key",
+                "-CAcreateserial", "-days", "2", "-copy_extensions", "copyall", "-out", server + ".crt",
+            ],
+            scratch: directory
+        )
+        chmod(server + ".key", 0o600)
+        if let runAs, let entry = getpwnam(runAs) {
+            for file in [server + ".key", server + ".crt"] { chown(file, entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        }
+    }
+
+    /// A self-signed CA certificate (`PATH.crt`) and its key (`PATH.key`): the server's own CA, or
+    /// another one a test trusts instead, which must not be accepted.
+    public static func makeCA(at path: String) throws {
+        try execute(
+            [
+                openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", path + ".key", "-out", path + ".crt", "-days", "2", "-subj", "/CN=Ward test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ],
+            scratch: (path as NSString).deletingLastPathComponent
+        )
+    }
+
     /// Runs a server program (as `runAs` when set) and returns its standard output; throws with
     /// its standard error when it fails.
     ///
@@ -135,9 +190,17 @@ public final class PostgresServer: @unchecked Sendable {
         // read, whatever the test's working directory is.
         let command = ["/usr/bin/env", "-C", directory, "\(Self.binaries)/\(program)"]
         let argv = runAs.map { ["/usr/sbin/runuser", "-u", $0, "--"] + command } ?? command
-        let all = (argv + arguments).map { strdup($0) } + [nil]
+        return try Self.execute(argv + arguments, scratch: directory)
+    }
+
+    /// Runs `arguments` (a program's path first) and returns its standard output, which goes
+    /// through files in `scratch`; throws with its standard error when it fails.
+    @discardableResult
+    static func execute(_ arguments: [String], scratch: String) throws -> String {
+        let program = ((arguments.first { $0.hasPrefix(binaries) } ?? arguments[0]) as NSString).lastPathComponent
+        let all = arguments.map { strdup($0) } + [nil]
         defer { for arg in all { free(arg) } }
-        let out = directory + "/.\(program).\(UUID().uuidString).out"
+        let out = scratch + "/.\(program).\(UUID().uuidString).out"
         let err = out + ".err"
         defer {
             unlink(out)

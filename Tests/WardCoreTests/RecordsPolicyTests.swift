@@ -113,4 +113,25 @@ import WardCore
         )
         #expect(socket.count == 1 && socket.first?.hasPrefix("site.toml:4:") == true)
     }
+
+    @Test func caFile_isAnAbsolutePath_forTLSOverTCPOnly() throws {
+        let records = try policy(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@db/r\"\nca-file = \"/etc/ward/ca.pem\"\n"
+        ).records
+        #expect(records.caFile == "/etc/ward/ca.pem")
+        #expect(records.summary.contains("ca-file = \"/etc/ward/ca.pem\"\n"))
+        #expect(
+            messages("[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@db/r\"\nca-file = \"ca.pem\"\n")
+                == ["site.toml:4: 'ca-file' is \"ca.pem\"; allowed: an absolute path."]
+        )
+        // Nothing to verify without TLS: said, not ignored.
+        let clear = messages(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@db/r\"\ntls = \"disable\"\nca-file = \"/ca.pem\"\n"
+        )
+        #expect(clear.count == 1 && clear.first?.hasPrefix("site.toml:5: 'ca-file' verifies") == true)
+        let socket = messages(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@%2Frun/r\"\nca-file = \"/ca.pem\"\n"
+        )
+        #expect(socket.count == 1 && socket.first?.hasPrefix("site.toml:4:") == true)
+    }
 }

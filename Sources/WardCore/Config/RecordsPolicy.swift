@@ -6,6 +6,7 @@
 /// url = "postgresql://ward@db.example.org:5432/records"    # or postgresql://ward@%2Frun%2Fpostgresql:5432/records
 /// password-file = "/etc/ward/records.password"             # 0600, the owner's alone
 /// tls = "require"                                          # or "disable"; TCP only
+/// ca-file = "/etc/ward/records-ca.pem"                     # trust this CA, not the system's
 /// connect-timeout = "5s"
 /// statement-timeout = "5s"
 /// ```
@@ -52,6 +53,9 @@ public struct RecordsPolicy: Equatable, Sendable {
     public var url: ServerURL?
     public var passwordFile: String?
     public var tls: TLS = .require
+    /// The CA certificates (PEM) the server's certificate must chain to, in place of the
+    /// system's trust store; nil for the system's.
+    public var caFile: String?
     public var connectTimeout: Duration = defaultTimeout
     public var statementTimeout: Duration = defaultTimeout
 
@@ -67,6 +71,7 @@ public struct RecordsPolicy: Equatable, Sendable {
         text += "url = \"\(Self.format(url))\"\n"
         if let passwordFile { text += "password-file = \"\(passwordFile)\"\n" }
         if !url.isSocket { text += "tls = \"\(tls.rawValue)\"\n" }
+        if let caFile { text += "ca-file = \"\(caFile)\"\n" }
         text += "connect-timeout = \"\(DurationText.format(connectTimeout))\"\n"
         text += "statement-timeout = \"\(DurationText.format(statementTimeout))\"\n"
         return text
@@ -252,6 +257,24 @@ extension RecordsPolicy {
             }
         } catch { errors += (error as? ConfigError)?.all ?? [] }
         do {
+            if let path = try table.string("ca-file") {
+                serverKeys.append("ca-file")
+                if path.hasPrefix("/") {
+                    policy.caFile = path
+                } else {
+                    errors.append(
+                        .outOfRange(
+                            file: file,
+                            line: table.line(of: "ca-file"),
+                            key: "ca-file",
+                            value: "\"\(path)\"",
+                            allowed: "an absolute path"
+                        )
+                    )
+                }
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
             if let timeout = try table.duration("connect-timeout", in: timeoutRange) {
                 serverKeys.append("connect-timeout")
                 policy.connectTimeout = timeout
@@ -276,6 +299,16 @@ extension RecordsPolicy {
                         line: table.line(of: "tls"),
                         message:
                             "TLS is for TCP; a Unix socket stays on this host. Remove 'tls' or use a host name in 'url'."
+                    )
+                )
+            }
+            if table.has("ca-file"), policy.tls == .disable || policy.url?.isSocket == true {
+                errors.append(
+                    .conflict(
+                        file: file,
+                        line: table.line(of: "ca-file"),
+                        message:
+                            "'ca-file' verifies the server's TLS certificate; it needs a TCP 'url' and tls = \"require\"."
                     )
                 )
             }

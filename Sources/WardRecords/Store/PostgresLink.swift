@@ -27,9 +27,20 @@ final class PostgresLink: Sendable {
         return logger
     }()
 
-    init(settings: PostgresSettings) {
+    /// This connection's `application_name`.
+    let applicationName: String
+
+    init(settings: PostgresSettings, applicationName: String = PostgresLink.applicationName) {
         self.settings = settings
+        self.applicationName = applicationName
     }
+
+    /// How Ward's connections name themselves to the server (`application_name`): what
+    /// `pg_stat_activity` shows an administrator, and what `ward db migrate` counts as a session.
+    static let applicationName = "ward"
+    /// `ward db migrate`'s own: two migrating at once wait for each other's lock, and must not
+    /// count each other as sessions.
+    static let migrationApplicationName = "ward-migrate"
 
     deinit {
         close()
@@ -86,6 +97,13 @@ final class PostgresLink: Sendable {
             {
                 if state == "57014" {
                     throw StoreError.database(reason: "the statement took longer than statement-timeout")
+                }
+                if state == "42501" {
+                    // A session's user lacks a grant, or `ward db migrate`'s lacks CREATE.
+                    throw StoreError.database(
+                        reason: "the database user \(settings.user) lacks a privilege this needs (SQLSTATE 42501); "
+                            + "see DATABASE in ward(1)"
+                    )
                 }
                 throw StoreError.database(reason: "PostgreSQL error SQLSTATE \(state)")
             }
@@ -145,12 +163,17 @@ final class PostgresLink: Sendable {
             switch settings.tls {
             case .disable: tls = .disable
             case .require:
+                // Full verification: the chain to a trusted root, and the host name (or, for an
+                // address, the address) the certificate names. `ca-file` replaces the system's roots.
+                var client = TLSConfiguration.makeClientConfiguration()
+                if let caFile = settings.caFile { client.trustRoots = .file(caFile) }
                 do {
-                    tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                    tls = .require(try NIOSSLContext(configuration: client))
                 } catch {
                     throw StoreError.unavailable(
                         server: settings.endpoint.description,
-                        reason: "the system's TLS trust store could not be loaded"
+                        reason: settings.caFile.map { "the CA file \($0) could not be read as PEM certificates" }
+                            ?? "the system's TLS trust store could not be loaded"
                     )
                 }
             }
@@ -173,7 +196,7 @@ final class PostgresLink: Sendable {
         configuration.options.connectTimeout = .milliseconds(Int64(settings.connectTimeout.seconds * 1000))
         let milliseconds = Int(settings.statementTimeout.seconds * 1000)
         configuration.options.additionalStartupParameters = [
-            ("statement_timeout", "\(milliseconds)"), ("application_name", "ward"),
+            ("statement_timeout", "\(milliseconds)"), ("application_name", applicationName),
         ]
         return configuration
     }

@@ -18,13 +18,32 @@ public final class PostgresRecordStore: RecordStore {
     var isLocked: Bool { locked }
     private var interruption: CommandInterruption.Registration?
 
-    /// Connects and brings the schema up to date. Throws `StoreError.unavailable` (exit 69)
-    /// naming the server when it cannot be reached.
+    /// Connects and checks that the schema is this Ward's. Never migrates: that is `ward db
+    /// migrate`'s (`migrateSchema`), run by an administrator while no session is connected.
+    ///
+    /// - Throws: `StoreError.unavailable` (exit 69) naming the server when it cannot be reached;
+    ///   `SchemaError` (exit 78) for a database with no schema or an older one;
+    ///   `StoreError.migrationFailed` for a newer one.
     public init(settings: PostgresSettings) throws {
         link = PostgresLink(settings: settings)
         try link.connect()
-        try PostgresSchema.migrate(link)
+        try PostgresSchema.requireCurrent(link)
         interruption = CommandInterruption.register { [link] in link.interrupt() }
+    }
+
+    /// `ward db migrate`: creates the schema, or applies the migrations it lacks, on a
+    /// connection of its own, closed when done.
+    ///
+    /// Unless `force`, refuses (`SchemaError.sessionsConnected`, exit 75) when there is something
+    /// to apply and other Ward connections are open to the database. Statements may run for up
+    /// to an hour (an index over millions of rows), whatever the site's `statement-timeout`.
+    public static func migrateSchema(settings: PostgresSettings, force: Bool = false) throws -> SchemaMigration {
+        var settings = settings
+        settings.statementTimeout = max(settings.statementTimeout, .seconds(3600))
+        let link = PostgresLink(settings: settings, applicationName: PostgresLink.migrationApplicationName)
+        try link.connect()
+        defer { link.close() }
+        return try PostgresSchema.migrate(link, refusingWhileSessionsRun: !force)
     }
 
     deinit { link.close() }

@@ -140,29 +140,105 @@ enum PostgresSchema {
         """
     }
 
-    /// Creates or upgrades the schema; refuses a database a newer Ward wrote.
-    static func migrate(_ link: PostgresLink, upTo target: String? = nil) throws {
+    /// Creates or upgrades the schema; refuses a database a newer Ward wrote. `ward db migrate`
+    /// (`PostgresRecordStore.migrateSchema`) is the one caller in a running site; sessions only
+    /// check (`requireCurrent`).
+    ///
+    /// With `refusingWhileSessionsRun`, a migration to apply while other Ward connections
+    /// (`application_name` "ward") are open to the database throws
+    /// `SchemaError.sessionsConnected` before any statement runs: `CREATE INDEX` and
+    /// `ALTER TABLE` take locks their queries would queue behind, past their statement-timeout.
+    /// Checked under the advisory lock, in the transaction that migrates.
+    @discardableResult
+    static func migrate(
+        _ link: PostgresLink,
+        upTo target: String? = nil,
+        refusingWhileSessionsRun: Bool = false
+    ) throws -> SchemaMigration {
         try link.transaction {
             try link.query("SELECT pg_advisory_xact_lock(\(migrationLock))")
             try link.query(
                 "CREATE TABLE IF NOT EXISTS ward_migrations (identifier text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())"
             )
-            var applied = Set<String>()
-            for row in try link.query("SELECT identifier FROM ward_migrations") {
-                applied.insert(try row.decode(String.self))
+            var applied = try appliedMigrations(link)
+            let pending = migrations.map(\.name).filter { !applied.contains($0) }
+            if refusingWhileSessionsRun, !pending.isEmpty {
+                let (sessions, clients) = try otherWardConnections(link)
+                if sessions > 0 {
+                    throw SchemaError.sessionsConnected(
+                        target: "\(link.settings.database) on \(link.settings.endpoint.description)",
+                        pending: pending,
+                        sessions: sessions,
+                        clients: clients
+                    )
+                }
             }
-            let known = Set(migrations.map(\.name))
-            guard applied.isSubset(of: known) else {
-                throw StoreError.migrationFailed(
-                    path: link.settings.endpoint.description,
-                    reason: "it was written by a newer Ward"
-                )
-            }
+            var appliedNow: [String] = []
             for migration in migrations where !applied.contains(migration.name) {
                 for statement in migration.statements { try link.query(PostgresQuery(unsafeSQL: statement)) }
                 try link.query("INSERT INTO ward_migrations (identifier) VALUES (\(migration.name))")
+                applied.insert(migration.name)
+                appliedNow.append(migration.name)
                 if migration.name == target { break }
             }
+            return SchemaMigration(version: applied.count, applied: appliedNow)
         }
+    }
+
+    /// Throws unless the database holds every migration this Ward has and none it does not:
+    /// what a session checks on connecting, in place of migrating.
+    ///
+    /// - Throws: `SchemaError.notCreated` or `.outdated` (exit 78, naming `ward db migrate`),
+    ///   `StoreError.migrationFailed` for a newer schema.
+    static func requireCurrent(_ link: PostgresLink) throws {
+        let exists = try link.query("SELECT to_regclass('ward_migrations') IS NOT NULL")
+        let database = link.settings.database
+        let server = link.settings.endpoint.description
+        guard (try? exists.first?.decode(Bool.self)) == true else {
+            throw SchemaError.notCreated(server: server, database: database)
+        }
+        let applied = try appliedMigrations(link)
+        let pending = migrations.map(\.name).filter { !applied.contains($0) }
+        guard pending.isEmpty else { throw SchemaError.outdated(server: server, database: database, pending: pending) }
+    }
+
+    /// The migrations the database holds; refuses one holding a migration this Ward does not know.
+    private static func appliedMigrations(_ link: PostgresLink) throws -> Set<String> {
+        var applied = Set<String>()
+        for row in try link.query("SELECT identifier FROM ward_migrations") {
+            guard let name = try? row.decode(String.self) else {
+                throw StoreError.database(reason: "ward_migrations holds a row Ward cannot read")
+            }
+            applied.insert(name)
+        }
+        guard applied.isSubset(of: Set(migrations.map(\.name))) else {
+            throw StoreError.migrationFailed(
+                path: link.settings.endpoint.description,
+                reason: "it was written by a newer Ward"
+            )
+        }
+        return applied
+    }
+
+    /// The other connections of Ward (its `application_name`) to this database, and where they
+    /// come from: an address, `local socket`, or `address not visible` when the migrating user
+    /// may not see another user's (it needs `pg_read_all_stats` for that).
+    private static func otherWardConnections(_ link: PostgresLink) throws -> (Int, [String]) {
+        let rows = try link.query(
+            """
+            SELECT CASE WHEN client_port = -1 THEN 'local socket'
+                        WHEN client_addr IS NULL THEN 'address not visible'
+                        ELSE host(client_addr) END
+            FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = \(PostgresLink.applicationName)
+              AND pid <> pg_backend_pid()
+            """
+        )
+        var clients: [String] = []
+        for row in rows {
+            let client = (try? row.decode(String.self)) ?? "address not visible"
+            if !clients.contains(client) { clients.append(client) }
+        }
+        return (rows.count, clients.sorted())
     }
 }

@@ -30,6 +30,9 @@ public struct PostgresSettings: Sendable, Equatable {
     /// Read from the site's `password-file`; nil for none (a trusted socket, a client certificate).
     public var password: String?
     public var tls: TLS
+    /// The CA certificates (PEM) the server's certificate must chain to; nil for the system's
+    /// trust store.
+    public var caFile: String?
     /// How long opening a connection (TCP, TLS, authentication) may take.
     public var connectTimeout: Duration
     /// How long one statement may take, on the server (`statement_timeout`) and in Ward's wait.
@@ -42,8 +45,10 @@ public struct PostgresSettings: Sendable, Equatable {
         password: String? = nil,
         tls: TLS = .require,
         connectTimeout: Duration = .seconds(5),
-        statementTimeout: Duration = .seconds(5)
+        statementTimeout: Duration = .seconds(5),
+        caFile: String? = nil
     ) {
+        self.caFile = caFile
         self.endpoint = endpoint
         self.user = user
         self.database = database
@@ -83,7 +88,8 @@ extension PostgresSettings {
             password: password,
             tls: url.isSocket ? .disable : (policy.tls == .require ? .require : .disable),
             connectTimeout: policy.connectTimeout,
-            statementTimeout: policy.statementTimeout
+            statementTimeout: policy.statementTimeout,
+            caFile: policy.caFile
         )
     }
 }

@@ -1,0 +1,23 @@
+import WardCore
+
+/// What `ward db migrate` did: the schema's version after it, and the migrations it applied.
+///
+/// The version is the number of migrations the database holds, which is also the number in the
+/// name of the last one (`4-code-systems-and-presented-forms`): migrations are only ever added.
+public struct SchemaMigration: Equatable, Sendable {
+    public var version: Int
+    /// The migrations this run applied, in order; empty when the schema was up to date.
+    public var applied: [String]
+
+    public init(version: Int, applied: [String]) {
+        self.version = version
+        self.applied = applied
+    }
+
+    /// `schema at version 4, applied: 3-…, 4-…`, or `schema at version 4, already up to date`.
+    public var summary: String {
+        applied.isEmpty
+            ? "schema at version \(version), already up to date"
+            : "schema at version \(version), applied: \(applied.joined(separator: ", "))"
+    }
+}

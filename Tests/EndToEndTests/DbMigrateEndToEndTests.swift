@@ -1,0 +1,159 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// `ward db migrate`, the real binary, on a real PostgreSQL 15 and on a home's SQLite file: what
+/// it prints, what a session does before it has run, its refusal while a session is connected,
+/// and its audit records (issue 17).
+@Suite(.serialized) struct DbMigrateEndToEndTests {
+    static let migrations = [
+        "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",
+        "4-code-systems-and-presented-forms",
+    ]
+
+    /// An audited site whose records are on the server `url` names.
+    static func site(url: String) -> String {
+        "[[plugin]]\nname = \"audit-log\"\n\n[records]\nbackend = \"postgresql\"\nurl = \"\(url)\"\n"
+            + TerminalHarness.unguarded
+    }
+
+    /// The migration records of the home's audit log.
+    static func migrateRecords(_ h: BatchHome) throws -> [[String: Any]] {
+        try h.auditRecords().filter { $0["kind"] as? String == "db-migrate" }
+    }
+
+    @Test func postgres_sessionsWaitForMigrate_whichSaysWhatItDid_andIsAudited() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let h = try BatchHome(patients: 3)
+        try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+            .write(toFile: h.site, atomically: true, encoding: .utf8)
+        let target = "records on \(server.socketDirectory)/.s.PGSQL.\(server.port)"
+
+        // Before the schema exists, a session stops before sign-on and names the command.
+        let early = try h.start(["-c", "find lovelace", "--user", "demo", "--password-file", h.passwordFile])
+        early.closeInput()
+        #expect(try early.waitForExit(timeout: .seconds(30)) == 78)
+        #expect(
+            early.standardError
+                == "ward: the records database records on \(server.socketDirectory)/.s.PGSQL.\(server.port) has no "
+                + "Ward schema yet; an administrator creates it with 'ward db migrate' (see DATABASE in ward(1))\n"
+        )
+        #expect(!early.standardError.contains("Password"))
+        // On a terminal too: no sign-on prompt, the message, 78.
+        let terminal = try TerminalHarness(
+            site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+        )
+        try terminal.waitFor("'ward db migrate'")
+        #expect(try terminal.waitForExit() == 78)
+        #expect(!(try terminal.screen()).contains("Username:"))
+        #expect(try server.psql("SELECT to_regclass('ward_migrations') IS NULL", database: database) == "t\n")
+
+        let first = try h.start(["db", "migrate"])
+        #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
+        #expect(
+            first.standardOutput
+                == "\(target): schema at version 4, applied: \(Self.migrations.joined(separator: ", "))\n"
+        )
+        let again = try h.start(["db", "migrate"])
+        #expect(try again.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(again.standardOutput == "\(target): schema at version 4, already up to date\n")
+
+        let records = try Self.migrateRecords(h)
+        #expect(records.count == 2)
+        #expect(records.first?["backend"] as? String == "postgresql")
+        #expect(records.first?["database"] as? String == target)
+        #expect(records.first?["version"] as? Int == 4)
+        #expect(records.first?["applied"] as? String == Self.migrations.joined(separator: " "))
+        #expect(records.first?["forced"] as? String == "no")
+        #expect(records.first?["outcome"] as? String == "ok")
+        #expect(records.last?["applied"] as? String == "")
+        #expect(try h.verifyAudit() == 0)
+
+        // A session now runs.
+        let later = try h.start(["-c", "find lovelace", "--user", "demo", "--password-file", h.passwordFile])
+        later.closeInput()
+        #expect(try later.waitForExit(timeout: .seconds(30)) == 0, "\(later.standardError)")
+    }
+
+    @Test func postgres_migrateIsRefusedWhileSessionsAreConnected_inAPtyAndAScript_andForceMigrates() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let h = try BatchHome(patients: 3)
+        try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+            .write(toFile: h.site, atomically: true, encoding: .utf8)
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
+        #expect(TerminalHarness.lastStatus == 0)
+
+        // Two sessions sign on and hold their connections: a script, and a user at a terminal.
+        let session = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
+        session.send("find lovelace")
+        try session.waitFor("No patient matches")
+        let terminal = try TerminalHarness(
+            site: Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
+        )
+        try terminal.signOn()
+        // Meanwhile a newer Ward's migration appears: undo the last one, as if never applied.
+        try server.psql(
+            """
+            ALTER TABLE allergy DROP COLUMN system; ALTER TABLE problem DROP COLUMN system;
+            ALTER TABLE medication DROP COLUMN system; ALTER TABLE observation_code DROP COLUMN system;
+            ALTER TABLE immunization DROP COLUMN system; ALTER TABLE procedure DROP COLUMN system;
+            ALTER TABLE diagnostic_report DROP COLUMN system; ALTER TABLE diagnostic_report DROP COLUMN presented_form;
+            DELETE FROM ward_migrations WHERE identifier = '4-code-systems-and-presented-forms';
+            """,
+            database: database
+        )
+        let refused = try h.start(["db", "migrate"])
+        #expect(try refused.waitForExit(timeout: .seconds(30)) == 75)
+        #expect(
+            refused.standardError
+                == "ward: 2 Ward sessions are connected to records on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
+                + "(from local socket), and migrating (4-code-systems-and-presented-forms) would lock tables they "
+                + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
+                + "holds no connection), or with --force.\n"
+        )
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "3\n")
+
+        let forced = try h.start(["db", "migrate", "--force"])
+        #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
+        #expect(forced.standardOutput.hasSuffix("schema at version 4, applied: 4-code-systems-and-presented-forms\n"))
+        // The sessions go on.
+        session.send("find lovelace")
+        session.closeInput()
+        #expect(try session.waitForExit(timeout: .seconds(30)) == 0, "\(session.standardError)")
+        try terminal.enter("find lovelace")
+        try terminal.waitFor("No patient matches")
+        try terminal.press("C-d")
+        #expect(try terminal.waitForExit() == 0)
+
+        let records = try Self.migrateRecords(h)
+        #expect(records.count == 3)
+        #expect(records[1]["outcome"] as? String == "failed" && records[1]["status"] as? Int == 75)
+        #expect(records[2]["forced"] as? String == "yes" && records[2]["outcome"] as? String == "ok")
+        #expect(records[2]["applied"] as? String == "4-code-systems-and-presented-forms")
+    }
+
+    @Test func sqlite_migrateOnAHome_isUpToDate_andAudited() throws {
+        let h = try BatchHome(patients: 3)
+        let run = try h.start(["db", "migrate"])
+        #expect(try run.waitForExit(timeout: .seconds(30)) == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 4, already up to date\n")
+        let records = try Self.migrateRecords(h)
+        #expect(records.count == 1)
+        #expect(records.first?["backend"] as? String == "sqlite")
+        #expect(records.first?["database"] as? String == "\(h.home)/records.sqlite")
+        #expect(records.first?["outcome"] as? String == "ok")
+
+        // A new home: the file is made, every migration applied.
+        try FileManager.default.removeItem(atPath: h.home + "/records.sqlite")
+        let fresh = try h.start(["db", "migrate"])
+        #expect(try fresh.waitForExit(timeout: .seconds(30)) == 0, "\(fresh.standardError)")
+        #expect(
+            fresh.standardOutput
+                == "\(h.home)/records.sqlite: schema at version 4, applied: \(Self.migrations.joined(separator: ", "))\n"
+        )
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// The real binary with `tls = "require"` and `ca-file`, against a real PostgreSQL 15 that
+/// offers TLS with a certificate made at test time: migrated and read over TLS, as the server
+/// itself reports (`pg_stat_ssl`), and refused when the certificate is not the CA's (issue 17).
+@Suite(.serialized) struct PostgresTLSEndToEndTests {
+    @Test func requireWithACAFile_migratesAndReadsOverTLS_andAnotherCAIsRefused() throws {
+        let server = try PostgresServer(tls: true)
+        let database = try server.createDatabase("records")
+        let h = try BatchHome(patients: 3)
+        let passwordFile = h.directory.appendingPathComponent("records.password").path
+        try h.writeSecret(server.password + "\n", to: passwordFile)
+        let site = { (caFile: String) in
+            "[[plugin]]\nname = \"audit-log\"\n\n[records]\nbackend = \"postgresql\"\n"
+                + "url = \"postgresql://\(server.user)@localhost:\(server.port)/\(database)\"\n"
+                + "password-file = \"\(passwordFile)\"\ntls = \"require\"\nca-file = \"\(caFile)\"\n"
+                + TerminalHarness.unguarded
+        }
+        try site(server.caFile).write(toFile: h.site, atomically: true, encoding: .utf8)
+
+        let migrate = try h.start(["db", "migrate"])
+        #expect(try migrate.waitForExit(timeout: .seconds(30)) == 0, "\(migrate.standardError)")
+        try server.psql(
+            """
+            INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'T1', 'Tess', 'Layer', '1990-01-01', 'female', '', '');
+            INSERT INTO patient_name_token (token, patient_id) VALUES ('tess', 1), ('layer', 1);
+            """,
+            database: database
+        )
+        let session = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
+        session.send("find layer")
+        try session.waitFor("Layer, Tess")
+        #expect(
+            try server.psql(
+                "SELECT s.ssl, s.version LIKE 'TLSv1.%' FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) "
+                    + "WHERE a.application_name = 'ward'"
+            ) == "t|t\n"
+        )
+        session.closeInput()
+        #expect(try session.waitForExit(timeout: .seconds(30)) == 0, "\(session.standardError)")
+
+        // A CA that did not sign the server's certificate: stopped before sign-on, exit 69.
+        let other = h.directory.appendingPathComponent("other-ca").path
+        try PostgresServer.makeCA(at: other)
+        try site(other + ".crt").write(toFile: h.site, atomically: true, encoding: .utf8)
+        let refused = try h.start(["-c", "find layer", "--user", "demo", "--password-file", h.passwordFile])
+        refused.closeInput()
+        #expect(try refused.waitForExit(timeout: .seconds(30)) == 69)
+        #expect(
+            refused.standardError
+                == "ward: cannot reach the records server localhost:\(server.port): the server's TLS certificate was not accepted\n"
+        )
+        #expect(refused.standardOutput.isEmpty)
+    }
+}
