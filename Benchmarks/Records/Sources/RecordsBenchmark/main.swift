@@ -43,7 +43,9 @@ if let name = option("--child"), let backend = Backend(rawValue: name), let list
 let backends: [Backend]
 switch option("--backend") ?? "sqlite" {
 case "both": backends = [.sqlite, .postgresql]
-case let name: backends = [Backend(rawValue: name) ?? fail("--backend: sqlite, postgresql or both")]
+case let name:
+    guard let backend = Backend(rawValue: name) else { fail("--backend: sqlite, postgresql or both") }
+    backends = [backend]
 }
 
 try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
