@@ -128,6 +128,38 @@ import Testing
         #expect(try postgres.lookUp(mrn: "nobody") == nil)
     }
 
+    /// A prefix shared by more patients than the search keeps as candidates (201), over several
+    /// name words each held by more than that, some patients holding two of them: the first
+    /// candidates, and so the rows and the capped count, are the same on both stores.
+    @Test func aPrefixOfManyPatients_findsTheSameCandidates_onBothStores() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let sqlite = try SQLiteRecordStore(home: home.path)
+        let families = ["Marsh", "Martin", "Mars", "Smith", "Marquez"]
+        let givens = ["Mark", "Maria", "John", "Ann", "Marta Jane"]
+        try sqlite.importing(
+            Bundles.bundle(
+                (0..<1200).map { i in
+                    Bundles.patient(
+                        "p\(i)",
+                        given: givens[(i / 5) % givens.count].split(separator: " ").map(String.init),
+                        family: families[i % families.count],
+                        mrn: "M\(i)"
+                    )
+                }
+            )
+        )
+        let postgres = try Self.store(server)
+        _ = try Self.copy(sqlite, into: postgres)
+        for query in ["mar", "ma", "m", "mart", "marsh", "mar smi", "mar mar", "j", "zz"] {
+            for limit in [1, 20, 50] {
+                #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+            }
+        }
+        #expect(try postgres.find("mar", limit: 20).totalIsCapped)
+    }
+
     @Test func charts_readTheSame_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
