@@ -91,13 +91,35 @@ public final class AuditWriter {
     ) throws(AuditError)
         -> Written
     {
+        try append([entry], session: session, source: source)[0]
+    }
+
+    /// Appends several records, each its own hash-chained line, as one group: one lock, one
+    /// `write(2)`, one sync and one head update for all of them.
+    ///
+    /// The records of one command's accesses (a `find` lists up to 20 patients) would otherwise
+    /// cost a lock, a check of the file's end, a write and, with `fsync = "always"`, two
+    /// `fdatasync` calls each. Nothing an auditor reads changes: each record has its own `seq`,
+    /// time and hash. A crash in the middle of the write leaves the group's last line torn (the
+    /// lines before it are whole records, and verify checks them) or the head behind the log by
+    /// up to the group's size; verify reports neither as tampering, as for a single record.
+    ///
+    /// - Returns: One `Written` per entry, in order; empty for no entries.
+    @discardableResult
+    public func append(
+        _ entries: [AuditEntry],
+        session: AuditRecord.SessionFields,
+        source: String?
+    ) throws(AuditError)
+        -> [Written]
+    {
+        guard !entries.isEmpty else { return [] }
         try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
 
         if let known = knownEnd, try isUnchanged(since: known) {
             knownEnd = nil
-            let written = try writeRecord(entry, session: session, source: source, after: known.tail)
-            return Written(seq: written.tail.seq, line: written.line)
+            return try writeRecords(entries, session: session, source: source, after: known.tail).written
         }
         knownEnd = nil
         var tail = try readTail()
@@ -109,8 +131,7 @@ public final class AuditWriter {
                 try check(stored, against: tail)
             }
         }
-        let written = try writeRecord(entry, session: session, source: source, after: tail)
-        return Written(seq: written.tail.seq, line: written.line)
+        return try writeRecords(entries, session: session, source: source, after: tail).written
     }
 
     /// Refuses a log whose end is not what its head file names.
@@ -134,8 +155,31 @@ public final class AuditWriter {
         source: String?,
         after tail: Tail
     ) throws(AuditError) -> (tail: Tail, line: ArraySlice<UInt8>) {
-        let (line, written) = record(entry, session: session, source: source, after: tail)
-        let bytes: [UInt8] = (tail.isTorn ? [0x0A] : []) + line
+        let result = try writeRecords([entry], session: session, source: source, after: tail)
+        return (result.tail, result.written[0].line)
+    }
+
+    /// Writes `entries` after `tail`, chained one to the next, with one `write(2)`, then syncs
+    /// (with `always`) and moves the head to the last of them. The caller holds the lock.
+    func writeRecords(
+        _ entries: [AuditEntry],
+        session: AuditRecord.SessionFields,
+        source: String?,
+        after tail: Tail
+    ) throws(AuditError) -> (tail: Tail, written: [Written]) {
+        var bytes: [UInt8] = tail.isTorn ? [0x0A] : []
+        var ranges: [(seq: Int64, range: Range<Int>)] = []
+        ranges.reserveCapacity(entries.count)
+        var last = AuditHead(seq: tail.seq, hash: tail.hash)
+        var lastLine: [UInt8] = []
+        for entry in entries {
+            let previous = Tail(seq: last.seq, hash: last.hash, size: 0, isTorn: false)
+            let (line, written) = record(entry, session: session, source: source, after: previous)
+            ranges.append((written.seq, bytes.count..<(bytes.count + line.count - 1)))
+            bytes += line
+            last = written
+            lastLine = line
+        }
         knownEnd = nil
 
         if let code = Self.writeAll(log, bytes) {
@@ -147,10 +191,10 @@ public final class AuditWriter {
         } else {
             hasUnsyncedWrites = true
         }
-        let headLine = try writeHead(written)
-        let newTail = Tail(seq: written.seq, hash: written.hash, size: tail.size + bytes.count, isTorn: false)
-        knownEnd = KnownEnd(tail: newTail, lastLine: line, headLine: headLine)
-        return (newTail, line[..<(line.count - 1)])
+        let headLine = try writeHead(last)
+        let newTail = Tail(seq: last.seq, hash: last.hash, size: tail.size + bytes.count, isTorn: false)
+        knownEnd = KnownEnd(tail: newTail, lastLine: lastLine, headLine: headLine)
+        return (newTail, ranges.map { Written(seq: $0.seq, line: Array(bytes[$0.range])[...]) })
     }
 
     /// The line and the head of a record that would follow `tail`, for a file the writer has not
