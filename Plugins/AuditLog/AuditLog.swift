@@ -282,7 +282,10 @@ public final class AuditLog: Plugin {
             context.notice("The audit log cannot be written (\(error)).")
             return .pass
         }
-        if policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
+        // `interval` syncs the log and its head on this timer; `always` only the head.
+        if policy != .never, writer?.needsSync == true, context.deadline == nil {
+            context.schedule(after: syncInterval)
+        }
         for record in written {
             let disposition = forward(record, context: context, grantsAccess: grantsAccess)
             if case .deny = disposition { return disposition }

@@ -139,4 +139,18 @@ import WardCore
         #expect(sent.requests == [.lock(.failure)])
         chain.removeAll()
     }
+
+    /// With `always` each record is synced before Ward goes on; its head file by `sync()`, which
+    /// the plugin's timer and closing call: after a power cut the head can only lag its records.
+    @Test func always_leavesTheHeadToSync_andSyncSyncsIt() throws {
+        let writer = try AuditWriter(path: path, policy: .always, clock: steppingClock())
+        try writer.append(listed(["W1", "W2"]), session: testSession, source: nil)
+        #expect(!writer.hasUnsyncedWrites, "the records themselves are on disk")
+        #expect(writer.headIsUnsynced && writer.needsSync)
+        try writer.sync()
+        #expect(!writer.needsSync)
+        let never = try AuditWriter(path: directory.file("never.jsonl"), policy: .never, clock: steppingClock())
+        try never.append(listed(["W1"]), session: testSession, source: nil)
+        #expect(never.hasUnsyncedWrites && never.headIsUnsynced)
+    }
 }
