@@ -223,6 +223,14 @@ public final class AuditLog: Plugin {
             // The command has run: an access that showed or changed a record and cannot be
             // recorded locks the session; a refused or failed one is reported.
             return record(.access(access), context: context, grantsAccess: access.outcome == .ok)
+        case .accessedTogether(let accesses):
+            // One group: one lock, one write, one sync; each access still its own record.
+            return record(
+                accesses.map(AuditEntry.access),
+                context: context,
+                source: nil,
+                grantsAccess: accesses.contains { $0.outcome == .ok }
+            )
         case .promptReady:
             break  // not an event that matters to an auditor
         }
@@ -245,15 +253,27 @@ public final class AuditLog: Plugin {
         source: Line.Source? = nil,
         grantsAccess: Bool
     ) -> Disposition {
+        record([entry], context: context, source: source, grantsAccess: grantsAccess)
+    }
+
+    /// Writes `entries` as one group (`AuditWriter.append(_:session:source:)`), then forwards
+    /// each; fails closed as `record(_:context:source:grantsAccess:)` does.
+    fileprivate func record(
+        _ entries: [AuditEntry],
+        context: PluginContext,
+        source: Line.Source?,
+        grantsAccess: Bool
+    ) -> Disposition {
         let session = context.session
         let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
-        let written: AuditWriter.Written
+        let written: [AuditWriter.Written]
         do {
             let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
             self.writer = writer
-            written = try writer.append(entry, session: fields, source: (source ?? lastSource)?.description)
+            written = try writer.append(entries, session: fields, source: (source ?? lastSource)?.description)
         } catch {
-            context.logger.error("audit record not written", metadata: ["audit.kind": "\(entry.kind.rawValue)"])
+            let kind = entries.first?.kind.rawValue ?? ""
+            context.logger.error("audit record not written", metadata: ["audit.kind": "\(kind)"])
             let message = "Not run: the audit log cannot be written (\(error)). The session is locked."
             if grantsAccess {
                 context.lock(reason: .failure)
@@ -262,8 +282,15 @@ public final class AuditLog: Plugin {
             context.notice("The audit log cannot be written (\(error)).")
             return .pass
         }
-        if policy == .interval, context.deadline == nil { context.schedule(after: syncInterval) }
-        return forward(written, context: context, grantsAccess: grantsAccess)
+        // `interval` syncs the log and its head on this timer; `always` only the head.
+        if policy != .never, writer?.needsSync == true, context.deadline == nil {
+            context.schedule(after: syncInterval)
+        }
+        for record in written {
+            let disposition = forward(record, context: context, grantsAccess: grantsAccess)
+            if case .deny = disposition { return disposition }
+        }
+        return .pass
     }
 
     /// Sends a record that is in the file to syslog; a failure is the site's choice: the same as

@@ -255,11 +255,12 @@ extension AuditWriter {
             previous: stored,
             head: AuditHead(seq: 0, hash: "")
         )
-        // FILE.1 ends with the record the head names, or with the one after it: a writer stopped
-        // between its record and its head, as a single log allows.
+        // FILE.1 ends with the record the head names, or with records after it: a writer
+        // stopped between its records (one, or a group: `append(_:session:source:)`) and its head.
         if isFile, let last = try? Self.readTail(previous, path: previousPath),
             (last.seq == stored.seq && last.hash == stored.hash)
-                || (last.seq == stored.seq + 1 && last.prev == stored.hash),
+                || (last.seq == stored.seq + 1 && last.prev == stored.hash)
+                || (last.seq > stored.seq && Self.holds(previous, path: previousPath, stored)),
             let first = try? Self.firstSeq(previous, path: previousPath)
         {
             rotation.cause = .renamed
@@ -318,6 +319,30 @@ extension AuditWriter {
             window = min(size, window * 4)
         }
         return nil
+    }
+
+    /// Whether the open file `fd` holds the record `head` names, followed by records that chain
+    /// to it up to its end: the file a writer left after a group whose head it did not move.
+    /// Reads the whole file; only a rename after such a crash asks.
+    static func holds(_ fd: Int32, path: String, _ head: AuditHead) -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) }
+        guard n == size else { return false }
+        var hash: String?
+        for item in AuditVerifier.split(bytes) {
+            guard let record = item.record else { continue }
+            if record.seq == head.seq {
+                guard record.hash == head.hash else { return false }
+                hash = record.hash
+            } else if let previous = hash {
+                guard record.prev == previous else { return false }
+                hash = record.hash
+            }
+        }
+        return hash != nil
     }
 
     /// Makes the renames durable: a crash must not bring the old names back.

@@ -95,6 +95,11 @@ public final class ExternalPlugin: Plugin {
     }
 
     public func intercept(_ event: Event, context: PluginContext) -> Disposition {
+        if case .session(.accessedTogether(let accesses)) = event {
+            // The plugin's protocol has one message per access: each in turn, as before.
+            for access in accesses { _ = intercept(.session(.accessed(access)), context: context) }
+            return .pass
+        }
         guard let payload = payload(for: event, session: context.session) else { return .pass }
         let outcome = ask(payload, context: context)
         guard case .line(let line) = event else { return .pass }  // notifications: nothing to decide
@@ -221,6 +226,8 @@ public final class ExternalPlugin: Plugin {
                 ]
             case .promptReady:
                 return nil  // once per command: not worth a round trip to a plugin
+            case .accessedTogether:
+                return nil  // sent as each access in turn (`intercept`)
             case .programStarted(let start):
                 return ["kind": "session", "change": "program-started", "path": .string(start.path), "user": user]
             case .programExited(let exit):

@@ -95,4 +95,31 @@ import Testing
         #expect(commands.map { $0["command"] as? String } == ["open", "open", "open", "show", "show"])
         #expect(try h.verifyAudit() == 0)
     }
+
+    /// A `find`'s rows are written as one group (one write, one sync), each patient its own
+    /// `list` record: `ward audit show --mrn` finds every patient a search showed, and the
+    /// chain verifies.
+    @Test func everyPatientAFindListed_isFoundByMRN_andTheChainVerifies() throws {
+        let h = try BatchHome(patients: 20)
+        let lines = ["find a", "find b", "find c", "find d", "find e", "find m", "find s"]
+        let script = try h.script(lines, name: "finds.ward")
+        let p = try h.start([
+            "--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--format", "json",
+        ])
+        #expect(try p.waitForExit() == 0)
+        let listed = p.standardOutput.split(separator: "\n").flatMap { line -> [String] in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let rows = object?["rows"] as? [[String: Any]] ?? []
+            return rows.compactMap { $0["mrn"] as? String }
+        }
+        #expect(listed.count >= 2, "the searches listed patients")
+        for mrn in Set(listed) {
+            let found = try records(mrn: mrn, h)
+            #expect(found.contains { $0["action"] as? String == "list" && $0["outcome"] as? String == "ok" })
+            #expect(found.allSatisfy { $0["user"] as? String == "demo" })
+        }
+        let all = try h.auditRecords().filter { $0["action"] as? String == "list" }
+        #expect(all.count == listed.count, "one record for each row shown")
+        #expect(try h.verifyAudit() == 0)
+    }
 }

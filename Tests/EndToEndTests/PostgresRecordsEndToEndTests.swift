@@ -129,6 +129,14 @@ extension PostgresRecordsEndToEndTests {
         #expect(status == 0 || p.standardError.contains("<stdin>:2: records database error: the connection"))
         #expect(!p.standardError.contains("PSQLError") && !p.standardError.contains("NIO"))
         #expect(p.standardOutput.contains("Opened PG1"))
+        // A find that failed listed nobody, yet is on record: one failed list naming no patient,
+        // and never the name searched for.
+        let failed = try h.auditRecords().filter {
+            $0["action"] as? String == "list" && $0["outcome"] as? String == "failed"
+        }
+        #expect(failed.count == (status == 0 ? 0 : 1))
+        #expect(failed.allSatisfy { $0["mrn"] as? String == "" })
+        #expect(!(try h.allAuditRecords()).contains { "\($0)".localizedCaseInsensitiveContains("lovelace") })
     }
 }
 

@@ -168,6 +168,15 @@ extension ShellFixture {
         #expect(f.accesses() == [RecordAccess(.listed, record: "M3", outcome: .ok)])
     }
 
+    /// A search the store could not run (here a closed database; at a site, a dropped
+    /// PostgreSQL connection) is one failed `list` naming no record, never what was typed.
+    @Test func find_thatFails_isOneFailedList_namingNoRecord() throws {
+        let f = try ShellFixture()
+        f.store.close()
+        #expect(f.run("find lovelace").result == .failed)
+        #expect(f.accesses() == [RecordAccess(.listed, record: "", outcome: .failed)])
+    }
+
     @Test func commandsThatTouchNoRecord_sayNothing() throws {
         let f = try ShellFixture()
         f.run("open M1")

@@ -258,9 +258,29 @@ public final class SessionDriver {
         return result
     }
 
-    /// After a command: the plugins hear what it did to each record (`RecordAccess`).
+    /// After a command: the plugins hear what it did to each record (`RecordAccess`); several
+    /// accesses in a row as one `.accessedTogether`, which the audit log writes as one group.
     private func commandDone() -> [ChainRequest] {
-        runner.takeSessionEvents().flatMap { chain.send(.session($0)).requests }
+        var requests: [ChainRequest] = []
+        var accesses: [RecordAccess] = []
+        func sendAccesses() {
+            switch accesses.count {
+            case 0: return
+            case 1: requests += chain.send(.session(.accessed(accesses[0]))).requests
+            default: requests += chain.send(.session(.accessedTogether(accesses))).requests
+            }
+            accesses.removeAll()
+        }
+        for event in runner.takeSessionEvents() {
+            if case .accessed(let access) = event {
+                accesses.append(access)
+                continue
+            }
+            sendAccesses()
+            requests += chain.send(.session(event)).requests
+        }
+        sendAccesses()
+        return requests
     }
 
     /// The prompt is back: the chain hears it (the idle timer counts from here), then the front
@@ -450,8 +470,8 @@ public final class SessionDriver {
             unregister()
             frontEnd.signingOff(reason)
             guard !hasEnded else { return }
-        case .signOnFailed, .unlockFailed, .denied, .abandoned, .accessed, .promptReady, .programStarted,
-            .programExited:
+        case .signOnFailed, .unlockFailed, .denied, .abandoned, .accessed, .accessedTogether, .promptReady,
+            .programStarted, .programExited:
             break
         }
         let sent = chain.send(.session(event))

@@ -63,6 +63,11 @@ public enum SessionEvent: Equatable, Sendable {
     /// What a command did to one record (opened, read, wrote, closed, broke the glass) and how it
     /// ended, told by the command runner after the command ran (`CommandRunner.takeSessionEvents`).
     case accessed(RecordAccess)
+    /// What one command did to several records, in the order it did it: a `find` lists up to 20
+    /// patients, one access each. One event rather than one per record, so that the audit log
+    /// appends them as one group (one lock, one write, one sync for all of them: `AuditWriter`);
+    /// a plugin that takes accesses one at a time treats it as each of them in turn.
+    case accessedTogether([RecordAccess])
     /// The prompt is back: a command has finished and Ward waits for the user. A running command
     /// is not idleness, so the idle timer counts from here.
     case promptReady

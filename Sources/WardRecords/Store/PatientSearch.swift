@@ -156,17 +156,6 @@ public struct PatientSearch {
         return try Int64.fetchAll(statement, arguments: [query, limit])
     }
 
-    /// One candidate's row, by the id the FTS index gave (its rowid is the patient's id).
-    fileprivate static func row(id: Int64, _ db: Database) throws -> Row? {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
-                FROM patient WHERE id = ?
-                """
-        )
-        return try Row.fetchOne(statement, arguments: [id])
-    }
-
     private func scored(_ match: PatientMatch) -> PatientMatch {
         var match = match
         match.score = scoreNames(given: match.given, family: match.family)
@@ -273,7 +262,27 @@ private struct SQLitePatientRows: PatientRowSource {
         try search.rowids(db, query: search.ftsQuery(prefix: prefix), limit: limit)
     }
 
+    /// All the candidates' rows with one statement: a `find` reads up to 40, and a statement per
+    /// row cost more in GRDB's cursor, arguments and row set-up (~20,000 instructions a row)
+    /// than in SQLite. The ids go in as one JSON array (`json_each`), so one cached statement
+    /// serves every count; the answer keeps `ids`' order, as the row-by-row reads did.
     func matches(ids: [Int64]) throws -> [(Int64, PatientMatch)] {
-        try ids.compactMap { id in try PatientSearch.row(id: id, db).map { (id, PatientSearch.match($0)) } }
+        guard !ids.isEmpty else { return [] }
+        var list = "["
+        for (index, id) in ids.enumerated() {
+            if index > 0 { list += "," }
+            list += String(id)
+        }
+        list += "]"
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
+                FROM patient WHERE id IN (SELECT value FROM json_each(?))
+                """
+        )
+        var found: [Int64: PatientMatch] = [:]
+        let cursor = try Row.fetchCursor(statement, arguments: [list])
+        while let row = try cursor.next() { found[row[0]] = PatientSearch.match(row) }
+        return ids.compactMap { id in found[id].map { (id, $0) } }
     }
 }

@@ -7,7 +7,8 @@ import WardRecords
 /// it: a clerk's work starts here too. Restricted patients are marked, not hidden: the user
 /// learns before `open` that a reason will be asked for. Each patient shown is `listed`: the
 /// row is patient data, so an auditor asking who saw a patient finds searches too; what was
-/// searched for is never recorded (a name is patient data).
+/// searched for is never recorded (a name is patient data). A search that fails is one `failed`
+/// list naming no record (`noRecord`).
 ///
 /// The rows are numbered (`#`), and the shell keeps their MRNs (`Shell.lastFindRows`, wiped on
 /// lock) so that `open 2` opens the second and Tab completes them.
@@ -27,6 +28,9 @@ struct FindCommand: ShellCommand {
     static let maximumWords = 32
 
     let text: [String]
+
+    /// The record a failed search names: none (what was typed may be a name, so it is not kept).
+    static let noRecord = ""
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         text = arguments.operands
@@ -69,7 +73,15 @@ struct FindCommand: ShellCommand {
     }
 
     func run(in shell: Shell) throws -> CommandResult {
-        let result = try shell.records().find(text.joined(separator: " "), limit: Self.limit)
+        let result: SearchResult
+        do {
+            result = try shell.records().find(text.joined(separator: " "), limit: Self.limit)
+        } catch {
+            // A search that failed (a dropped database connection) listed nobody, yet was tried:
+            // one failed `list` with an empty MRN says so. Never what was searched for.
+            shell.noteAccess(.listed, Self.noRecord, .failed)
+            throw error
+        }
         guard !result.matches.isEmpty else {
             shell.keepFindRows([])
             shell.write("No patient matches. Try fewer letters, or fewer words.")
