@@ -17,9 +17,21 @@ extension SessionSetup {
     }
 }
 
+/// The site's shared records store when its records are on PostgreSQL (`[records] backend =
+/// "postgresql"`), connected and migrated; nil when they are the home's own SQLite file.
+///
+/// For `ward demo` and `ward import`, which then load the shared database rather than a file
+/// no session of the site would read. An unreachable server stops them with exit 69 naming its
+/// host and port, before anything is read or generated.
+func sharedRecordsStore(global: GlobalOptions) throws -> PostgresRecordStore? {
+    let records = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records
+    guard records.backend == .postgresql, let url = records.url else { return nil }
+    return try PostgresRecordStore(settings: PostgresSettings(policy: records, url: url))
+}
+
 /// Refuses a command that writes the home's SQLite file when the site's records are on
-/// PostgreSQL: it would make records that no session reads. Loading a shared database with
-/// `ward import` and `ward demo` is not built yet (issue 17).
+/// PostgreSQL: it would make records that no session reads. `ward import` into a shared
+/// database is not built yet (issue 17).
 ///
 /// - Throws: `ConfigError.conflict` naming the site file's `[records]` line (exit 78).
 func refuseUnlessSQLite(_ command: String, global: GlobalOptions) throws {

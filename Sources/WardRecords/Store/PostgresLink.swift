@@ -19,8 +19,8 @@ final class PostgresLink: Sendable {
     let settings: PostgresSettings
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// The open connection, behind a lock for `interrupt()`.
-    private let current = Mutex<PostgresConnection?>(nil)
-    private let logger: Logger = {
+    let current = Mutex<PostgresConnection?>(nil)
+    let logger: Logger = {
         // PostgresNIO logs queries at debug and trace; Ward logs none of it (patient data).
         var logger = Logger(label: "ward.records.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
@@ -125,7 +125,7 @@ final class PostgresLink: Sendable {
     /// Ends the statement running now by closing its connection; any thread.
     func interrupt() { close() }
 
-    private func drop(_ connection: PostgresConnection) {
+    func drop(_ connection: PostgresConnection) {
         current.withLock { if $0 === connection { $0 = nil } }
         Self.closeSoon(connection)
     }
