@@ -93,6 +93,14 @@ import Testing
         )
         #expect(try postgres.patientCount() == 31)
         #expect(try postgres.find("nadia later").matches.map(\.mrn) == ["NEW1"])
+        // The foreign keys the load set aside are back, as a fresh schema has them.
+        let fresh = try server.createDatabase("fresh")
+        _ = try PostgresRecordStore(settings: PostgresRecordStoreTests.settings(server, database: fresh))
+        let keys =
+            "SELECT string_agg(conname || ' ' || pg_get_constraintdef(oid), ', ' ORDER BY conname) "
+            + "FROM pg_constraint WHERE contype = 'f'"
+        #expect(try server.psql(keys, database: "records") == server.psql(keys, database: fresh))
+        #expect(try server.psql(keys, database: fresh).contains("FOREIGN KEY (patient_id) REFERENCES patient(id)"))
     }
 
     @Test func aDatabaseWithOtherRecords_isRefused_andLeftAsItWas() throws {

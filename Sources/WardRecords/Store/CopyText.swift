@@ -56,6 +56,18 @@ struct CopyText {
         buffer.writeString(String(value))
     }
 
+    /// Appends a NULL column.
+    mutating func appendNull(first: Bool) {
+        if !first { buffer.writeInteger(UInt8(ascii: "\t")) }
+        buffer.writeStaticString("\\N")
+    }
+
+    /// Appends a number as one column, in its shortest round-trip form.
+    mutating func appendColumn(_ value: Double, first: Bool) {
+        if !first { buffer.writeInteger(UInt8(ascii: "\t")) }
+        buffer.writeString(value.description)
+    }
+
     private mutating func appendText(_ bytes: UnsafeRawBufferPointer) throws {
         var start = 0
         for (offset, byte) in bytes.enumerated() {

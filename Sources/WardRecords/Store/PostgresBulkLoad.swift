@@ -56,6 +56,7 @@ struct PostgresBulkLoad {
             if try holding.first?.decode(Bool.self) ?? true {
                 throw StoreError.databaseHasRecords(server: link.settings.endpoint.description)
             }
+            let foreignKeys = try dropForeignKeys()
             for (table, columns, rows) in present where rows > 0 {
                 try copy(table, columns: columns) { done += $0 }
                 progress(done, total)
@@ -74,6 +75,11 @@ struct PostgresBulkLoad {
                     """
                 )
             }
+            for key in foreignKeys {
+                try link.query(
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \(key.table) ADD CONSTRAINT \(key.name) \(key.definition)")
+                )
+            }
             for table in Self.sequencedTables {
                 try link.query(
                     PostgresQuery(
@@ -86,6 +92,32 @@ struct PostgresBulkLoad {
             }
         }
         progress(total, total)
+    }
+
+    /// How long the server may take to finish one table's COPY after its last row.
+    static let finishing = Duration.seconds(3600)
+
+    /// Drops the foreign keys of the loaded tables (this transaction's, until it ends); returns
+    /// them, to be added back as they were.
+    ///
+    /// Checked row by row, a foreign key costs a trigger call for each of tens of millions of
+    /// rows, all queued to the end of the COPY; added back once the rows are in, it is checked
+    /// in one join. The definitions come from the catalog, so they are the schema's own.
+    private func dropForeignKeys() throws -> [(table: String, name: String, definition: String)] {
+        let rows = try link.query(
+            """
+            SELECT conrelid::regclass::text, quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE contype = 'f' AND conrelid = ANY(\(Self.tables + ["patient_name_token"])::regclass[])
+            ORDER BY conrelid::regclass::text, conname
+            """
+        )
+        let keys = try rows.map { try $0.decode((String, String, String).self) }.map {
+            (table: $0.0, name: $0.1, definition: $0.2)
+        }
+        for key in keys {
+            try link.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(key.table) DROP CONSTRAINT \(key.name)"))
+        }
+        return keys
     }
 
     /// One table, whole, in rowid order; `advanced(rows)` after each chunk.
@@ -147,7 +179,9 @@ struct PostgresBulkLoad {
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
         try withoutActuallyEscaping(body) { body in
-            try link.copy(into: target.table, columns: target.columns) { send in try body(handle, send) }
+            try link.copy(into: target.table, columns: target.columns, finishing: Self.finishing) { send in
+                try body(handle, send)
+            }
         }
     }
 

@@ -17,6 +17,10 @@ extension PostgresLink {
     /// and memory stays bounded whatever the table's size. A chunk the server does not take
     /// within `statement-timeout` drops the connection, as a query's answer does.
     ///
+    /// `finishing` bounds the wait after the last chunk, when the server checks what it
+    /// deferred to the statement's end (foreign keys, by default): a bulk load passes more
+    /// than the site's `statement-timeout`, which is for a session's commands.
+    ///
     /// - Important: the caller runs it inside a transaction: a failure part way leaves rows
     ///   that only the ROLLBACK removes.
     /// - Throws: what `produce` throws (the copy is failed first), else `StoreError.database`
@@ -24,6 +28,7 @@ extension PostgresLink {
     func copy(
         into table: String,
         columns: [String],
+        finishing: Duration? = nil,
         _ produce: (_ send: (ByteBuffer) throws -> Void) throws -> Void
     ) throws {
         if let stale = current.withLock({ $0 }), stale.isClosed { drop(stale) }
@@ -75,7 +80,7 @@ extension PostgresLink {
             throw error
         }
         do {
-            try Self.wait(for: promise.futureResult, upTo: limit)
+            try Self.wait(for: promise.futureResult, upTo: finishing ?? limit)
         } catch let error as Timeout {
             drop(connection)
             throw StoreError.database(reason: "the records server did not answer \(error.text)")
@@ -83,7 +88,7 @@ extension PostgresLink {
             if error.code == .server, let state = error.serverInfo?[.sqlState], !connection.isClosed,
                 !state.hasPrefix("57P"), !state.hasPrefix("08")
             {
-                throw StoreError.database(reason: "PostgreSQL error SQLSTATE \(state)")
+                throw StoreError.database(reason: Self.sqlStateReason + state)
             }
             drop(connection)
             throw StoreError.database(

@@ -87,7 +87,7 @@ final class PostgresLink: Sendable {
                 if state == "57014" {
                     throw StoreError.database(reason: "the statement took longer than statement-timeout")
                 }
-                throw StoreError.database(reason: "PostgreSQL error SQLSTATE \(state)")
+                throw StoreError.database(reason: Self.sqlStateReason + state)
             }
             drop(connection)
             throw StoreError.database(
@@ -215,6 +215,10 @@ final class PostgresLink: Sendable {
             return "cannot connect"
         }
     }
+
+    /// How a statement's failure is told: these words, then the SQLSTATE (never the server's
+    /// text, which may quote a value).
+    static let sqlStateReason = "PostgreSQL error SQLSTATE "
 
     /// A wait that ran out.
     struct Timeout: Error {
