@@ -28,19 +28,3 @@ func sharedRecordsStore(global: GlobalOptions) throws -> PostgresRecordStore? {
     guard records.backend == .postgresql, let url = records.url else { return nil }
     return try PostgresRecordStore(settings: PostgresSettings(policy: records, url: url))
 }
-
-/// Refuses a command that writes the home's SQLite file when the site's records are on
-/// PostgreSQL: it would make records that no session reads. `ward import` into a shared
-/// database is not built yet (issue 17).
-///
-/// - Throws: `ConfigError.conflict` naming the site file's `[records]` line (exit 78).
-func refuseUnlessSQLite(_ command: String, global: GlobalOptions) throws {
-    let records = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records
-    guard records.backend == .postgresql else { return }
-    throw ConfigError.conflict(
-        file: records.file,
-        line: records.line,
-        message: "the site's records are on PostgreSQL ([records] backend = \"postgresql\"); "
-            + "'ward \(command)' writes only a home's own SQLite file and cannot load them yet."
-    )
-}

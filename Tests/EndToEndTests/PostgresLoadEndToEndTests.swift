@@ -1,3 +1,4 @@
+import FHIRTestSupport
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -50,5 +51,53 @@ import Testing
         #expect(try other.waitForExit(timeout: .seconds(60)) == 73)
         #expect(other.standardError.contains("already holds records; 'ward demo' loads only an empty one"))
         #expect(try server.psql("SELECT count(*) FROM patient", database: database) == "60\n")
+    }
+
+    /// `ward ARGS` in `h`'s home to its end: its exit status and standard error.
+    static func ward(_ arguments: [String], _ h: BatchHome) throws -> (status: Int32, stderr: String) {
+        let ward = try h.start(arguments)
+        ward.closeInput()
+        return (try ward.waitForExit(timeout: .seconds(60)), ward.standardError)
+    }
+
+    @Test func import_loadsTheServer_readsAsTheSameImportInSQLite_andRefusesAClash() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let shared = try BatchHome(site: Self.site(server, database), patients: 20)
+        let local = try BatchHome(patients: 20)
+        let bundles = shared.directory.appendingPathComponent("bundles")
+        try FileManager.default.createDirectory(at: bundles, withIntermediateDirectories: true)
+        try Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1")
+            .write(to: bundles.appendingPathComponent("a.json"))
+        try Bundles.bundle(Bundles.everyKind("p2", given: ["José"], family: "Muñoz", mrn: "M2"))
+            .write(to: bundles.appendingPathComponent("b.json"))
+        for h in [shared, local] {
+            let (status, stderr) = try Self.ward(["import", bundles.path], h)
+            #expect(status == 0, "\(stderr)")
+            #expect(stderr.contains("Imported 2 of 2 bundles: 2 patients"), "\(stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: shared.home + "/records.sqlite"))
+        #expect(try server.psql("SELECT count(*) FROM patient", database: database) == "22\n")
+        let lines = ["find lovelace", "find munoz", "open M1", "show", "close", "open M2", "show", "show labs"]
+        let output = try Self.batch(shared, lines)
+        #expect(output.contains("Lovelace") && output.contains("Muñoz"))
+        #expect(output == (try Self.batch(local, lines)))
+        #expect(try shared.auditRecords().contains { $0["kind"] as? String == "import" })
+
+        // A new id with a demo patient's MRN: refused as with SQLite, and nothing changes.
+        let evil = shared.directory.appendingPathComponent("evil.json")
+        try Bundles.bundle([Bundles.patient("intruder", given: ["Mallory"], family: "Evil", mrn: "W0000011")])
+            .write(to: evil)
+        let (status, stderr) = try Self.ward(["import", evil.path], shared)
+        #expect(status == 65)
+        #expect(
+            stderr.contains(
+                "ward: \(evil.path): Patient \"intruder\" has the MRN \"W0000011\", which a stored patient with no "
+                    + "FHIR id holds"
+            ),
+            "\(stderr)"
+        )
+        #expect(try server.psql("SELECT count(*) FROM patient", database: database) == "22\n")
+        #expect(!(try Self.batch(shared, ["find mallory"])).contains("Evil"))
     }
 }
