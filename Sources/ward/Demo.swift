@@ -21,7 +21,13 @@ extension Ward {
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
-            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell."
+            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell.",
+            discussion: """
+                The patients go into the home's records, or into the site's shared database when its \
+                records are on PostgreSQL ([records] backend = "postgresql"), which must then hold no \
+                other records. Run again with the same --seed and --patients, it uses the demo \
+                records already there.
+                """
         )
 
         @OptionGroup var global: GlobalOptions

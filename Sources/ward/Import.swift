@@ -23,7 +23,12 @@ extension Ward {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into the records."
+            abstract: "Import FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into the records.",
+            discussion: """
+                The records are the home's, or the site's shared database when its records are on \
+                PostgreSQL ([records] backend = "postgresql"). Each bundle, and each export, is \
+                imported whole or not at all.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
