@@ -146,4 +146,40 @@ import Testing
         }
         #expect(try postgres.demoMarker() == nil)
     }
+
+    @Test func aLoaderThatDoesNotOwnTheTables_loadsWithTheForeignKeysInPlace() throws {
+        let staging = TemporaryHome()
+        defer { staging.remove() }
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        // The owner makes the schema; the loader has table and sequence privileges only.
+        _ = try PostgresRecordStore(settings: PostgresRecordStoreTests.settings(server, database: database))
+        try server.psql(
+            """
+            CREATE ROLE loader LOGIN;
+            GRANT CREATE, USAGE ON SCHEMA public TO loader;
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO loader;
+            GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO loader;
+            """,
+            database: database
+        )
+        let owner = PostgresRecordStoreTests.settings(server, database: database)
+        let settings = PostgresSettings(
+            endpoint: owner.endpoint,
+            user: "loader",
+            database: database,
+            tls: .disable,
+            connectTimeout: owner.connectTimeout,
+            statementTimeout: owner.statementTimeout
+        )
+        let postgres = try PostgresRecordStore(settings: settings)
+        let keys = "SELECT count(*) FROM pg_constraint WHERE contype = 'f'"
+        let before = try server.psql(keys, database: database)
+        try DemoGenerator(seed: 3, patients: 40).write(into: postgres, staging: staging.path)
+        #expect(try postgres.patientCount() == 40)
+        #expect(try postgres.demoMarker() == DemoMarker(seed: 3, patients: 40))
+        #expect(try server.psql(keys, database: database) == before)
+        _ = try postgres.addNote(mrn: "W0000001", author: "alice", text: "after", at: Date())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path) == [])
+    }
 }
