@@ -96,6 +96,14 @@ extension Ward {
                 StandardError.write("Using the demo records already on \(server).\n")
                 return true
             }
+            let staging = (home.path as NSString).appendingPathComponent(DemoGenerator.stagingFileName)
+            try StagingFileRemoval.during(staging) {
+                try load(into: store, home: home, server: server)
+            }
+            return false
+        }
+
+        private func load(into store: PostgresRecordStore, home: WardHome, server: String) throws {
             let making = ProgressLine(label: "Making \(patients) synthetic patients")
             var copying: ProgressLine?
             try DemoGenerator(seed: seed, patients: patients).write(
@@ -111,7 +119,6 @@ extension Ward {
                 }
             )
             copying?.finish()
-            return false
         }
 
         private func makeUser(in home: WardHome, audit: AdministrativeAudit) throws {

@@ -100,4 +100,22 @@ import Testing
         #expect(try server.psql("SELECT count(*) FROM patient", database: database) == "22\n")
         #expect(!(try Self.batch(shared, ["find mallory"])).contains("Evil"))
     }
+
+    @Test func aDemoEndedBySIGTERM_leavesNoStagingFile_andNothingOnTheServer() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let h = try BatchHome(patients: 1)
+        try Self.site(server, database).write(toFile: h.site, atomically: true, encoding: .utf8)
+        let staging = h.home + "/records.demo-staging.sqlite"
+        let ward = try h.start(["demo", "--patients", "2000000", "--no-shell"])
+        ward.closeInput()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: staging) && ContinuousClock.now < deadline { usleep(5_000) }
+        #expect(FileManager.default.fileExists(atPath: staging), "control: the load had begun")
+        usleep(200_000)
+        kill(ward.pid, SIGTERM)
+        #expect(try ward.waitForExit(timeout: .seconds(30)) == 128 + SIGTERM)
+        #expect(!FileManager.default.fileExists(atPath: staging))
+        #expect(try server.psql("SELECT count(*) FROM patient", database: database) == "0\n")
+    }
 }
