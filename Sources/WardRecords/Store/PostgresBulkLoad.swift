@@ -58,11 +58,15 @@ struct PostgresBulkLoad {
             }
             let foreignKeys = try dropForeignKeys()
             for (table, columns, rows) in present where rows > 0 {
-                try copy(table, columns: columns) { done += $0 }
-                progress(done, total)
-                if table == "patient" {
-                    try copyNameTokens { done += $0 }
+                try copy(table, columns: columns) {
+                    done += $0
                     progress(done, total)
+                }
+                if table == "patient" {
+                    try copyNameTokens {
+                        done += $0
+                        progress(done, total)
+                    }
                 }
             }
             for row in try Row.fetchAll(staging, sql: "SELECT key, value FROM meta") {
@@ -76,8 +80,10 @@ struct PostgresBulkLoad {
                 )
             }
             for key in foreignKeys {
+                // Checks every row at once: tens of millions for the observations' codes.
                 try link.query(
-                    PostgresQuery(unsafeSQL: "ALTER TABLE \(key.table) ADD CONSTRAINT \(key.name) \(key.definition)")
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \(key.table) ADD CONSTRAINT \(key.name) \(key.definition)"),
+                    upTo: Self.finishing
                 )
             }
             for table in Self.sequencedTables {
@@ -94,7 +100,8 @@ struct PostgresBulkLoad {
         progress(total, total)
     }
 
-    /// How long the server may take to finish one table's COPY after its last row.
+    /// How long the server may take to finish one table's COPY after its last row, or to check
+    /// a foreign key added back.
     static let finishing = Duration.seconds(3600)
 
     /// Drops the foreign keys of the loaded tables (this transaction's, until it ends); returns

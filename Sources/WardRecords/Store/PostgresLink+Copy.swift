@@ -17,9 +17,10 @@ extension PostgresLink {
     /// and memory stays bounded whatever the table's size. A chunk the server does not take
     /// within `statement-timeout` drops the connection, as a query's answer does.
     ///
-    /// `finishing` bounds the wait after the last chunk, when the server checks what it
-    /// deferred to the statement's end (foreign keys, by default): a bulk load passes more
-    /// than the site's `statement-timeout`, which is for a session's commands.
+    /// `finishing` bounds the wait for the server to take a chunk and, after the last one, to
+    /// check what it deferred to the statement's end (foreign keys, by default): a bulk load
+    /// passes more than the site's `statement-timeout`, which is for a session's commands, so
+    /// that a busy server slows it down rather than failing it.
     ///
     /// - Important: the caller runs it inside a transaction: a failure part way leaves rows
     ///   that only the ROLLBACK removes.
@@ -57,11 +58,11 @@ extension PostgresLink {
             credits.signal()
         }
         let limit = settings.statementTimeout
-        let nanoseconds = Int(min(limit.seconds, 3600) * 1e9)
+        let nanoseconds = Int(min((finishing ?? limit).seconds, 3600) * 1e9)
         do {
             try produce { chunk in
                 guard credits.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
-                    throw Timeout(limit: limit)
+                    throw Timeout(limit: finishing ?? limit)
                 }
                 // The server ended the copy early (an error): its reason is the future's.
                 guard !ended.load(ordering: .sequentiallyConsistent) else { throw CopyEnded() }

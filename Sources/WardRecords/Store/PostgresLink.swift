@@ -64,8 +64,10 @@ final class PostgresLink: Sendable {
     ///
     /// - Throws: `StoreError.database` with the SQLSTATE only (a server's message may quote a
     ///   value), or `StoreError.unavailable` when the server cannot be reached.
+    /// `limit` replaces the site's `statement-timeout` as the wait's bound, for a bulk load's
+    /// statements (the server's own bound is then lifted by the caller).
     @discardableResult
-    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+    func query(_ query: PostgresQuery, upTo limit: Duration? = nil) throws -> [PostgresRow] {
         // A connection the server has already closed (a restart, an administrator's
         // pg_terminate_backend, an idle timeout) is replaced before anything is sent: a query
         // queued on it would wait out the whole statement-timeout.
@@ -74,7 +76,7 @@ final class PostgresLink: Sendable {
         guard let connection = current.withLock({ $0 }) else { throw StoreError.closed }
         let future = connection.query(query, logger: logger)
         do {
-            return try Self.wait(for: future, upTo: settings.statementTimeout).rows
+            return try Self.wait(for: future, upTo: limit ?? settings.statementTimeout).rows
         } catch let error as Timeout {
             drop(connection)
             throw StoreError.database(reason: "the records server did not answer \(error.text)")
