@@ -12,13 +12,22 @@ extension Ward {
     /// The home is marked as demo data (the shell shows a banner). Running it again on the same
     /// home with the same `--seed` and `--patients` reuses what is there, so `ward demo` is also
     /// how one comes back to the demo; a home with other records is refused, never overwritten.
+    /// When the site's records are on PostgreSQL, the same holds of the shared database: the
+    /// demo is loaded into it (`DemoGenerator.write(into:staging:)`), the marker is kept there,
+    /// and a database holding other records is refused; the demo user is still the home's.
     ///
     /// Audited as an administrative command (`AdministrativeAudit`): a `demo` record, and a
     /// `user-add` record when it adds the demo user, before the shell starts.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
-            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell."
+            abstract: "Make a home of synthetic patients and a user demo/demo, then start the shell.",
+            discussion: """
+                The patients go into the home's records, or into the site's shared database when its \
+                records are on PostgreSQL ([records] backend = "postgresql"), which must then hold no \
+                other records. Run again with the same --seed and --patients, it uses the demo \
+                records already there.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -45,13 +54,14 @@ extension Ward {
         var startsShell: Bool { !noShell && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
         func run() throws {
-            try refuseUnlessSQLite("demo", global: global)
             let home = try WardHome.open(option: global.home)
+            let shared = try sharedRecordsStore(global: global)
+            defer { shared?.close() }
             let audit = try AdministrativeAudit.open(global: global, home: home)
             var reused = false
             try audit.recording(
                 { .demo(patients: patients, seed: seed, reused: reused, by: audit.unixUser, status: $0) },
-                change: { reused = try makeRecords(in: home) }
+                change: { reused = try shared.map { try makeRecords(in: $0, home: home) } ?? makeRecords(in: home) }
             )
             try makeUser(in: home, audit: audit)
             guard startsShell else { return }
@@ -77,6 +87,38 @@ extension Ward {
             }
             progress.finish()
             return false
+        }
+
+        /// Loads the records into the site's shared database, or finds them loaded already: true then.
+        private func makeRecords(in store: PostgresRecordStore, home: WardHome) throws -> Bool {
+            let server = store.settings.endpoint.description
+            if try store.demoMarker() == DemoMarker(seed: seed, patients: patients) {
+                StandardError.write("Using the demo records already on \(server).\n")
+                return true
+            }
+            let staging = (home.path as NSString).appendingPathComponent(DemoGenerator.stagingFileName)
+            try StagingFileRemoval.during(staging) {
+                try load(into: store, home: home, server: server)
+            }
+            return false
+        }
+
+        private func load(into store: PostgresRecordStore, home: WardHome, server: String) throws {
+            let making = ProgressLine(label: "Making \(patients) synthetic patients")
+            var copying: ProgressLine?
+            try DemoGenerator(seed: seed, patients: patients).write(
+                into: store,
+                staging: home.path,
+                making: { done, total in
+                    making.show(done, of: total)
+                    if done == total { making.finish() }
+                },
+                copying: { done, total in
+                    if copying == nil { copying = ProgressLine(label: "Copying rows to \(server)") }
+                    copying?.show(done, of: total)
+                }
+            )
+            copying?.finish()
         }
 
         private func makeUser(in home: WardHome, audit: AdministrativeAudit) throws {

@@ -7,7 +7,8 @@ import WardRecords
 
 extension Ward {
     /// `ward import PATH...`: FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into
-    /// the home's records.
+    /// the home's records, or into the site's shared database when its records are on
+    /// PostgreSQL (`[records] backend = "postgresql"`), by the same rules.
     ///
     /// Goes on past a bad bundle so one bad file does not hold back a directory of good ones;
     /// each bad bundle is named with its file and JSON path, imports nothing, and the command
@@ -22,7 +23,12 @@ extension Ward {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into the records."
+            abstract: "Import FHIR R4 bundles (Synthea output) and bulk-data NDJSON exports into the records.",
+            discussion: """
+                The records are the home's, or the site's shared database when its records are on \
+                PostgreSQL ([records] backend = "postgresql"). Each bundle, and each export, is \
+                imported whole or not at all.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -42,16 +48,22 @@ extension Ward {
         }
 
         func run() throws {
-            try refuseUnlessSQLite("import", global: global)
             let home = try WardHome.open(option: global.home)
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            let store = try SQLiteRecordStore(path: home.recordsPath)
-            defer { store.close() }
+            let importer: FHIRImporter
+            let close: () -> Void
+            if let shared = try sharedRecordsStore(global: global) {
+                (importer, close) = (FHIRImporter(store: shared), shared.close)
+            } else {
+                let store = try SQLiteRecordStore(path: home.recordsPath)
+                (importer, close) = (FHIRImporter(store: store), store.close)
+            }
+            defer { close() }
             let progress = ProgressLine(label: "Importing bundles")
             var report = ImportReport()
             for unit in Self.units(paths) {
                 var reported = 0
-                let done = FHIRImporter(store: store).importBundles(at: unit) { done, total, part in
+                let done = importer.importBundles(at: unit) { done, total, part in
                     // Failures as they happen, between progress lines.
                     for failure in part.failures.dropFirst(reported) {
                         progress.clearLine()

@@ -17,18 +17,15 @@ extension SessionSetup {
     }
 }
 
-/// Refuses a command that writes the home's SQLite file when the site's records are on
-/// PostgreSQL: it would make records that no session reads. Loading a shared database with
-/// `ward import` and `ward demo` is not built yet (issue 17).
+/// The site's shared records store when its records are on PostgreSQL (`[records] backend =
+/// "postgresql"`), connected, its schema checked (`ward db migrate` makes it); nil when they are
+/// the home's own SQLite file.
 ///
-/// - Throws: `ConfigError.conflict` naming the site file's `[records]` line (exit 78).
-func refuseUnlessSQLite(_ command: String, global: GlobalOptions) throws {
+/// For `ward demo` and `ward import`, which then load the shared database rather than a file
+/// no session of the site would read. An unreachable server stops them with exit 69 naming its
+/// host and port, before anything is read or generated.
+func sharedRecordsStore(global: GlobalOptions) throws -> PostgresRecordStore? {
     let records = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records
-    guard records.backend == .postgresql else { return }
-    throw ConfigError.conflict(
-        file: records.file,
-        line: records.line,
-        message: "the site's records are on PostgreSQL ([records] backend = \"postgresql\"); "
-            + "'ward \(command)' writes only a home's own SQLite file and cannot load them yet."
-    )
+    guard records.backend == .postgresql, let url = records.url else { return nil }
+    return try PostgresRecordStore(settings: PostgresSettings(policy: records, url: url))
 }

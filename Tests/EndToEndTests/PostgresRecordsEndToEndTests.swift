@@ -35,11 +35,6 @@ import Testing
         let h = try BatchHome(patients: 5)
         try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
             .write(toFile: h.site, atomically: true, encoding: .utf8)
-        // Loading the shared records with import or demo is refused, not done to the home's file.
-        for command in [["demo", "--patients", "3", "--no-shell"], ["import", h.directory.path]] {
-            _ = try TerminalHarness.run(TerminalHarness.wardPath, command, environment: h.environment)
-            #expect(TerminalHarness.lastStatus == 78, "ward \(command[0])")
-        }
         let check = try TerminalHarness.run(TerminalHarness.wardPath, ["config", "check"], environment: h.environment)
         #expect(check.contains("[records]") && check.contains("backend = \"postgresql\""))
         #expect(check.contains("url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\""))

@@ -62,8 +62,10 @@ public struct DemoGenerator: Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    /// Writes a complete demo database at `path` (which must not exist).
-    func write(path: String, progress: (Int, Int) -> Void) throws {
+    /// Writes a complete demo database at `path` (which must not exist). Without `indexed`,
+    /// only the tables and their rows: a staging file for `PostgresBulkLoad`, which needs no
+    /// index or name search of SQLite's.
+    func write(path: String, indexed: Bool = true, progress: (Int, Int) -> Void) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false  // rows reference patients written just before them
         configuration.journalMode = .default
@@ -104,6 +106,7 @@ public struct DemoGenerator: Sendable {
                     progress(done, patients)
                 }
             }
+            guard indexed else { return try queue.close() }
             try RecordsSchema.migrator.migrate(queue)
             try queue.inDatabase { db in
                 try db.execute(sql: "INSERT INTO patient_fts(patient_fts) VALUES ('optimize')")

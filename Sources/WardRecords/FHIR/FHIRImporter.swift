@@ -16,11 +16,24 @@ import GRDB
 /// by the bundle's; notes written in Ward are kept. Importing the same bundle twice therefore
 /// changes nothing. A Patient that matches a stored patient by only one of the two is refused
 /// (`PatientClash`): it would overwrite someone else's chart.
+///
+/// The same rules for both stores: the embedded SQLite file, or the site's shared PostgreSQL
+/// database, where each bundle or export is one PostgreSQL transaction (`ImportTarget` says
+/// how the writes differ).
 public struct FHIRImporter {
-    private let store: SQLiteRecordStore
+    private enum Destination {
+        case sqlite(SQLiteRecordStore)
+        case postgres(PostgresRecordStore)
+    }
+
+    private let destination: Destination
 
     public init(store: SQLiteRecordStore) {
-        self.store = store
+        destination = .sqlite(store)
+    }
+
+    public init(store: PostgresRecordStore) {
+        destination = .postgres(store)
     }
 
     /// Imports every bundle and NDJSON export under `paths` (`ImportInput.inputs`), going on
@@ -99,14 +112,27 @@ public struct FHIRImporter {
         let bundle = try Self.mapping(file: file, export: export) { try FHIRBundle(reading: source) }
         // Inside the transaction's closure, errors are mapped before GRDB rethrows them: the
         // store's `write` would turn any other error into an unnamed database error.
-        let counts = try store.write { db in
+        let counts = try transaction { target in
             try Self.mapping(file: file, export: export) {
-                var writer = BundleWriter(db: db, bundle: bundle)
+                var writer = BundleWriter(target: target, bundle: bundle)
                 try writer.writePatients()
-                return try bundle.readResources(source) { try writer.write($0) }
+                let counts = try bundle.readResources(source) { try writer.write($0) }
+                try target.finish()
+                return counts
             }
         }
         report.count(bundle, counts, export: export)
+    }
+
+    /// Runs `body` in one transaction of the destination: all of it is written, or none.
+    private func transaction<T>(_ body: (any ImportTarget) throws -> T) throws -> T {
+        switch destination {
+        case .sqlite(let store):
+            return try store.write { db in try body(SQLiteImportTarget(db: db)) }
+        case .postgres(let store):
+            guard !store.isLocked else { throw StoreError.closed }
+            return try store.link.transaction { try body(PostgresImportTarget(link: store.link)) }
+        }
     }
 
     /// Runs `body`, turning the reader's and writer's complaints into `StoreError`s naming `file`.
@@ -130,6 +156,10 @@ public struct FHIRImporter {
             case .clash(let clash):
                 throw StoreError.patientClashInExport(file: "\(located.file):\(located.line)", clash: clash)
             }
+        } catch StoreError.database(let reason) where reason.hasPrefix(PostgresLink.sqlStateReason + "23") {
+            // PostgreSQL's integrity-constraint class (23…), as SQLite's constraint error below.
+            if export { throw StoreError.exportConflict(file: file, constraint: reason) }
+            throw StoreError.bundleConflict(file: file, constraint: reason)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // After the writer's own checks, a sign of a bug or of a concurrent writer rather than
             // of the bundle; still reported as the bundle's data error, never as raw SQL.

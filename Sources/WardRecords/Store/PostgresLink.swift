@@ -19,8 +19,8 @@ final class PostgresLink: Sendable {
     let settings: PostgresSettings
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// The open connection, behind a lock for `interrupt()`.
-    private let current = Mutex<PostgresConnection?>(nil)
-    private let logger: Logger = {
+    let current = Mutex<PostgresConnection?>(nil)
+    let logger: Logger = {
         // PostgresNIO logs queries at debug and trace; Ward logs none of it (patient data).
         var logger = Logger(label: "ward.records.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
@@ -72,21 +72,23 @@ final class PostgresLink: Sendable {
     }
 
     /// Runs one statement and returns its rows, connecting first if the connection was lost.
+    /// `limit` replaces the site's `statement-timeout` as the wait's bound, for a bulk load's
+    /// statements (the server's own bound is then lifted by the caller).
     ///
     /// - Throws: `StoreError.database` with the SQLSTATE only (a server's message may quote a
     ///   value), or `StoreError.unavailable` when the server cannot be reached.
     @discardableResult
-    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try queries([query])[0]
+    func query(_ query: PostgresQuery, upTo limit: Duration? = nil) throws -> [PostgresRow] {
+        try queries([query], upTo: limit)[0]
     }
 
     /// Runs statements one after another and returns each one's rows: all are handed to the
     /// connection's thread at once and the loop thread waits once, up to `statement-timeout`
-    /// for them all. A chart's sections, read one wait at a time, spent most of an `open` on
-    /// loopback in the hand-over between the two threads, not on the server.
+    /// (or `limit`) for them all. A chart's sections, read one wait at a time, spent most of an
+    /// `open` on loopback in the hand-over between the two threads, not on the server.
     ///
     /// - Throws: as `query`; the first statement that fails decides.
-    func queries(_ queries: [PostgresQuery]) throws -> [[PostgresRow]] {
+    func queries(_ queries: [PostgresQuery], upTo limit: Duration? = nil) throws -> [[PostgresRow]] {
         // A connection the server has already closed (a restart, an administrator's
         // pg_terminate_backend, an idle timeout) is replaced before anything is sent: a query
         // queued on it would wait out the whole statement-timeout.
@@ -96,7 +98,7 @@ final class PostgresLink: Sendable {
         let futures = queries.map { connection.query($0, logger: logger) }
         let all = EventLoopFuture.whenAllSucceed(futures, on: connection.eventLoop)
         do {
-            return try Self.wait(for: all, upTo: settings.statementTimeout).map(\.rows)
+            return try Self.wait(for: all, upTo: limit ?? settings.statementTimeout).map(\.rows)
         } catch let error as Timeout {
             drop(connection)
             throw StoreError.database(reason: "the records server did not answer \(error.text)")
@@ -116,7 +118,7 @@ final class PostgresLink: Sendable {
                             + "see DATABASE in ward(1)"
                     )
                 }
-                throw StoreError.database(reason: "PostgreSQL error SQLSTATE \(state)")
+                throw StoreError.database(reason: Self.sqlStateReason + state)
             }
             drop(connection)
             throw StoreError.database(
@@ -154,7 +156,7 @@ final class PostgresLink: Sendable {
     /// Ends the statement running now by closing its connection; any thread.
     func interrupt() { close() }
 
-    private func drop(_ connection: PostgresConnection) {
+    func drop(_ connection: PostgresConnection) {
         current.withLock { if $0 === connection { $0 = nil } }
         Self.closeSoon(connection)
     }
@@ -249,6 +251,10 @@ final class PostgresLink: Sendable {
             return "cannot connect"
         }
     }
+
+    /// How a statement's failure is told: these words, then the SQLSTATE (never the server's
+    /// text, which may quote a value).
+    static let sqlStateReason = "PostgreSQL error SQLSTATE "
 
     /// A wait that ran out.
     struct Timeout: Error {

@@ -37,6 +37,9 @@ public enum StoreError: WardError, Equatable, Sendable {
     case exportConflict(file: String, constraint: String)
     /// The home already holds records; the demo generator writes only into an empty home.
     case alreadyHasRecords(path: String)
+    /// The shared records database (PostgreSQL) on `server` already holds records; `ward demo`
+    /// loads only an empty one.
+    case databaseHasRecords(server: String)
     /// A bundle's Patient would overwrite or merge another patient; nothing of it was imported.
     case patientClash(file: String, clash: PatientClash)
     /// The database refused a bundle's rows (a uniqueness or reference rule); `constraint` is
@@ -72,6 +75,8 @@ public enum StoreError: WardError, Equatable, Sendable {
                 + "nothing of this export was imported"
         case .alreadyHasRecords(let path):
             return "\(path) already holds records; choose an empty home with --home"
+        case .databaseHasRecords(let server):
+            return "the records database on \(server) already holds records; 'ward demo' loads only an empty one"
         case .patientClash(let file, let clash):
             return "\(file): \(clash); nothing of this bundle was imported"
         case .bundleConflict(let file, let constraint):
@@ -90,7 +95,7 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .unreadable, .nothingToImport: .noInput
         case .malformedBundle, .malformedLine, .patientClash, .bundleConflict, .patientClashInExport, .exportConflict:
             .dataError
-        case .alreadyHasRecords: .cannotCreate
+        case .alreadyHasRecords, .databaseHasRecords: .cannotCreate
         }
     }
 }
