@@ -82,22 +82,8 @@ extension PostgresLink {
         }
         do {
             try Self.wait(for: promise.futureResult, upTo: finishing ?? limit)
-        } catch let error as Timeout {
-            drop(connection)
-            throw StoreError.database(reason: "the records server did not answer \(error.text)")
-        } catch let error as PSQLError {
-            if error.code == .server, let state = error.serverInfo?[.sqlState], !connection.isClosed,
-                !state.hasPrefix("57P"), !state.hasPrefix("08")
-            {
-                throw StoreError.database(reason: Self.sqlStateReason + state)
-            }
-            drop(connection)
-            throw StoreError.database(
-                reason: "the connection to the records server \(settings.endpoint.description) was lost"
-            )
         } catch {
-            drop(connection)
-            throw StoreError.database(reason: "the connection to the records server was lost")
+            throw failure(error, on: connection)
         }
     }
 

@@ -99,35 +99,43 @@ final class PostgresLink: Sendable {
         let all = EventLoopFuture.whenAllSucceed(futures, on: connection.eventLoop)
         do {
             return try Self.wait(for: all, upTo: limit ?? settings.statementTimeout).map(\.rows)
-        } catch let error as Timeout {
-            drop(connection)
-            throw StoreError.database(reason: "the records server did not answer \(error.text)")
-        } catch let error as PSQLError {
-            // A server going away says so first (57P01 admin shutdown, 08… connection
-            // exceptions): the connection is dead then, whichever arrives first.
-            if error.code == .server, let state = error.serverInfo?[.sqlState], !connection.isClosed,
-                !state.hasPrefix("57P"), !state.hasPrefix("08")
-            {
-                if state == "57014" {
-                    throw StoreError.database(reason: "the statement took longer than statement-timeout")
-                }
-                if state == "42501" {
-                    // A session's user lacks a grant, or `ward db migrate`'s lacks CREATE.
-                    throw StoreError.database(
-                        reason: "the database user \(settings.user) lacks a privilege this needs (SQLSTATE 42501); "
-                            + "see DATABASE in ward(1)"
-                    )
-                }
-                throw StoreError.database(reason: Self.sqlStateReason + state)
-            }
-            drop(connection)
-            throw StoreError.database(
-                reason: "the connection to the records server \(settings.endpoint.description) was lost"
-            )
         } catch {
-            drop(connection)
-            throw StoreError.database(reason: "the connection to the records server was lost")
+            throw failure(error, on: connection)
         }
+    }
+
+    /// A failed wait on `connection` in Ward's words. A timeout or a lost connection drops it, so
+    /// the next statement connects again; a server's refusal on a live connection is named by its
+    /// SQLSTATE only (the server's message may quote a value).
+    func failure(_ error: any Error, on connection: PostgresConnection) -> StoreError {
+        if let error = error as? Timeout {
+            drop(connection)
+            return .database(reason: "the records server did not answer \(error.text)")
+        }
+        guard let error = error as? PSQLError else {
+            drop(connection)
+            return .database(reason: "the connection to the records server was lost")
+        }
+        // A server going away says so first (57P01 admin shutdown, 08… connection
+        // exceptions): the connection is dead then, whichever arrives first.
+        if error.code == .server, let state = error.serverInfo?[.sqlState], !connection.isClosed,
+            !state.hasPrefix("57P"), !state.hasPrefix("08")
+        {
+            switch state {
+            case "57014":
+                return .database(reason: "the statement took longer than statement-timeout")
+            case "42501":
+                // A session's user lacks a grant, or `ward db migrate`'s lacks CREATE.
+                return .database(
+                    reason: "the database user \(settings.user) lacks a privilege this needs (SQLSTATE 42501); "
+                        + "see DATABASE in ward(1)"
+                )
+            default:
+                return .database(reason: Self.sqlStateReason + state)
+            }
+        }
+        drop(connection)
+        return .database(reason: "the connection to the records server \(settings.endpoint.description) was lost")
     }
 
     /// Runs `body` between BEGIN and COMMIT; rolls back (or, past the timeout, drops the
