@@ -19,7 +19,10 @@ import Testing
     ) throws -> (SQLiteRecordStore, PostgresRecordStore) {
         try DemoGenerator(seed: seed, patients: patients).write(home: home.path)
         let postgres = try PostgresRecordStore(
-            settings: PostgresRecordStoreTests.settings(server, database: PostgresRecordStoreTests.migratedDatabase(server))
+            settings: PostgresRecordStoreTests.settings(
+                server,
+                database: PostgresRecordStoreTests.migratedDatabase(server)
+            )
         )
         var made: [Int] = []
         var copied: [(Int, Int)] = []
@@ -106,7 +109,10 @@ import Testing
         let staging = TemporaryHome()
         defer { staging.remove() }
         let server = try PostgresServer()
-        let settings = PostgresRecordStoreTests.settings(server, database: try PostgresRecordStoreTests.migratedDatabase(server))
+        let settings = PostgresRecordStoreTests.settings(
+            server,
+            database: try PostgresRecordStoreTests.migratedDatabase(server)
+        )
         let postgres = try PostgresRecordStore(settings: settings)
         try postgres.add(
             LoadedChart(

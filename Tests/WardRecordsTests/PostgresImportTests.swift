@@ -20,7 +20,10 @@ import Testing
             server = try PostgresServer()
             sqlite = try SQLiteRecordStore(home: home.path)
             postgres = try PostgresRecordStore(
-                settings: PostgresRecordStoreTests.settings(server, database: PostgresRecordStoreTests.migratedDatabase(server))
+                settings: PostgresRecordStoreTests.settings(
+                    server,
+                    database: PostgresRecordStoreTests.migratedDatabase(server)
+                )
             )
         }
 
