@@ -6,73 +6,28 @@ import PostgresNIO
 struct PostgresChartLoader {
     let store: PostgresRecordStore
 
+    /// Reads the chart in one flight: the patient row and, for a full chart, its ten sections
+    /// between `BEGIN … REPEATABLE READ READ ONLY` and `COMMIT`, all sent at once and waited for
+    /// once (`PostgresLink.queries`). Each section finds the patient by MRN itself (a subquery on
+    /// `patient_mrn`), so nothing waits for the patient's id: five waits on the connection's
+    /// thread (BEGIN, the patient, the sections, COMMIT) became one. A failing statement aborts
+    /// the transaction, and the `COMMIT` already sent then rolls it back, so the connection is
+    /// left outside any transaction either way.
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
-        let found = try store.rows(
+        let key = mrn.lowercased(ascii: true)
+        let patientRow: PostgresQuery = """
+            SELECT mrn, given, family, birth_date, sex, phone, address, restricted FROM patient
+            WHERE lower(mrn) COLLATE "C" = \(key)
             """
-            SELECT id, mrn, given, family, birth_date, sex, phone, address, restricted FROM patient
-            WHERE lower(mrn) COLLATE "C" = \(mrn.lowercased(ascii: true))
-            """
-        )
-        guard let row = found.first else { throw StoreError.noSuchPatient }
-        let (id, patient) = try store.decoded {
-            let (id, mrn, given, family, birthDate, sex, phone, address, restricted) = try row.decode(
-                (Int64, String, String, String, String, String, String, String, Bool).self
-            )
-            return (
-                id,
-                Patient(
-                    mrn: mrn,
-                    given: given,
-                    family: family,
-                    birthDate: birthDate,
-                    sex: Sex(rawValue: sex) ?? .unknown,
-                    phone: phone,
-                    address: address,
-                    restricted: restricted
-                )
-            )
+        guard contents == .full else {
+            // One statement is one snapshot: no transaction needed.
+            return LoadedChart(patient: try patient(store.rows(patientRow)))
         }
-        guard contents == .full else { return LoadedChart(patient: patient) }
-        let observationIDs = RecordsSchema.observationIDs(patient: id)
-        // The sections in `LoadedChart`'s order, sent together: one wait, not ten. `NULLS FIRST`
-        // sorts as SQLite does.
-        let sections = try store.rows([
-            """
-            SELECT substance, code, criticality, category, status, recorded, system FROM allergy
-            WHERE patient_id = \(id) ORDER BY id
-            """,
-            """
-            SELECT code, display, status, onset, abated, system FROM problem
-            WHERE patient_id = \(id) ORDER BY onset NULLS FIRST, id
-            """,
-            """
-            SELECT code, display, status, dosage, authored, system FROM medication
-            WHERE patient_id = \(id) ORDER BY authored NULLS FIRST, id
-            """,
-            """
-            SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time, c.system
-            FROM observation o JOIN observation_code c ON c.id = o.code_id
-            WHERE o.id BETWEEN \(observationIDs.lowerBound) AND \(observationIDs.upperBound) ORDER BY o.time, o.id
-            """,
-            #"SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = \#(id) ORDER BY start, id"#,
-            "SELECT author, time, text FROM note WHERE patient_id = \(id) ORDER BY time, id",
-            """
-            SELECT code, vaccine, status, date, system FROM immunization WHERE patient_id = \(id)
-            ORDER BY date NULLS FIRST, id
-            """,
-            """
-            SELECT code, display, reason, status, performed, system FROM procedure WHERE patient_id = \(id)
-            ORDER BY performed NULLS FIRST, id
-            """,
-            #"""
-            SELECT category, activities, status, start, "end" FROM care_plan WHERE patient_id = \#(id)
-            ORDER BY start NULLS FIRST, id
-            """#,
-            """
-            SELECT code, name, status, date, results, conclusion, system, presented_form FROM diagnostic_report
-            WHERE patient_id = \(id) ORDER BY date NULLS FIRST, id
-            """,
-        ])
+        let flight = try store.rows(
+            ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", patientRow] + Self.sections(key) + ["COMMIT"]
+        )
+        let patient = try patient(flight[1])
+        let sections = Array(flight[2..<(flight.count - 1)])
         func section<T>(_ index: Int, _ make: (PostgresRow) throws -> T) throws -> [T] {
             try store.decoded { try sections[index].map(make) }
         }
@@ -165,5 +120,86 @@ struct PostgresChartLoader {
                 )
             }
         )
+    }
+
+    /// The chart's patient, from the patient statement's rows.
+    private func patient(_ found: [PostgresRow]) throws -> Patient {
+        guard let row = found.first else { throw StoreError.noSuchPatient }
+        return try store.decoded {
+            let (mrn, given, family, birthDate, sex, phone, address, restricted) = try row.decode(
+                (String, String, String, String, String, String, String, Bool).self
+            )
+            return Patient(
+                mrn: mrn,
+                given: given,
+                family: family,
+                birthDate: birthDate,
+                sex: Sex(rawValue: sex) ?? .unknown,
+                phone: phone,
+                address: address,
+                restricted: restricted
+            )
+        }
+    }
+
+    /// The sections in `LoadedChart`'s order, each finding the patient by the lower-cased MRN
+    /// `key`. `NULLS FIRST` sorts as SQLite does.
+    private static func sections(_ key: String) -> [PostgresQuery] {
+        let first = Int64(1) << RecordsSchema.observationIDBits
+        let last = first - 1
+        return [
+            """
+            SELECT substance, code, criticality, category, status, recorded, system FROM allergy
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key)) ORDER BY id
+            """,
+            """
+            SELECT code, display, status, onset, abated, system FROM problem
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+            ORDER BY onset NULLS FIRST, id
+            """,
+            """
+            SELECT code, display, status, dosage, authored, system FROM medication
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+            ORDER BY authored NULLS FIRST, id
+            """,
+            // The observation ids of `RecordsSchema.observationIDs`, from the patient's id. Two
+            // scalar subqueries, not a join: a join's range is estimated at a ninth of the table
+            // (millions of rows), which sorts and JIT-compiles for a chart of a hundred.
+            """
+            SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time, c.system
+            FROM observation o JOIN observation_code c ON c.id = o.code_id
+            WHERE o.id BETWEEN (SELECT id * \(first) FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+                AND (SELECT id * \(first) + \(last) FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+            ORDER BY o.time, o.id
+            """,
+            #"""
+            SELECT kind, display, reason, start, "end" FROM encounter
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \#(key)) ORDER BY start, id
+            """#,
+            """
+            SELECT author, time, text FROM note
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key)) ORDER BY time, id
+            """,
+            """
+            SELECT code, vaccine, status, date, system FROM immunization
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+            ORDER BY date NULLS FIRST, id
+            """,
+            """
+            SELECT code, display, reason, status, performed, system FROM procedure
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+            ORDER BY performed NULLS FIRST, id
+            """,
+            #"""
+            SELECT category, activities, status, start, "end" FROM care_plan
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \#(key))
+            ORDER BY start NULLS FIRST, id
+            """#,
+            """
+            SELECT code, name, status, date, results, conclusion, system, presented_form FROM diagnostic_report
+            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
+            ORDER BY date NULLS FIRST, id
+            """,
+        ]
     }
 }
