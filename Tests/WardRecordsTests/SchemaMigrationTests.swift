@@ -69,6 +69,13 @@ import WardCore
         #expect("\(older)".contains("has an older schema than this Ward (missing 2-indexes-and-name-search, "))
         #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "1\n")
 
+        // The refused stores closed their connections; the server lets a backend go a moment
+        // later, and until then migrate would count it as a session.
+        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward'"
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try server.psql(sessions, database: database) != "0\n", ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
         let upgraded = try PostgresRecordStore.migrateSchema(settings: settings)
         #expect(upgraded.applied == Array(Self.allMigrations.dropFirst()))
         #expect(try PostgresRecordStore(settings: settings).patientCount() == 0)
