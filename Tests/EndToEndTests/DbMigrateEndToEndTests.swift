@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct DbMigrateEndToEndTests {
     static let migrations = [
         "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",
-        "4-code-systems-and-presented-forms",
+        "4-code-systems-and-presented-forms", "5-name-words",
     ]
 
     /// An audited site whose records are on the server `url` names.
@@ -54,17 +54,17 @@ import Testing
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
         #expect(
             first.standardOutput
-                == "\(target): schema at version 4, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(target): schema at version 5, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
         let again = try h.start(["db", "migrate"])
         #expect(try again.waitForExit(timeout: .seconds(30)) == 0)
-        #expect(again.standardOutput == "\(target): schema at version 4, already up to date\n")
+        #expect(again.standardOutput == "\(target): schema at version 5, already up to date\n")
 
         let records = try Self.migrateRecords(h)
         #expect(records.count == 2)
         #expect(records.first?["backend"] as? String == "postgresql")
         #expect(records.first?["database"] as? String == target)
-        #expect(records.first?["version"] as? Int == 4)
+        #expect(records.first?["version"] as? Int == 5)
         #expect(records.first?["applied"] as? String == Self.migrations.joined(separator: " "))
         #expect(records.first?["forced"] as? String == "no")
         #expect(records.first?["outcome"] as? String == "ok")
@@ -98,11 +98,8 @@ import Testing
         // Meanwhile a newer Ward's migration appears: undo the last one, as if never applied.
         try server.psql(
             """
-            ALTER TABLE allergy DROP COLUMN system; ALTER TABLE problem DROP COLUMN system;
-            ALTER TABLE medication DROP COLUMN system; ALTER TABLE observation_code DROP COLUMN system;
-            ALTER TABLE immunization DROP COLUMN system; ALTER TABLE procedure DROP COLUMN system;
-            ALTER TABLE diagnostic_report DROP COLUMN system; ALTER TABLE diagnostic_report DROP COLUMN presented_form;
-            DELETE FROM ward_migrations WHERE identifier = '4-code-systems-and-presented-forms';
+            ALTER TABLE patient DROP COLUMN name_words;
+            DELETE FROM ward_migrations WHERE identifier = '5-name-words';
             """,
             database: database
         )
@@ -111,15 +108,15 @@ import Testing
         #expect(
             refused.standardError
                 == "ward: 2 Ward sessions are connected to records on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
-                + "(from local socket), and migrating (4-code-systems-and-presented-forms) would lock tables they "
+                + "(from local socket), and migrating (5-name-words) would lock tables they "
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "3\n")
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "4\n")
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
-        #expect(forced.standardOutput.hasSuffix("schema at version 4, applied: 4-code-systems-and-presented-forms\n"))
+        #expect(forced.standardOutput.hasSuffix("schema at version 5, applied: 5-name-words\n"))
         // The sessions go on.
         session.send("find lovelace")
         session.closeInput()
@@ -133,14 +130,14 @@ import Testing
         #expect(records.count == 3)
         #expect(records[1]["outcome"] as? String == "failed" && records[1]["status"] as? Int == 75)
         #expect(records[2]["forced"] as? String == "yes" && records[2]["outcome"] as? String == "ok")
-        #expect(records[2]["applied"] as? String == "4-code-systems-and-presented-forms")
+        #expect(records[2]["applied"] as? String == "5-name-words")
     }
 
     @Test func sqlite_migrateOnAHome_isUpToDate_andAudited() throws {
         let h = try BatchHome(patients: 3)
         let run = try h.start(["db", "migrate"])
         #expect(try run.waitForExit(timeout: .seconds(30)) == 0, "\(run.standardError)")
-        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 4, already up to date\n")
+        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 5, already up to date\n")
         let records = try Self.migrateRecords(h)
         #expect(records.count == 1)
         #expect(records.first?["backend"] as? String == "sqlite")
@@ -153,7 +150,7 @@ import Testing
         #expect(try fresh.waitForExit(timeout: .seconds(30)) == 0, "\(fresh.standardError)")
         #expect(
             fresh.standardOutput
-                == "\(h.home)/records.sqlite: schema at version 4, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(h.home)/records.sqlite: schema at version 5, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
     }
 }

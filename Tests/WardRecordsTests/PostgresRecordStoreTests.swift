@@ -160,6 +160,58 @@ import Testing
         #expect(try postgres.find("mar", limit: 20).totalIsCapped)
     }
 
+    /// Two or more words go through the GIN index over `patient.name_words`, not the token
+    /// table: with far more patients per word than the candidates kept, the same candidates as
+    /// SQLite's FTS5, whether the words were written by the chart writer or filled by the
+    /// migration (`PostgresSchema.fillNameWords`) from the token table.
+    @Test func twoPrefixesOfManyPatients_findTheSameCandidates_onBothStores() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let sqlite = try SQLiteRecordStore(home: home.path)
+        let families = ["Marsh", "Martin", "Smith", "Smithson", "Marquez", "Johnson"]
+        let givens = ["Mark", "Maria", "John", "Ann Smith", "Marta Jane", "Jo"]
+        try sqlite.importing(
+            Bundles.bundle(
+                (0..<1500).map { i in
+                    Bundles.patient(
+                        "p\(i)",
+                        given: givens[(i / 7) % givens.count].split(separator: " ").map(String.init),
+                        family: families[i % families.count],
+                        mrn: "M\(i)"
+                    )
+                }
+            )
+        )
+        let database = try PostgresRecordStoreTests.migratedDatabase(server)
+        let postgres = try PostgresRecordStore(settings: Self.settings(server, database: database))
+        _ = try Self.copy(sqlite, into: postgres)
+        let queries = [
+            "mar smi", "smi mar", "m s", "ma jo", "j s", "smith smi", "mar mar", "mar smith ann", "\"smith\" mar",
+            "\"smith\" \"ann\"", "mart jo", "mar zz", "zz mar", "jo jo jo",
+        ]
+        func expectSame() throws {
+            for query in queries {
+                for limit in [1, 20, 50] {
+                    #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+                }
+            }
+        }
+        try expectSame()
+        #expect(try postgres.find("mar smi", limit: 20).totalIsCapped)
+        // The same words in both places, in any order (the writer keeps the names' order).
+        let differing = """
+            SELECT count(*) FROM patient LEFT JOIN
+                (SELECT patient_id, array_agg(token) AS words FROM patient_name_token GROUP BY patient_id) AS t
+                ON t.patient_id = patient.id
+            WHERE NOT (name_words @> coalesce(t.words, '{}') AND name_words <@ coalesce(t.words, '{}'))
+            """
+        #expect(try server.psql(differing, database: database) == "0\n")
+        try server.psql("UPDATE patient SET name_words = '{}'; \(PostgresSchema.fillNameWords)", database: database)
+        #expect(try server.psql(differing, database: database) == "0\n")
+        try expectSame()
+    }
+
     @Test func charts_readTheSame_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }

@@ -18,7 +18,7 @@ import Testing
     #expect(
         applied == [
             RecordsSchema.tablesMigration, RecordsSchema.indexesMigration, RecordsSchema.careRecordsMigration,
-            RecordsSchema.codeSystemsMigration,
+            RecordsSchema.codeSystemsMigration, RecordsSchema.nameWordsMigration,
         ]
     )
     let tables = try store.read {

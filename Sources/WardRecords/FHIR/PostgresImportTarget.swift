@@ -74,12 +74,14 @@ final class PostgresImportTarget: ImportTarget {
     }
 
     /// The name search's rows for a patient: each distinct word of its names, as the store's
-    /// own writes make them.
+    /// own writes make them, in `patient_name_token` and in `patient.name_words` alike
+    /// (`PostgresSchema`).
     private func writeNameTokens(of patient: Patient, id: Int64) throws {
         var seen = Set<String>()
         let tokens = (PatientSearch.tokens(patient.given) + PatientSearch.tokens(patient.family)).filter {
             seen.insert($0).inserted
         }
+        try link.query("UPDATE patient SET name_words = \(tokens)::text[] WHERE id = \(id)")
         guard !tokens.isEmpty else { return }
         try link.query("INSERT INTO patient_name_token (token, patient_id) SELECT unnest(\(tokens)::text[]), \(id)")
     }

@@ -17,7 +17,8 @@ import PostgresNIO
 /// was: the server rolls back. The database must hold no patient and no observation code:
 /// rows keep the staging file's ids, which is what makes a chart read the same from both
 /// backends. The name search's table (`patient_name_token`) is filled from the same
-/// `PatientSearch.tokens` as the store's own writes, and every id sequence is moved past the
+/// `PatientSearch.tokens` as the store's own writes, each patient's `name_words` from that
+/// table (`PostgresSchema.fillNameWords`), and every id sequence is moved past the
 /// loaded ids, so notes written later get fresh ids.
 struct PostgresBulkLoad {
     let link: PostgresLink
@@ -67,6 +68,7 @@ struct PostgresBulkLoad {
                         done += $0
                         progress(done, total)
                     }
+                    try link.query(PostgresQuery(unsafeSQL: PostgresSchema.fillNameWords), upTo: Self.finishing)
                 }
             }
             for row in try Row.fetchAll(staging, sql: "SELECT key, value FROM meta") {

@@ -25,19 +25,20 @@ extension PostgresRecordStore {
 
     private func write(_ chart: LoadedChart, fhirID: String?) throws -> Int64 {
         let p = chart.patient
-        let inserted = try rows(
-            """
-            INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted)
-            VALUES (\(p.mrn), \(fhirID), \(p.given), \(p.family), \(p.birthDate), \(p.sex.rawValue), \(p.phone),
-                \(p.address), \(p.restricted))
-            RETURNING id
-            """
-        )
-        let id = try decoded { try inserted.first!.decode(Int64.self) }
         var seen = Set<String>()
         let tokens = (PatientSearch.tokens(p.given) + PatientSearch.tokens(p.family)).filter {
             seen.insert($0).inserted
         }
+        // `name_words` and `patient_name_token` hold the same words (`PostgresSchema`).
+        let inserted = try rows(
+            """
+            INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted, name_words)
+            VALUES (\(p.mrn), \(fhirID), \(p.given), \(p.family), \(p.birthDate), \(p.sex.rawValue), \(p.phone),
+                \(p.address), \(p.restricted), \(tokens)::text[])
+            RETURNING id
+            """
+        )
+        let id = try decoded { try inserted.first!.decode(Int64.self) }
         if !tokens.isEmpty {
             try rows("INSERT INTO patient_name_token (token, patient_id) SELECT unnest(\(tokens)::text[]), \(id)")
         }

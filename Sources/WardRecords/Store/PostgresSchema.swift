@@ -9,7 +9,8 @@ import PostgresNIO
 /// collation (SQLite's `NOCASE` compares bytes after folding ASCII); and the name search is a
 /// table of name words, `patient_name_token`, in place of FTS5, filled by Ward with the words
 /// `PatientSearch.tokens` makes, so both stores split and fold names the same way and find the
-/// same patients.
+/// same patients; the same words again in `patient.name_words`, under a GIN index, for searches
+/// of several words (migration `5-name-words`).
 ///
 /// Several hosts may open the database at once: the migrations run in one transaction under an
 /// advisory lock, so the first Ward migrates and the others wait, then find nothing to do.
@@ -127,7 +128,29 @@ enum PostgresSchema {
                 .map { "ALTER TABLE \($0) ADD COLUMN system text NOT NULL DEFAULT ''" }
                 + ["ALTER TABLE diagnostic_report ADD COLUMN presented_form text NOT NULL DEFAULT ''"]
         ),
+        (
+            // Two prefixes are two ranges of `patient_name_token` to intersect, and a B-tree
+            // intersects ranges only by reading both whole (`mar smi`: 71,000 entries for 531
+            // patients, 16 ms). A GIN index over each patient's words intersects posting lists
+            // instead (a BitmapAnd). The words are the same `patient_name_token` holds, so the
+            // column is filled from it here and written beside it by every writer after.
+            RecordsSchema.nameWordsMigration,
+            [
+                #"ALTER TABLE patient ADD COLUMN name_words text[] COLLATE "C" NOT NULL DEFAULT '{}'"#,
+                fillNameWords,
+                "CREATE INDEX patient_name_words ON patient USING gin (name_words)",
+            ]
+        ),
     ]
+
+    /// Sets every patient's `name_words` from its `patient_name_token` rows: the migration that
+    /// adds the column, and the bulk load (which copies the tokens, not the column).
+    static let fillNameWords = """
+        UPDATE patient SET name_words = words.tokens
+        FROM (SELECT patient_id, array_agg(token ORDER BY token) AS tokens FROM patient_name_token GROUP BY patient_id)
+            AS words
+        WHERE patient.id = words.patient_id
+        """
 
     /// A table of a patient's entries: an id, the patient, then `columns`.
     private static func entries(_ table: String, _ columns: String) -> String {

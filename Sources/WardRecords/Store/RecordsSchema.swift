@@ -38,6 +38,11 @@ enum RecordsSchema {
     /// written before read as before, with no system, and `ALTER TABLE ADD COLUMN` rewrites no
     /// row, so a demo home of tens of millions of observations migrates at once.
     static let codeSystemsMigration = "4-code-systems-and-presented-forms"
+    /// Each patient's name words in one indexed column, for PostgreSQL's search of two or more
+    /// prefixes (issue 17; `PostgresSchema`). Nothing on SQLite, whose FTS5 index already
+    /// intersects words: registered under the same name so that both stores count the same
+    /// migrations and `ward db migrate` reports the same version on either.
+    static let nameWordsMigration = "5-name-words"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -213,6 +218,7 @@ enum RecordsSchema {
             }
             try db.execute(sql: "ALTER TABLE diagnostic_report ADD COLUMN presented_form TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration(nameWordsMigration) { _ in }
         return migrator
     }
 
