@@ -142,64 +142,55 @@ struct PostgresBulkLoad {
     /// One table, whole, in rowid order; `advanced(rows)` after each chunk.
     private func copy(_ table: String, columns: [String], advanced: (Int) -> Void) throws {
         let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        try each("SELECT \(list) FROM \(table)", into: (table, columns)) { statement, send in
-            var text = CopyText()
-            var rows = 0
-            while try step(statement) {
-                for index in 0..<Int32(columns.count) { try text.appendColumn(statement, index, first: index == 0) }
-                text.endRow()
-                rows += 1
-                if text.isFull {
-                    try send(text.take())
-                    advanced(rows)
-                    rows = 0
-                }
-            }
-            try send(text.take())
-            advanced(rows)
+        try each("SELECT \(list) FROM \(table)", into: (table, columns), advanced: advanced) { statement, text in
+            for index in 0..<Int32(columns.count) { try text.appendColumn(statement, index, first: index == 0) }
+            text.endRow()
         }
     }
 
     /// The name search's rows: each distinct word of each patient's names.
     private func copyNameTokens(advanced: (Int) -> Void) throws {
-        try each("SELECT id, given, family FROM patient", into: ("patient_name_token", ["token", "patient_id"])) {
-            statement,
-            send in
-            var text = CopyText()
-            var rows = 0
-            while try step(statement) {
-                let id = sqlite3_column_int64(statement, 0)
-                var seen = Set<String>()
-                for token in PatientSearch.tokens(string(statement, 1)) + PatientSearch.tokens(string(statement, 2))
-                where seen.insert(token).inserted {
-                    try text.appendColumn(token, first: true)
-                    text.appendColumn(id, first: false)
-                    text.endRow()
-                }
-                rows += 1
-                if text.isFull {
-                    try send(text.take())
-                    advanced(rows)
-                    rows = 0
-                }
+        let target = ("patient_name_token", ["token", "patient_id"])
+        try each("SELECT id, given, family FROM patient", into: target, advanced: advanced) { statement, text in
+            let id = sqlite3_column_int64(statement, 0)
+            var seen = Set<String>()
+            for token in PatientSearch.tokens(string(statement, 1)) + PatientSearch.tokens(string(statement, 2))
+            where seen.insert(token).inserted {
+                try text.appendColumn(token, first: true)
+                text.appendColumn(id, first: false)
+                text.endRow()
             }
-            try send(text.take())
-            advanced(rows)
         }
     }
 
-    /// Prepares `sql` on the staging file and runs `body` with it inside a COPY into `target`.
+    /// Runs `sql` on the staging file inside a COPY into `target`: `row` turns each of its rows
+    /// into COPY text, sent a chunk at a time; `advanced(rows)` after each chunk.
     private func each(
         _ sql: String,
         into target: (table: String, columns: [String]),
-        _ body: (OpaquePointer, (ByteBuffer) throws -> Void) throws -> Void
+        advanced: (Int) -> Void,
+        _ row: (OpaquePointer, inout CopyText) throws -> Void
     ) throws {
         let statement = try staging.makeStatement(sql: sql)
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
-        try withoutActuallyEscaping(body) { body in
-            try link.copy(into: target.table, columns: target.columns, finishing: Self.finishing) { send in
-                try body(handle, send)
+        try withoutActuallyEscaping(row) { row in
+            try withoutActuallyEscaping(advanced) { advanced in
+                try link.copy(into: target.table, columns: target.columns, finishing: Self.finishing) { send in
+                    var text = CopyText()
+                    var rows = 0
+                    while try step(handle) {
+                        try row(handle, &text)
+                        rows += 1
+                        if text.isFull {
+                            try send(text.take())
+                            advanced(rows)
+                            rows = 0
+                        }
+                    }
+                    try send(text.take())
+                    advanced(rows)
+                }
             }
         }
     }
