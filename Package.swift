@@ -82,7 +82,11 @@ let package = Package(
                 "AuditLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // No exported symbol table: nothing looks Ward's symbols up at run time (a crash's
+            // backtrace reads `.symtab`), yet the loader searched the 40,000 exported ones for
+            // every symbol the C libraries bind, 3 MB resident for the whole session.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
         ),
 
         // The list of built-in plugin types: the only place that knows every plugin. Beside the

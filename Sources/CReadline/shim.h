@@ -28,6 +28,9 @@ static inline void ward_rl_configure(rl_getc_func_t *getc_fn, rl_hook_func_t *av
     rl_readline_name = "ward";
     rl_catch_signals = 0;
     rl_catch_sigwinch = 0;
+    /* With no handlers of its own to set, readline's per-call rl_set_signals() is one
+       sigprocmask system call a key for nothing; "persistent" calls it at install only. */
+    rl_persistent_signal_handlers = 1;
     rl_change_environment = 0;
     rl_getc_function = getc_fn;
     rl_input_available_hook = available_fn;

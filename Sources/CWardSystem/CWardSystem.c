@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ int ward_window_size(int fd, unsigned short *rows, unsigned short *cols) {
 }
 
 int ward_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+int ward_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
 int ward_pty_open(const struct termios *settings, unsigned short rows, unsigned short cols, char *name,
                   size_t name_size) {

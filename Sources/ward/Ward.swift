@@ -35,8 +35,9 @@ struct Ward: ParsableCommand {
     /// `GlobalOptions` decode the same values.
     @OptionGroup var global: GlobalOptions
 
-    /// Hardens the process (`hardenProcess()`: not dumpable, no core, umask 077) before anything
-    /// is parsed or read, picks the one logging backend, then parses the command line and runs
+    /// Hardens the process (`hardenProcess()`: not dumpable, no core, umask 077) and has large
+    /// freed blocks leave it (`returnLargeBlocksToTheKernel()`) before anything is parsed or
+    /// read, picks the one logging backend, then parses the command line and runs
     /// the command.
     ///
     /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
@@ -56,6 +57,7 @@ struct Ward: ParsableCommand {
     /// and the version are Ward's own text and go to standard output as they are.
     static func main() {
         hardenProcess()
+        returnLargeBlocksToTheKernel()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning

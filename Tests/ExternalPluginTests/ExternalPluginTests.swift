@@ -15,7 +15,7 @@ private let examples: String = {
 private func script(_ body: String) -> String {
     var template = Array("/tmp/ward-plugin-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    let path = String(cString: template)
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     let text = "import json, sys, time\n" + body
     _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
@@ -27,7 +27,7 @@ private func emptyFile() -> String {
     var template = Array("/tmp/ward-plugin-out-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     close(fd)
-    return String(cString: template)
+    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
 /// A chain holding one external plugin, built from a `[[plugin]]` table written in TOML.

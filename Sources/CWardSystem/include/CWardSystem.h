@@ -36,6 +36,10 @@ int ward_window_size(int fd, unsigned short *rows, unsigned short *cols);
    prctl is variadic too. */
 int ward_set_not_dumpable(void);
 
+/* mallopt(M_MMAP_THRESHOLD, bytes): <malloc.h> is not in Swift's Glibc module. Returns 1 on
+   success, as mallopt does. */
+int ward_set_mmap_threshold(int bytes);
+
 /* A new pseudo-terminal for `ward exec`: the master (O_RDWR, O_NOCTTY, close-on-exec,
    non-blocking) is returned, or -1 with errno; the slave's path is written to `name`. The slave
    gets `settings` (the user's terminal's, as script(1) copies them) and rows x cols. */

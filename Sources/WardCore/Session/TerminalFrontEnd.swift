@@ -158,8 +158,9 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         guard n > 0 else { return driver.terminalClosed() }
         let outputs = decoder.decode(readBuffer[0..<n], at: driver.clock.now)
         explicit_bzero(&readBuffer, n)
-        var more = pollfd(fd: terminal.fd, events: Int16(POLLIN), revents: 0)
-        deliver(outputs, moreComing: poll(&more, 1, 0) > 0)
+        // A read returns all the terminal holds, up to the buffer: only a full one says more is
+        // waiting. (A poll would tell as much, at one more system call for every key.)
+        deliver(outputs, moreComing: n == readBuffer.count)
     }
 
     /// Hands each key to the chain, then what passed to readline: plain text is queued and taken

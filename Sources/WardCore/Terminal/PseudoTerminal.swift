@@ -27,7 +27,7 @@ public final class PseudoTerminal {
         )
         guard fd >= 0 else { throw SystemError("posix_openpt") }
         master = fd
-        slavePath = String(cString: name)
+        slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { close(master) }

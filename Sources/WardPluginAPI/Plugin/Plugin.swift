@@ -18,7 +18,10 @@
 ///
 /// - Important: `intercept` runs on the loop's thread, between key presses. Keep it cheap; do
 ///   I/O only for events that matter (a line, a session change), never per key.
-public protocol Plugin: AnyObject {
+///
+/// The type itself (its `name`, its initializer) is shared: the registry that lists the types is
+/// a constant any thread may read, hence `SendableMetatype`. An instance lives on the loop.
+public protocol Plugin: AnyObject, SendableMetatype {
     /// The name a site file uses for this plugin (`idle-timer`).
     static var name: String { get }
 
