@@ -146,8 +146,13 @@ def write_bundle(path, size_mb, patients, seed=12):
     return count
 
 
-def run_import(ward, bundle, home):
-    env = dict(os.environ, WARD_HOME=home, WARD_SITE=os.path.join(home, "absent-site.toml"), LANG="C.UTF-8")
+def run_import(ward, bundle, home, site=None):
+    # No site file: the built-in policy (a WARD_SITE that names no file is refused), the home's
+    # SQLite records. A site file naming a PostgreSQL database imports there.
+    env = dict(os.environ, WARD_HOME=home, LANG="C.UTF-8")
+    env.pop("WARD_SITE", None)
+    if site:
+        env["WARD_SITE"] = site
     start = time.monotonic()
     process = subprocess.Popen([ward, "import", bundle], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
@@ -167,6 +172,8 @@ def main():
     parser.add_argument("--runs", type=int, default=1, help="imports into fresh homes; the median is printed")
     parser.add_argument("--keep", help="write the bundle in this directory and keep it")
     parser.add_argument("--bundle", help="import this bundle instead of writing one")
+    parser.add_argument("--site", help="a site file whose [records] are on PostgreSQL: import there (each run "
+                        "into the same database; give it a fresh, migrated one and --runs 1)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="ward-import-bench-")
     try:
@@ -184,7 +191,7 @@ def main():
         for run in range(args.runs):
             home = os.path.join(work, "home%d" % run)
             os.mkdir(home, 0o700)
-            status, seconds, cpu, maxrss, stderr = run_import(args.ward, bundle, home)
+            status, seconds, cpu, maxrss, stderr = run_import(args.ward, bundle, home, args.site)
             if status != 0:
                 sys.exit("ward import exited %d:\n%s" % (status, stderr[-2000:]))
             results.append((seconds, maxrss, cpu))

@@ -6,6 +6,26 @@ import Testing
 /// offers TLS with a certificate made at test time: migrated and read over TLS, as the server
 /// itself reports (`pg_stat_ssl`), and refused when the certificate is not the CA's (issue 17).
 @Suite(.serialized) struct PostgresTLSEndToEndTests {
+    /// Whoever may write the CA file chooses which server Ward trusts: refused with the site
+    /// file's line and the path, exit 78, before any connection (no server runs here).
+    @Test func aCAFileOthersMayWrite_stopsWard_withExit78_namingLineAndPath() throws {
+        let h = try BatchHome(patients: 1)
+        let caFile = h.directory.appendingPathComponent("records-ca.pem").path
+        try "-----BEGIN CERTIFICATE-----\n".write(toFile: caFile, atomically: true, encoding: .utf8)
+        chmod(caFile, 0o666)
+        let site =
+            "[[plugin]]\nname = \"audit-log\"\n\n[records]\nbackend = \"postgresql\"\n"
+            + "url = \"postgresql://ward@localhost:5432/records\"\ntls = \"require\"\nca-file = \"\(caFile)\"\n"
+            + TerminalHarness.unguarded
+        try site.write(toFile: h.site, atomically: true, encoding: .utf8)
+        for arguments in [["db", "migrate"], ["-c", "find x", "--user", "demo", "--password-file", h.passwordFile]] {
+            let ward = try h.start(arguments)
+            #expect(try ward.waitForExit(timeout: .seconds(30)) == 78, "\(ward.standardError)")
+            #expect(ward.standardError.contains("site.toml:8: ca-file \"\(caFile)\""), "\(ward.standardError)")
+            #expect(ward.standardError.contains("chmod go-w"))
+        }
+    }
+
     @Test func requireWithACAFile_migratesAndReadsOverTLS_andAnotherCAIsRefused() throws {
         let server = try PostgresServer(tls: true)
         let database = try server.createDatabase("records")

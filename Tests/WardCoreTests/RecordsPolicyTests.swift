@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import WardCore
 
@@ -133,5 +134,42 @@ import WardCore
             "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@%2Frun/r\"\nca-file = \"/ca.pem\"\n"
         )
         #expect(socket.count == 1 && socket.first?.hasPrefix("site.toml:4:") == true)
+    }
+}
+
+/// `ca-file` chooses which servers Ward trusts: one its group or others may write is refused
+/// when the site file is read, naming the line and the path, as `password-file` is.
+@Suite struct RecordsCAFileModeTests {
+    private func messages(caFile path: String) -> [String] {
+        let site = "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@db/r\"\nca-file = \"\(path)\"\n"
+        return configError { try SitePolicy.parse(site, file: "site.toml", plugins: standInPlugins) }?.all.map(
+            \.description
+        ) ?? []
+    }
+
+    @Test func writableByOthersOrGroup_refused_namingLineAndPath() {
+        let scratch = ConfigScratch()
+        defer { scratch.remove() }
+        for mode: mode_t in [0o666, 0o646, 0o664] {
+            let path = scratch.write("ca-\(String(mode, radix: 8)).pem", "-----BEGIN CERTIFICATE-----\n", mode: mode)
+            let errors = messages(caFile: path)
+            #expect(errors.count == 1, "mode \(String(mode, radix: 8))")
+            #expect(errors.first?.hasPrefix("site.toml:4: ") == true)
+            #expect(errors.first?.contains(path) == true)
+            #expect(errors.first?.contains("chmod go-w") == true)
+        }
+    }
+
+    @Test func ownersAlone_orMissing_accepted() {
+        let scratch = ConfigScratch()
+        defer { scratch.remove() }
+        for mode: mode_t in [0o644, 0o600, 0o444] {
+            let path = scratch.write("ca-\(String(mode, radix: 8)).pem", "-----BEGIN CERTIFICATE-----\n", mode: mode)
+            #expect(messages(caFile: path).isEmpty, "mode \(String(mode, radix: 8))")
+        }
+        // Not there yet: the connection says so (exit 69), not the site file's check.
+        #expect(messages(caFile: scratch.path + "/absent.pem").isEmpty)
+        // A directory is not a file of certificates.
+        #expect(messages(caFile: scratch.path).first?.contains("not a regular file") == true)
     }
 }

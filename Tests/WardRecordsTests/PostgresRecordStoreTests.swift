@@ -331,6 +331,54 @@ import Testing
         #expect(try store.find("drop").matches.map(\.mrn) == ["D1"])
     }
 
+    /// `open` runs prepared statements: the server parses and plans each once per connection.
+    @Test func open_preparesItsStatementsOnce_perConnection() throws {
+        let server = try PostgresServer()
+        let store = try Self.store(server)
+        let patient = Patient(mrn: "P1", given: "Pia", family: "Prep", birthDate: "1970-01-01", sex: .unknown)
+        try store.add(LoadedChart(patient: patient))
+        for _ in 0..<3 {
+            #expect(try store.lookUp(mrn: "p1")?.mrn == "P1")
+            #expect(try store.chart(mrn: "P1").patient == patient)
+        }
+        let names = try store.rows("SELECT name FROM pg_prepared_statements ORDER BY name").map {
+            try $0.decode(String.self)
+        }
+        #expect(names.contains("ward.match") && names.contains("ward.chart.observations"), "\(names)")
+        #expect(names.count == 14, "\(names)")
+    }
+
+    /// A statement that fails to prepare fails that `open` in Ward's words, leaves no
+    /// transaction open on the server, and does not stay failed: PostgresNIO remembers a failed
+    /// preparation for the connection's life, so the store opens a new connection.
+    @Test func aStatementThatFailsToPrepare_failsOneOpen_thenPreparesAgain() throws {
+        let server = try PostgresServer()
+        let database = try Self.migratedDatabase(server)
+        let store = try PostgresRecordStore(settings: Self.settings(server, database: database))
+        let patient = Patient(mrn: "F1", given: "Fay", family: "Fail", birthDate: "1970-01-01", sex: .unknown)
+        try store.add(LoadedChart(patient: patient))
+        _ = try server.psql("ALTER TABLE note RENAME TO note_away", database: database)
+        do {
+            _ = try store.chart(mrn: "F1")
+            Issue.record("the chart opened without its notes table")
+        } catch let error as StoreError {
+            #expect("\(error)".contains("SQLSTATE 42P01"), "\(error)")
+            #expect(!"\(error)".contains("note_away"))
+        }
+        // The connection closes without Ward waiting for it: the server sees it go within moments.
+        var open = ""
+        let start = ContinuousClock.now
+        repeat {
+            open = try server.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' AND state LIKE 'idle in transaction%'",
+                database: database
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+        } while open != "0" && ContinuousClock.now - start < .seconds(2)
+        #expect(open == "0")
+        _ = try server.psql("ALTER TABLE note_away RENAME TO note", database: database)
+        #expect(try store.chart(mrn: "F1").patient == patient)
+    }
+
     @Test func aSlowStatement_isEndedAtTheStatementTimeout() throws {
         let server = try PostgresServer()
         let database = try Self.migratedDatabase(server, "slow")

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The site's `[records]` table: where the patient records live.
 ///
 /// ```toml
@@ -261,6 +263,9 @@ extension RecordsPolicy {
                 serverKeys.append("ca-file")
                 if path.hasPrefix("/") {
                     policy.caFile = path
+                    if let problem = caFileProblem(path) {
+                        errors.append(.conflict(file: file, line: table.line(of: "ca-file"), message: problem))
+                    }
                 } else {
                     errors.append(
                         .outOfRange(
@@ -326,5 +331,28 @@ extension RecordsPolicy {
             break  // the backend's own error says what is wrong
         }
         return policy
+    }
+}
+
+extension RecordsPolicy {
+    /// Why the `ca-file` at `path` must not be trusted, or nil. Whoever may write it chooses
+    /// which servers Ward believes are the site's (a record server of their own, a password
+    /// sent to it), so, like `password-file` and `banner-file`, it is refused when its group or
+    /// others may write it. A file not there yet, or not readable, is left to the connection,
+    /// which says it cannot be read (exit 69): a site file may be checked on a host without it. A symbolic
+    /// link is followed (CA files often are links), and the file it reaches is checked.
+    static func caFileProblem(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return "ca-file \"\(path)\" is not a regular file."
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            return "ca-file \"\(path)\" may be written by its group or others (mode \(mode)); chmod go-w it."
+        }
+        return nil
     }
 }

@@ -6,26 +6,18 @@ import PostgresNIO
 struct PostgresChartLoader {
     let store: PostgresRecordStore
 
-    /// Reads the chart in one flight: the patient row and, for a full chart, its ten sections
-    /// between `BEGIN … REPEATABLE READ READ ONLY` and `COMMIT`, all sent at once and waited for
-    /// once (`PostgresLink.queries`). Each section finds the patient by MRN itself (a subquery on
-    /// `patient_mrn`), so nothing waits for the patient's id: five waits on the connection's
-    /// thread (BEGIN, the patient, the sections, COMMIT) became one. A failing statement aborts
-    /// the transaction, and the `COMMIT` already sent then rolls it back, so the connection is
-    /// left outside any transaction either way.
+    /// Reads the chart in one wait: `BEGIN … REPEATABLE READ READ ONLY`, the patient row, the
+    /// ten sections and `COMMIT`, prepared statements run back to back on the connection's thread
+    /// (`PostgresLink.prepared`, `PostgresChartStatements`). Each section finds the patient by
+    /// MRN itself, so nothing waits for the patient's id. A failing statement ends the flight
+    /// and drops the connection, whose transaction the server then rolls back.
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
         let key = mrn.lowercased(ascii: true)
-        let patientRow: PostgresQuery = """
-            SELECT mrn, given, family, birth_date, sex, phone, address, restricted FROM patient
-            WHERE lower(mrn) COLLATE "C" = \(key)
-            """
         guard contents == .full else {
             // One statement is one snapshot: no transaction needed.
-            return LoadedChart(patient: try patient(store.rows(patientRow)))
+            return LoadedChart(patient: try patient(store.prepared([PostgresChartStatements.patient(key)])[0]))
         }
-        let flight = try store.rows(
-            ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", patientRow] + Self.sections(key) + ["COMMIT"]
-        )
+        let flight = try store.prepared(PostgresChartStatements.chart(key))
         let patient = try patient(flight[1])
         let sections = Array(flight[2..<(flight.count - 1)])
         func section<T>(_ index: Int, _ make: (PostgresRow) throws -> T) throws -> [T] {
@@ -140,66 +132,5 @@ struct PostgresChartLoader {
                 restricted: restricted
             )
         }
-    }
-
-    /// The sections in `LoadedChart`'s order, each finding the patient by the lower-cased MRN
-    /// `key`. `NULLS FIRST` sorts as SQLite does.
-    private static func sections(_ key: String) -> [PostgresQuery] {
-        let first = Int64(1) << RecordsSchema.observationIDBits
-        let last = first - 1
-        return [
-            """
-            SELECT substance, code, criticality, category, status, recorded, system FROM allergy
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key)) ORDER BY id
-            """,
-            """
-            SELECT code, display, status, onset, abated, system FROM problem
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-            ORDER BY onset NULLS FIRST, id
-            """,
-            """
-            SELECT code, display, status, dosage, authored, system FROM medication
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-            ORDER BY authored NULLS FIRST, id
-            """,
-            // The observation ids of `RecordsSchema.observationIDs`, from the patient's id. Two
-            // scalar subqueries, not a join: a join's range is estimated at a ninth of the table
-            // (millions of rows), which sorts and JIT-compiles for a chart of a hundred.
-            """
-            SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time, c.system
-            FROM observation o JOIN observation_code c ON c.id = o.code_id
-            WHERE o.id BETWEEN (SELECT id * \(first) FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-                AND (SELECT id * \(first) + \(last) FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-            ORDER BY o.time, o.id
-            """,
-            #"""
-            SELECT kind, display, reason, start, "end" FROM encounter
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \#(key)) ORDER BY start, id
-            """#,
-            """
-            SELECT author, time, text FROM note
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key)) ORDER BY time, id
-            """,
-            """
-            SELECT code, vaccine, status, date, system FROM immunization
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-            ORDER BY date NULLS FIRST, id
-            """,
-            """
-            SELECT code, display, reason, status, performed, system FROM procedure
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-            ORDER BY performed NULLS FIRST, id
-            """,
-            #"""
-            SELECT category, activities, status, start, "end" FROM care_plan
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \#(key))
-            ORDER BY start NULLS FIRST, id
-            """#,
-            """
-            SELECT code, name, status, date, results, conclusion, system, presented_form FROM diagnostic_report
-            WHERE patient_id = (SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = \(key))
-            ORDER BY date NULLS FIRST, id
-            """,
-        ]
     }
 }

@@ -87,23 +87,6 @@ extension PostgresLink {
         }
     }
 
-    /// Runs a task's jobs on the connection's event-loop thread, not on Swift's shared pool: that
-    /// pool has a thread per core, and callers blocked waiting for an answer, as Ward's thread
-    /// waits here, can hold every one of them (seen with tests run side by side), so a task
-    /// queued there would never start.
-    private final class EventLoopTaskExecutor: TaskExecutor {
-        let loop: any EventLoop
-
-        init(loop: any EventLoop) {
-            self.loop = loop
-        }
-
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-        }
-    }
-
     /// The server ended a copy before the producer did.
     private struct CopyEnded: Error {}
 }

@@ -77,6 +77,12 @@ public final class PostgresRecordStore: RecordStore {
         return try link.queries(queries)
     }
 
+    /// Prepared statements' rows, in one wait (`PostgresLink.prepared`).
+    func prepared(_ steps: [PreparedStep]) throws -> [[PostgresRow]] {
+        guard !locked else { throw StoreError.closed }
+        return try link.prepared(steps)
+    }
+
     /// Decoding failures in Ward's words (the driver's mention the column's bytes).
     func decoded<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -181,12 +187,8 @@ struct PostgresPatientRows: PatientRowSource {
     let store: PostgresRecordStore
 
     func match(mrn: String) throws -> (Int64, PatientMatch)? {
-        let found = try store.rows(
-            """
-            SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient
-            WHERE lower(mrn) COLLATE "C" = \(mrn.lowercased(ascii: true))
-            """
-        )
+        // Prepared: `open` asks it before every chart.
+        let found = try store.prepared([PostgresChartStatements.match(mrn.lowercased(ascii: true))])[0]
         return try store.decoded { try found.first.map(Self.match) }
     }
 
