@@ -81,12 +81,11 @@ import Testing
         #expect(read < summary)
     }
 
-    @Test func anAccessTheAuditLogCannotWrite_keepsTheChartOffStandardOutput() throws {
-        let h = try BatchHome(site: Self.site)
-        let log = h.home + "/audit.jsonl"
-        // An external plugin after the audit log makes the log read-only once `open`'s line is
-        // on record: the disk fails between a command's line and its access.
-        let plugin = h.directory.appendingPathComponent("fail-after-open.py").path
+    /// A plugin (chained after the audit log) that makes the log at `log` read-only once
+    /// `open`'s line is on record: the disk fails between a command's line and its access.
+    /// Returns the site file that chains it.
+    static func failAfterOpen(log: String, in directory: URL, site: String = Self.site) throws -> String {
+        let plugin = directory.appendingPathComponent("fail-after-open.py").path
         try """
         import json, os, sys
         for raw in sys.stdin:
@@ -99,10 +98,13 @@ import Testing
             sys.stdout.write(json.dumps({"action": "continue", "id": message["id"]}) + "\\n")
             sys.stdout.flush()
         """.write(toFile: plugin, atomically: true, encoding: .utf8)
-        try
-            (Self.site
-            + "\n[[plugin]]\nname = \"external\"\ncommand = [\"python3\", \"\(plugin)\"]\nevents = [\"line\"]\n")
-            .write(toFile: h.site, atomically: true, encoding: .utf8)
+        return site + "\n[[plugin]]\nname = \"external\"\ncommand = [\"python3\", \"\(plugin)\"]\nevents = [\"line\"]\n"
+    }
+
+    @Test func anAccessTheAuditLogCannotWrite_keepsTheChartOffStandardOutput() throws {
+        let h = try BatchHome(site: Self.site)
+        let log = h.home + "/audit.jsonl"
+        try Self.failAfterOpen(log: log, in: h.directory).write(toFile: h.site, atomically: true, encoding: .utf8)
         let script = try h.script(["whoami", "open W0000011"])
         let p = try h.start(["--batch", script, "--user", "demo", "--password-file", h.passwordFile])
         p.closeInput()
@@ -113,5 +115,46 @@ import Testing
         #expect(!p.standardOutput.contains("Alvarez"))
         #expect(p.standardError.contains("script.ward:2: Not shown: the audit log cannot be written"))
         #expect(p.standardError.contains("locked (failure)"))
+    }
+
+    /// At a terminal without the pager, where a command's text went to the screen as it was
+    /// written: every byte the pane received (`tmux pipe-pane`) is checked, since the lock that
+    /// follows clears the screen and its scrollback.
+    @Test func atATerminalWithoutThePager_aChartTheAuditLogCannotRecord_neverReachesThePane() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ward-one-sync-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(
+            at: scratch.appendingPathComponent("ward"),
+            withIntermediateDirectories: true
+        )
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try "[display]\npager = false\n".write(
+            to: scratch.appendingPathComponent("ward/config.toml"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let pane = scratch.appendingPathComponent("pane.bytes").path
+        let log = scratch.appendingPathComponent("audit.jsonl").path
+        let audit = "[[plugin]]\nname = \"audit-log\"\nfsync = \"always\"\npath = \"\(log)\"\n"
+        let site = try Self.failAfterOpen(log: log, in: scratch, site: audit + TerminalHarness.unguarded)
+        let t = try TerminalHarness(site: site, environment: ["XDG_CONFIG_HOME": scratch.path])
+        _ = try t.tmux(["pipe-pane", "-o", "cat >> '\(pane)'"])
+        try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["demo", "--patients", "5", "--no-shell"],
+            environment: ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        )
+        #expect(TerminalHarness.lastStatus == 0)
+        try t.signOn()
+        try t.enter("whoami")
+        try t.waitFor("alice (clinician)")
+        try t.enter("open W0000003")
+        try t.waitFor("Password for alice:")
+        chmod(log, 0o600)
+        let bytes = (try? String(contentsOfFile: pane, encoding: .utf8)) ?? ""
+        #expect(bytes.contains("Not shown: the audit log cannot be written"))
+        #expect(!bytes.contains("Opened W0000003"), "the chart's line reached the terminal")
+        #expect(!bytes.contains("W0000003:"))
     }
 }
