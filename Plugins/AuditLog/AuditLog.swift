@@ -298,8 +298,9 @@ public final class AuditLog: Plugin {
         } catch {
             let kind = entries.first?.kind ?? .command
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(kind.rawValue)"])
-            // An access is written after its command ran and before it shows the record.
-            let what = kind == .access ? "Not shown" : "Not run"
+            // Accesses (a break of the glass among them) are written while their command runs,
+            // before it shows the records: it ran, and what it found is not shown.
+            let what = entries.allSatisfy { [.access, .breakGlass].contains($0.kind) } ? "Not shown" : "Not run"
             let message = "\(what): the audit log cannot be written (\(error)). The session is locked."
             if grantsAccess {
                 context.lock(reason: .failure)

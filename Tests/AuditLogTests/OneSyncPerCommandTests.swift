@@ -80,6 +80,12 @@ import WardCore
             return
         }
         #expect(message.hasPrefix("Not shown: the audit log cannot be written"))
+        let glass = [
+            RecordAccess(.brokeGlass, record: "W1", detail: "emergency", outcome: .ok),
+            RecordAccess(.opened, record: "W1", outcome: .ok),
+        ]
+        let broken = chain.send(.session(.accessedTogether(glass)))
+        #expect(broken.outcome == .denied(message), "a break of the glass with its open: not shown either")
         chmod(path, 0o600)
         chain.removeAll()
     }
