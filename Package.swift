@@ -140,7 +140,11 @@ let package = Package(
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
 
         .testTarget(name: "WardCoreTests", dependencies: ["WardCore", "SessionTestSupport"]),
-        .testTarget(name: "WardShellTests", dependencies: ["WardShell", "WardCore", "WardRecords", "FHIRTestSupport"]),
+        .testTarget(
+            name: "WardShellTests",
+            // The audit log and a session's test signals: the output barrier is tested with both.
+            dependencies: ["WardShell", "WardCore", "WardRecords", "FHIRTestSupport", "AuditLog", "SessionTestSupport"]
+        ),
         .testTarget(
             name: "WardRecordsTests",
             dependencies: ["WardRecords", "WardCore", "FHIRTestSupport", "PostgresTestSupport"]

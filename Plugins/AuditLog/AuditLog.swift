@@ -16,6 +16,13 @@ import WardPluginAPI
 /// reason and the session locks with `.failure`. Other events it could not record are reported
 /// above the prompt.
 ///
+/// With `fsync = "always"`, a command costs one `fdatasync`: its line's record is written at
+/// once but not synced on its own; the sync of the command's accesses, which the session makes
+/// before the command shows any record (its output barrier), covers it, or, for a command that
+/// noted no access, a sync when the prompt comes back (`.promptReady`). Every other record is
+/// synced as it is written. So nothing of a record is shown before its access and the line are
+/// on disk, and a line that showed no record is on disk before the next prompt.
+///
 /// With `forward = "syslog"`, each record, once in the file, also goes to the syslog daemon
 /// (`SyslogForwarder`); a record that could not be sent is handled the same way, or only
 /// reported when the site chose `on-forward-failure = "warn"`. The file always comes first.
@@ -163,7 +170,13 @@ public final class AuditLog: Plugin {
         case .line(let line):
             guard let summary = LineSummary(line.text, commands: commandNames) else { return .pass }
             lastSource = line.source
-            return record(.command(summary), context: context, source: line.source, grantsAccess: true)
+            return record(
+                [.command(summary)],
+                context: context,
+                source: line.source,
+                grantsAccess: true,
+                deferringSync: policy == .always
+            )
         case .session(let change):
             return intercept(change, context: context)
         case .lifecycle(.suspend):
@@ -232,7 +245,9 @@ public final class AuditLog: Plugin {
                 grantsAccess: accesses.contains { $0.outcome == .ok }
             )
         case .promptReady:
-            break  // not an event that matters to an auditor
+            // Not an event that matters to an auditor; the end of a command that showed no
+            // record, whose line's record waits for a sync.
+            syncRecords(context: context)
         }
         return .pass
     }
@@ -258,11 +273,15 @@ public final class AuditLog: Plugin {
 
     /// Writes `entries` as one group (`AuditWriter.append(_:session:source:)`), then forwards
     /// each; fails closed as `record(_:context:source:grantsAccess:)` does.
+    ///
+    /// `deferringSync`: a line's record under `always`, left to the next sync (see the type's
+    /// comment).
     fileprivate func record(
         _ entries: [AuditEntry],
         context: PluginContext,
         source: Line.Source?,
-        grantsAccess: Bool
+        grantsAccess: Bool,
+        deferringSync: Bool = false
     ) -> Disposition {
         let session = context.session
         let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
@@ -270,11 +289,19 @@ public final class AuditLog: Plugin {
         do {
             let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
             self.writer = writer
-            written = try writer.append(entries, session: fields, source: (source ?? lastSource)?.description)
+            written = try writer.append(
+                entries,
+                session: fields,
+                source: (source ?? lastSource)?.description,
+                deferringSync: deferringSync
+            )
         } catch {
-            let kind = entries.first?.kind.rawValue ?? ""
-            context.logger.error("audit record not written", metadata: ["audit.kind": "\(kind)"])
-            let message = "Not run: the audit log cannot be written (\(error)). The session is locked."
+            let kind = entries.first?.kind ?? .command
+            context.logger.error("audit record not written", metadata: ["audit.kind": "\(kind.rawValue)"])
+            // Accesses (a break of the glass among them) are written while their command runs,
+            // before it shows the records: it ran, and what it found is not shown.
+            let what = entries.allSatisfy { [.access, .breakGlass].contains($0.kind) } ? "Not shown" : "Not run"
+            let message = "\(what): the audit log cannot be written (\(error)). The session is locked."
             if grantsAccess {
                 context.lock(reason: .failure)
                 return .deny(message)
@@ -308,6 +335,19 @@ public final class AuditLog: Plugin {
             }
             context.notice("Audit record \(written.seq) is in the log but not sent to syslog (\(error)).")
             return .pass
+        }
+    }
+
+    /// The end of a command under `always`: its line's record, if no access's sync covered it,
+    /// goes to disk before the next prompt. Failing that, the session locks, as a failed timer
+    /// sync does.
+    private func syncRecords(context: PluginContext) {
+        do {
+            try writer?.syncRecords()
+        } catch {
+            context.logger.error("audit log not synced")
+            context.notice("The audit log cannot be synced (\(error)). The session is locked.")
+            context.lock(reason: .failure)
         }
     }
 

@@ -29,9 +29,12 @@ import WardPluginAPI
 public final class AuditWriter {
     /// `fsync` in the site file.
     public enum SyncPolicy: String, Sendable, CaseIterable {
-        /// `fdatasync` after every record (or group), before the command runs: a power cut loses
-        /// no record. The head file is synced by `sync()` (the plugin's timer, and closing):
-        /// see `headIsUnsynced`.
+        /// `fdatasync` after every record (or group), before Ward goes on: a power cut loses no
+        /// record. A command line's record is the one exception (`append(_:session:source:
+        /// deferringSync:)`): it is written at once and synced by the next sync, which comes
+        /// before anything the command shows of a record (its accesses' sync) or else at the
+        /// command's end (`syncRecords()`), so a command costs one `fdatasync`. The head file is
+        /// synced by `sync()` (the plugin's timer, and closing): see `headIsUnsynced`.
         case always
         /// `fdatasync` at most once per interval (the plugin schedules it); a crash may lose that much.
         case interval
@@ -46,7 +49,9 @@ public final class AuditWriter {
     /// Who runs this writer outside a session (`ward audit rotate`): the `rotate` records it
     /// writes name them, as administrative records do. Nil in a session.
     public var administrator: AuditEntry.UnixUser?
-    /// Written by `append` since the last `sync()`.
+    /// Written by `append` since the last sync of the log: with `interval` and `never`, since
+    /// the last `sync()`; with `always`, a record appended with `deferringSync` and not yet
+    /// covered by a later record's sync or by `syncRecords()`.
     public private(set) var hasUnsyncedWrites = false
     /// The head file was written since the last `sync()` and not synced: with `always`, the
     /// log is synced before every command and the head only by `sync()`. Syncing both doubled
@@ -110,6 +115,10 @@ public final class AuditWriter {
     /// Appends several records, each its own hash-chained line, as one group: one lock, one
     /// `write(2)`, one sync and one head update for all of them.
     ///
+    /// `deferringSync`: with `always`, the group is written but not synced; the next sync of the
+    /// log covers it (`fdatasync` flushes the whole file), which the caller must make happen
+    /// before anything depends on the group being on disk (`syncRecords()`).
+    ///
     /// The records of one command's accesses (a `find` lists up to 20 patients) would otherwise
     /// cost a lock, a check of the file's end, a write and, with `fsync = "always"`, two
     /// `fdatasync` calls each. Nothing an auditor reads changes: each record has its own `seq`,
@@ -122,11 +131,15 @@ public final class AuditWriter {
     public func append(
         _ entries: [AuditEntry],
         session: AuditRecord.SessionFields,
-        source: String?
+        source: String?,
+        deferringSync: Bool = false
     ) throws(AuditError)
         -> [Written]
     {
         guard !entries.isEmpty else { return [] }
+        let deferred = self.deferringSync
+        self.deferringSync = deferringSync
+        defer { self.deferringSync = deferred }
         try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
 
@@ -199,8 +212,10 @@ public final class AuditWriter {
             _ = ftruncate(log, off_t(tail.size))
             throw .io(path: path, operation: "write", errno: code)
         }
-        if policy == .always {
+        if policy == .always, !deferringSync {
+            // Also puts on disk a line's record written before without its own sync.
             if fdatasync(log) != 0 { throw .io(path: path, operation: "fdatasync", errno: errno) }
+            hasUnsyncedWrites = false
         } else {
             hasUnsyncedWrites = true
         }
@@ -231,6 +246,18 @@ public final class AuditWriter {
         )
         let hash = chain.hash(prev: tail.hash, body: body)
         return (AuditRecord.line(body: body, hash: hash), AuditHead(seq: seq, hash: hash))
+    }
+
+    /// Whether the group being written leaves its sync to a later one (`append`'s
+    /// `deferringSync`); false for every other write, a rotation's included.
+    private var deferringSync = false
+
+    /// With `always`: puts on disk a record appended with `deferringSync` that no later sync has
+    /// covered yet; the log only, the head stays on `sync()`'s timer. Nothing to do otherwise.
+    public func syncRecords() throws(AuditError) {
+        guard policy == .always, hasUnsyncedWrites else { return }
+        if fdatasync(log) != 0 { throw .io(path: path, operation: "fdatasync", errno: errno) }
+        hasUnsyncedWrites = false
     }
 
     /// Flushes what `interval` and `never` left in the page cache.
@@ -279,11 +306,17 @@ public final class AuditWriter {
         if lstat(path, &info) != 0 {
             let code = errno
             guard code == ENOENT else { throw .io(path: path, operation: "stat", errno: code) }
-            try reopen()
+            try syncAndReopen()
             return
         }
         if info.st_mode & S_IFMT == S_IFLNK { throw .file(.symbolicLink(path: path)) }
-        if identity == nil || identity! != (UInt64(info.st_dev), UInt64(info.st_ino)) { try reopen() }
+        if identity == nil || identity! != (UInt64(info.st_dev), UInt64(info.st_ino)) { try syncAndReopen() }
+    }
+
+    /// A record left to a later sync is in the file about to be let go: synced there first.
+    private func syncAndReopen() throws(AuditError) {
+        if log >= 0 { try syncRecords() }
+        try reopen()
     }
 
     /// The open file itself: still a file of ours that others cannot write and we may.

@@ -17,6 +17,7 @@ extension Shell {
     }
 
     public func resume(from context: [UInt8]?) {
+        withheld = nil
         guard let context else {
             write("The charts open before the lock were not reopened: their sealed list did not open. Open them again.")
             return

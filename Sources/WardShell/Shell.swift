@@ -5,7 +5,11 @@ import WardRecords
 /// The records shell: turns a line into a command and runs it, and holds what the user opened.
 ///
 /// Output goes through `output`: text on standard output through stdio, whose buffer the lock
-/// zeroes, or a batch's JSON.
+/// zeroes, or a batch's JSON. Nothing reaches it before the accesses the command noted so far
+/// have passed the session's output barrier (`placeOutputBarrier`): a record is on the audit
+/// log (on disk, with `fsync = "always"`) before any of it is shown, and when the audit log
+/// cannot write the access, the rest of the command's output is withheld and the command fails
+/// with the audit log's message.
 ///
 /// The store is opened at the first sign-on (a home without records still starts a shell, whose
 /// commands say how to make some), closed by `wipe()` on lock, and reopened by `signedOn` after
@@ -46,6 +50,11 @@ public final class Shell: CommandRunner {
     /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
     public private(set) var lastBreakGlass: BreakGlass?
     private var pendingEvents: [SessionEvent] = []
+    /// The session's check before output (`placeOutputBarrier`); nil shows at once (a shell
+    /// without a session: tests, benchmarks).
+    private var outputBarrier: OutputBarrier?
+    /// Why this command's output is withheld (the barrier refused); nil while it may be shown.
+    var withheld: String?
     /// What a command that asked a question does with the answer (nil: nobody can answer).
     private var awaitingAnswer: ((String?) throws -> CommandResult)?
 
@@ -89,6 +98,7 @@ public final class Shell: CommandRunner {
     }
 
     public func signedOn(user: String, role: Role) {
+        withheld = nil
         self.user = user
         self.role = role
         do {
@@ -116,6 +126,7 @@ public final class Shell: CommandRunner {
         lastFindRows = []
         lastBreakGlass = nil
         awaitingAnswer = nil
+        withheld = nil
         store?.wipe()
     }
 
@@ -127,6 +138,11 @@ public final class Shell: CommandRunner {
     /// Splits the line into words, reads them against the command's syntax and runs it: each
     /// step one pass over the line, so a line of a mebibyte costs milliseconds (issue 12).
     public func run(_ line: Line) -> CommandResult {
+        withheld = nil
+        return finished(running(line))
+    }
+
+    private func running(_ line: Line) -> CommandResult {
         awaitingAnswer = nil
         guard line.text.utf8.count <= Line.maximumLength else {
             // The sessions refuse such lines before they get here; a caller that did not is told.
@@ -179,7 +195,32 @@ public final class Shell: CommandRunner {
     public func answer(_ text: String?) -> CommandResult {
         guard let go = awaitingAnswer else { return .failed }
         awaitingAnswer = nil
-        return reportingFailures { try go(text) }
+        withheld = nil
+        return finished(reportingFailures { try go(text) })
+    }
+
+    public func placeOutputBarrier(_ barrier: @escaping OutputBarrier) {
+        outputBarrier = barrier
+    }
+
+    /// Whether text may be shown now: the accesses noted so far pass the output barrier first,
+    /// as one group. After a refusal nothing more of the command is shown.
+    private func mayShow() -> Bool {
+        guard withheld == nil else { return false }
+        guard !pendingEvents.isEmpty, let outputBarrier else { return true }
+        withheld = outputBarrier()
+        return withheld == nil
+    }
+
+    /// A command's end: what it noted after its last output passes the barrier too, so the
+    /// command fails if the audit log cannot write it; a refusal, now or at an output, is the
+    /// command's failure, reported with the audit log's message.
+    private func finished(_ result: CommandResult) -> CommandResult {
+        if withheld == nil, !pendingEvents.isEmpty, let outputBarrier { withheld = outputBarrier() }
+        guard let refusal = withheld else { return result }
+        withheld = nil
+        output.failure(refusal)
+        return .failed
     }
 
     /// Asks `question` in place of the prompt; `then` gets the answer, or nil when nobody can
@@ -238,11 +279,13 @@ public final class Shell: CommandRunner {
 
     /// A line for the reader; `.line` when it quotes a record field and must stay one line.
     public func write(_ text: String, _ mode: Sanitizer.Mode = .text) {
+        guard mayShow() else { return }
         output.message(text, mode)
     }
 
     /// Why the command failed.
     public func report(_ message: String) {
+        guard mayShow() else { return }
         output.failure(message)
     }
 
@@ -381,6 +424,7 @@ public final class Shell: CommandRunner {
 
     /// Result rows.
     func write(_ table: TextTable) {
+        guard mayShow() else { return }
         output.table(table)
     }
 }

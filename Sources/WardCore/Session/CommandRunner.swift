@@ -37,7 +37,21 @@ public protocol CommandRunner: Wipeable {
     /// context was sealed and did not open (the password changed while locked); say that
     /// nothing was brought back.
     func resume(from context: [UInt8]?)
+
+    /// Called once, by the session, with its output barrier: before any text of a command (or an
+    /// answer, or a resume) reaches its output, call `barrier`. It sends what the command noted
+    /// so far (`takeSessionEvents`) through the chain, as after a command, and returns nil when
+    /// the text may be shown, or the chain's refusal (the audit log could not write an access):
+    /// show nothing more of this command, and fail it with that message.
+    ///
+    /// So a record is on disk (with `fsync = "always"`) before any of it is on the screen: the
+    /// audit log's fail-closed rule holds for what a command shows as well as for what it runs.
+    func placeOutputBarrier(_ barrier: @escaping OutputBarrier)
 }
+
+/// The session's check before a command's text is shown (`CommandRunner.placeOutputBarrier`):
+/// nil to go on, or why nothing more may be shown.
+public typealias OutputBarrier = () -> String?
 
 extension CommandRunner {
     public func answer(_ text: String?) -> CommandResult { .failed }
@@ -47,6 +61,9 @@ extension CommandRunner {
     public func resumableContext() -> [UInt8]? { nil }
 
     public func resume(from context: [UInt8]?) {}
+
+    /// A runner that shows no record (`ward exec`'s program) has no barrier to keep.
+    public func placeOutputBarrier(_ barrier: @escaping OutputBarrier) {}
 }
 
 /// What the session does after a command.

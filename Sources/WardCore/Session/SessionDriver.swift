@@ -139,6 +139,7 @@ public final class SessionDriver {
         chain.readsSession { [unowned self] in self.info }
         lock.register(runner, as: "shell")
         frontEnd.attach(to: self, lock: lock)
+        runner.placeOutputBarrier { [unowned self] in self.sendNotedEvents() }
     }
 
     /// Runs the session until it ends; returns how the process should exit. The front end gives
@@ -218,7 +219,8 @@ public final class SessionDriver {
     /// requests the plugins made on the way, in order.
     ///
     /// The requests wait until the command is reported: a plugin's lock must not wipe the
-    /// output of a command before the front end has shown it, nor leave it after.
+    /// output of a command before the front end has shown it, nor leave it after. That holds for
+    /// the requests made while the command ran, at its output barrier (`sendNotedEvents`), too.
     package func run(_ line: Line) -> LineOutcome {
         // Signed on again, and a safeguard (an audit log that cannot be written) locked at
         // once: the line is not run, and counts as a failure like any refused line.
@@ -258,16 +260,35 @@ public final class SessionDriver {
         return result
     }
 
-    /// After a command: the plugins hear what it did to each record (`RecordAccess`); several
-    /// accesses in a row as one `.accessedTogether`, which the audit log writes as one group.
+    /// After a command: what it noted and was not yet sent at its output barrier, then every
+    /// request the plugins made for the command's events, to be performed once it is reported.
     private func commandDone() -> [ChainRequest] {
-        var requests: [ChainRequest] = []
+        _ = sendNotedEvents()
+        defer { heldRequests = [] }
+        return heldRequests
+    }
+
+    /// The requests the plugins made while a command ran (at its output barrier), held until
+    /// it is reported.
+    private var heldRequests: [ChainRequest] = []
+
+    /// The output barrier (`CommandRunner.placeOutputBarrier`), and a command's end: the plugins
+    /// hear what the runner noted so far (`RecordAccess`); several accesses in a row as one
+    /// `.accessedTogether`, which the audit log writes as one group with one sync. Their
+    /// requests are held (`heldRequests`); returns the first refusal, nil when all passed.
+    private func sendNotedEvents() -> String? {
+        var refusal: String?
         var accesses: [RecordAccess] = []
+        func send(_ event: SessionEvent) {
+            let sent = chain.send(.session(event))
+            heldRequests += sent.requests
+            if case .denied(let message) = sent.outcome, refusal == nil { refusal = message }
+        }
         func sendAccesses() {
             switch accesses.count {
             case 0: return
-            case 1: requests += chain.send(.session(.accessed(accesses[0]))).requests
-            default: requests += chain.send(.session(.accessedTogether(accesses))).requests
+            case 1: send(.accessed(accesses[0]))
+            default: send(.accessedTogether(accesses))
             }
             accesses.removeAll()
         }
@@ -277,10 +298,10 @@ public final class SessionDriver {
                 continue
             }
             sendAccesses()
-            requests += chain.send(.session(event)).requests
+            send(event)
         }
         sendAccesses()
-        return requests
+        return refusal
     }
 
     /// The prompt is back: the chain hears it (the idle timer counts from here), then the front

@@ -61,7 +61,9 @@ public enum SessionEvent: Equatable, Sendable {
     /// after the line's own record, before the signal's.
     case abandoned(Line, because: Lifecycle)
     /// What a command did to one record (opened, read, wrote, closed, broke the glass) and how it
-    /// ended, told by the command runner after the command ran (`CommandRunner.takeSessionEvents`).
+    /// ended, told by the command runner (`CommandRunner.takeSessionEvents`) before the command
+    /// shows anything of the record (its output barrier), else once it ran. A `deny` withholds
+    /// the rest of the command's output and fails it with the message.
     case accessed(RecordAccess)
     /// What one command did to several records, in the order it did it: a `find` lists up to 20
     /// patients, one access each. One event rather than one per record, so that the audit log

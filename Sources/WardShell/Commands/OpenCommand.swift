@@ -62,8 +62,8 @@ struct OpenCommand: ShellCommand {
         }
         if let chart = shell.loadedChart(mrn: mrn) {
             shell.select(chart)
-            shell.write("\(chart.mrn) is already open; it is the current chart again.")
             shell.noteAccess(.opened, chart.mrn, .ok)
+            shell.write("\(chart.mrn) is already open; it is the current chart again.")
             return .succeeded
         }
         // Until the store has answered, the record is named as typed: it may not exist.
@@ -88,8 +88,8 @@ struct OpenCommand: ShellCommand {
         }
         if match.mrn != mrn, let chart = shell.loadedChart(mrn: match.mrn) {
             shell.select(chart)
-            shell.write("\(chart.mrn) is already open; it is the current chart again.")
             shell.noteAccess(.opened, chart.mrn, .ok)
+            shell.write("\(chart.mrn) is already open; it is the current chart again.")
             return .succeeded
         }
         guard match.restricted else { return try Self.open(match.mrn, store, shell) }

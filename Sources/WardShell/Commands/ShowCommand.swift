@@ -97,6 +97,8 @@ struct ShowCommand: ShellCommand {
 
     func run(in shell: Shell) throws -> CommandResult {
         let chart = try shell.currentChart()
+        // Noted before a row is written: the output barrier puts the access on record first.
+        shell.noteAccess(.read, chart.mrn, detail: section.rawValue, .ok)
         switch section {
         case .summary: summary(chart, shell)
         case .allergies:
@@ -191,7 +193,6 @@ struct ShowCommand: ShellCommand {
             )
         case .notes: notes(chart.notes, shell)
         }
-        shell.noteAccess(.read, chart.mrn, detail: section.rawValue, .ok)
         return .succeeded
     }
 
