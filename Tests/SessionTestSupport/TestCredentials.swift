@@ -12,7 +12,7 @@ package final class TestCredentials {
         var template = Array("/tmp/ward-session-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        directory = String(cString: template)
+        directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         store = CredentialStore(
             path: directory + "/credentials",
             lockPath: directory + "/credentials.lock",

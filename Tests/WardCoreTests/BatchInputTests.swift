@@ -89,7 +89,7 @@ struct BatchInputTests {
     private func file(_ text: [UInt8]) -> Int32 {
         var template = Array("/tmp/ward-batch-input-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
-        unlink(String(cString: template))
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         lseek(fd, 0, SEEK_SET)
         return fd

@@ -9,7 +9,7 @@ struct ConfigScratch {
         var template = Array("/tmp/ward-config-test.XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        path = String(cString: template)
+        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Writes `text` to `name` in the directory (creating folders on the way) and returns its path.

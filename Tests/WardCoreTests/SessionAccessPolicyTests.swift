@@ -29,7 +29,7 @@ private func messages(_ text: String) -> [String] {
     @Test func bannerFile_isRead_whenOthersCannotWriteIt() throws {
         let scratch = ScratchHome()
         let path = scratch.path + "/notice.txt"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: path,
             contents: Data("Use is monitored.\n".utf8),
             attributes: [.posixPermissions: 0o644]
@@ -40,7 +40,7 @@ private func messages(_ text: String) -> [String] {
     @Test func bannerFile_writableByOthers_isRefused_withItsLine() throws {
         let scratch = ScratchHome()
         let path = scratch.path + "/notice.txt"
-        FileManager.default.createFile(atPath: path, contents: Data("x\n".utf8), attributes: [.posixPermissions: 0o666])
+        _ = FileManager.default.createFile(atPath: path, contents: Data("x\n".utf8), attributes: [.posixPermissions: 0o666])
         #expect(
             messages("[session]\n\nbanner-file = \"\(path)\"\n") == [
                 "site.toml:3: banner-file \"\(path)\" may be written by its group or others (mode 666); chmod go-w it."
@@ -55,7 +55,7 @@ private func messages(_ text: String) -> [String] {
         )
         #expect(messages("[session]\nbanner-file = \"notice.txt\"\n").first?.contains("not an absolute path") == true)
         let long = scratch.path + "/long.txt"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: long,
             contents: Data(repeating: UInt8(ascii: "a"), count: SessionAccessPolicy.maximumBannerLength + 1),
             attributes: [.posixPermissions: 0o600]

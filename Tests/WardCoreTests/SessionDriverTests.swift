@@ -264,7 +264,7 @@ struct SessionDriverTests {
             switch event {
             case .line(Line("find ada")):
                 seen.append((context.session.lockRequestedBy, registry.entries().map(\.state)))
-                FileManager.default.createFile(
+                _ = FileManager.default.createFile(
                     atPath: registry.directory + "/\(id).request",
                     contents: Data("bob\n".utf8),
                     attributes: [.posixPermissions: 0o600]

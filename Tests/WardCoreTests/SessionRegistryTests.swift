@@ -75,13 +75,13 @@ import Testing
         let registry = try registry(scratch)
         try registry.write(entry())
         let junk = registry.directory + "/00000000000000bb.json"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: junk,
             contents: Data("not json".utf8),
             attributes: [.posixPermissions: 0o600]
         )
         let misnamed = registry.directory + "/00000000000000cc.json"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: misnamed,
             contents: Data(entry().json().utf8),
             attributes: [.posixPermissions: 0o600]
@@ -111,7 +111,7 @@ import Testing
         let registry = try registry(scratch)
         try registry.write(entry())
         let requestPath = registry.directory + "/0123456789abcdef.request"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: requestPath,
             contents: Data("bob\n".utf8),
             attributes: [.posixPermissions: 0o600]
@@ -146,7 +146,7 @@ import Testing
             var status: Int32 = 0
             waitpid(child, &status, 0)
         }
-        let target = entry(pid: child, start: try #require(ProcessStartTime.of(child)))
+        let target = entry(pid: child, start: ProcessStartTime.of(child))
         try registry.write(target)
         try registry.requestLock(of: target, by: "bob")
         var byte: UInt8 = 0

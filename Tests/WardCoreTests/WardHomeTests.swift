@@ -11,7 +11,7 @@ final class ScratchHome {
         var template = Array("/tmp/ward-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        path = String(cString: template)
+        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     deinit {
