@@ -40,7 +40,11 @@ private func messages(_ text: String) -> [String] {
     @Test func bannerFile_writableByOthers_isRefused_withItsLine() throws {
         let scratch = ScratchHome()
         let path = scratch.path + "/notice.txt"
-        _ = FileManager.default.createFile(atPath: path, contents: Data("x\n".utf8), attributes: [.posixPermissions: 0o666])
+        _ = FileManager.default.createFile(
+            atPath: path,
+            contents: Data("x\n".utf8),
+            attributes: [.posixPermissions: 0o666]
+        )
         #expect(
             messages("[session]\n\nbanner-file = \"\(path)\"\n") == [
                 "site.toml:3: banner-file \"\(path)\" may be written by its group or others (mode 666); chmod go-w it."
