@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Batch mode's throughput beside the sqlite3 shell on the same database, in one run (issue 8).
 
-Usage: compare_sqlite.py --ward PATH-TO-ward [--home DIR] [--patients N] [--commands N] [--rounds N]
+Usage: compare_sqlite.py --ward PATH-TO-ward [--baseline OLD-ward] [--home DIR] [--patients N]
+                         [--commands N] [--rounds N]
 
 The home is a `ward demo` home (made when missing: 1,000,000 patients by default, ~90 s and
 ~1.6 GB). Each round runs, by turns, the same script of `find PREFIX` and `open MRN` lines:
@@ -15,6 +16,9 @@ script has the store's two FTS5 statements (the rows, then the capped count); fo
 patient row and the six sections of the chart. Ward does more for each command than the shell
 does: it signs on (scrypt, once), passes each line through the chain, writes and chains an audit
 record, and formats the result; the ratio is the price of those.
+
+With `--baseline`, a second Ward binary (an older build) runs the same scripts in the same
+turns, so a change is judged against its "before" under the same load.
 
 Each figure is the median over the rounds of whole-process wall time; commands per second are
 computed after taking away the median time of the same process with an empty script (start-up,
@@ -92,6 +96,7 @@ def timed(argv, stdin_path, env):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ward", required=True)
+    parser.add_argument("--baseline", help="an older ward binary, run by turns beside --ward")
     parser.add_argument("--home", default="/tmp/ward-batch-bench")
     parser.add_argument("--patients", type=int, default=1_000_000)
     parser.add_argument("--commands", type=int, default=2000)
@@ -121,12 +126,14 @@ def main():
     os.chmod(paths["password"], 0o600)
     env = dict(os.environ, WARD_HOME=args.home, HOME=work)
     runners = {}
+    binaries = [("ward", ward)] + ([("baseline", os.path.abspath(args.baseline))] if args.baseline else [])
     for fsync in ("always", "interval"):
         site = os.path.join(work, f"site-{fsync}.toml")
         with open(site, "w") as f:
             f.write(SITE.format(fsync=fsync))
-        argv = [ward, "--site", site, "--user", "demo", "--password-file", paths["password"], "--batch", "-"]
-        runners[f"ward, fsync {fsync}"] = (argv, "script.ward", "empty.ward")
+        for label, binary in binaries:
+            argv = [binary, "--site", site, "--user", "demo", "--password-file", paths["password"], "--batch", "-"]
+            runners[f"{label}, fsync {fsync}"] = (argv, "script.ward", "empty.ward")
     runners["sqlite3 shell"] = (["sqlite3", "-batch", "-bail", db_path], "queries.sql", "empty.sql")
 
     times = {name: [] for name in runners}

@@ -55,20 +55,75 @@ public struct AuditRecord: Sendable {
         entry: AuditEntry,
         prev: String
     ) -> [UInt8] {
-        var fields: [(key: String, value: CanonicalJSON.Value)] = [
-            ("seq", .integer(seq)),
-            ("ts", .string(UTCTimestamp.format(milliseconds: milliseconds))),
-            ("host", .string(host)),
-            ("pid", .integer(Int64(pid))),
-            ("session", .string(session.id)),
-            ("user", (entry.userOverride ?? session.user).map { .string($0) } ?? .null),
-            ("role", session.role.map { .string($0) } ?? .null),
-            ("source", source.map { .string($0) } ?? .null),
-            ("kind", .string(entry.kind.rawValue)),
-        ]
-        fields.append(contentsOf: entry.details)
-        fields.append(("prev", .string(prev)))
-        return CanonicalJSON.object(fields)
+        var out: [UInt8] = []
+        out.reserveCapacity(384)
+        appendBody(
+            seq: seq,
+            milliseconds: milliseconds,
+            host: host,
+            pid: pid,
+            session: session,
+            source: source,
+            entry: entry,
+            prev: prev,
+            to: &out
+        )
+        return out
+    }
+
+    /// Appends the body `body(…)` returns to `out`, where the writer builds a group's lines.
+    ///
+    /// The envelope's keys are fixed, so they are written as the literal bytes
+    /// `CanonicalJSON.object` would write for them (`,"host":`), and only values are escaped:
+    /// every record takes this way, and the list of key-value pairs, each key escaped and each
+    /// value copied through an enum, cost more than the record's hash. The bytes are the same
+    /// (`AuditRecordBytesTests` pins them).
+    static func appendBody(
+        seq: Int64,
+        milliseconds: Int64,
+        host: String,
+        pid: Int32,
+        session: SessionFields,
+        source: String?,
+        entry: AuditEntry,
+        prev: String,
+        to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        CanonicalJSON.appendInteger(seq, to: &out)
+        out.append(contentsOf: #","ts":""#.utf8)
+        UTCTimestamp.append(milliseconds: milliseconds, to: &out)
+        out.append(contentsOf: #"","host":"#.utf8)
+        CanonicalJSON.appendString(host, to: &out)
+        out.append(contentsOf: #","pid":"#.utf8)
+        CanonicalJSON.appendInteger(Int64(pid), to: &out)
+        out.append(contentsOf: #","session":"#.utf8)
+        CanonicalJSON.appendString(session.id, to: &out)
+        out.append(contentsOf: #","user":"#.utf8)
+        appendOptional(entry.userOverride ?? session.user, to: &out)
+        out.append(contentsOf: #","role":"#.utf8)
+        appendOptional(session.role, to: &out)
+        out.append(contentsOf: #","source":"#.utf8)
+        appendOptional(source, to: &out)
+        out.append(contentsOf: #","kind":"#.utf8)
+        CanonicalJSON.appendString(entry.kind.rawValue, to: &out)
+        for (key, value) in entry.details {
+            out.append(UInt8(ascii: ","))
+            CanonicalJSON.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            CanonicalJSON.appendValue(value, to: &out)
+        }
+        out.append(contentsOf: #","prev":"#.utf8)
+        CanonicalJSON.appendString(prev, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendOptional(_ value: String?, to out: inout [UInt8]) {
+        if let value {
+            CanonicalJSON.appendString(value, to: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
     }
 
     /// The full line for `body` and its `hash`, newline included.

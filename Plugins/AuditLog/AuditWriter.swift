@@ -193,19 +193,22 @@ public final class AuditWriter {
         source: String?,
         after tail: Tail
     ) throws(AuditError) -> (tail: Tail, written: [Written]) {
-        var bytes: [UInt8] = tail.isTorn ? [0x0A] : []
+        // One buffer for the group: each record's body is built in place, hashed where it lies,
+        // and closed with its hash (`appendRecord`); the lines handed back are slices of it.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * 448 + 1)
+        if tail.isTorn { bytes.append(0x0A) }
         var ranges: [(seq: Int64, range: Range<Int>)] = []
         ranges.reserveCapacity(entries.count)
         var last = AuditHead(seq: tail.seq, hash: tail.hash)
-        var lastLine: [UInt8] = []
+        var lastStart = bytes.count
+        let pid = getpid()  // a system call: once a group, not once a record
         for entry in entries {
-            let previous = Tail(seq: last.seq, hash: last.hash, size: 0, isTorn: false)
-            let (line, written) = record(entry, session: session, source: source, after: previous)
-            ranges.append((written.seq, bytes.count..<(bytes.count + line.count - 1)))
-            bytes += line
-            last = written
-            lastLine = line
+            lastStart = bytes.count
+            last = appendRecord(entry, session: session, source: source, after: last, pid: pid, to: &bytes)
+            ranges.append((last.seq, lastStart..<(bytes.count - 1)))
         }
+        let lastLine = Array(bytes[lastStart...])
         knownEnd = nil
 
         if let code = Self.writeAll(log, bytes) {
@@ -222,7 +225,7 @@ public final class AuditWriter {
         let headLine = try writeHead(last)
         let newTail = Tail(seq: last.seq, hash: last.hash, size: tail.size + bytes.count, isTorn: false)
         knownEnd = KnownEnd(tail: newTail, lastLine: lastLine, headLine: headLine)
-        return (newTail, ranges.map { Written(seq: $0.seq, line: Array(bytes[$0.range])[...]) })
+        return (newTail, ranges.map { Written(seq: $0.seq, line: bytes[$0.range]) })
     }
 
     /// The line and the head of a record that would follow `tail`, for a file the writer has not
@@ -233,19 +236,53 @@ public final class AuditWriter {
         source: String?,
         after tail: Tail
     ) -> (line: [UInt8], head: AuditHead) {
-        let seq = tail.seq + 1
-        let body = AuditRecord.body(
+        var line: [UInt8] = []
+        line.reserveCapacity(448)
+        let head = appendRecord(
+            entry,
+            session: session,
+            source: source,
+            after: AuditHead(seq: tail.seq, hash: tail.hash),
+            pid: getpid(),
+            to: &line
+        )
+        return (line, head)
+    }
+
+    /// Appends the record after `previous` to `bytes`, newline included, and returns its head.
+    ///
+    /// The body is written where the line goes and hashed there; its closing brace then gives
+    /// way to `,"hash":"…"}`, which is the line `AuditRecord.line(body:hash:)` makes, without
+    /// a body array and a line array per record.
+    private func appendRecord(
+        _ entry: AuditEntry,
+        session: AuditRecord.SessionFields,
+        source: String?,
+        after previous: AuditHead,
+        pid: Int32,
+        to bytes: inout [UInt8]
+    ) -> AuditHead {
+        let seq = previous.seq + 1
+        let start = bytes.count
+        AuditRecord.appendBody(
             seq: seq,
             milliseconds: clock(),
             host: host,
-            pid: getpid(),
+            pid: pid,
             session: session,
             source: source,
             entry: entry,
-            prev: tail.hash
+            prev: previous.hash,
+            to: &bytes
         )
-        let hash = chain.hash(prev: tail.hash, body: body)
-        return (AuditRecord.line(body: body, hash: hash), AuditHead(seq: seq, hash: hash))
+        let hash = bytes.withUnsafeBufferPointer {
+            chain.hash(prev: previous.hash, body: UnsafeBufferPointer(rebasing: $0[start...]))
+        }
+        bytes.removeLast()  // the closing brace; the hash goes before it
+        bytes.append(contentsOf: #","hash":""#.utf8)
+        bytes.append(contentsOf: hash.utf8)
+        bytes.append(contentsOf: "\"}\n".utf8)
+        return AuditHead(seq: seq, hash: hash)
     }
 
     /// Whether the group being written leaves its sync to a later one (`append`'s

@@ -35,8 +35,27 @@ public enum CanonicalJSON {
     public static func appendValue(_ value: Value, to out: inout [UInt8]) {
         switch value {
         case .string(let s): appendString(s, to: &out)
-        case .integer(let n): out.append(contentsOf: String(n).utf8)
+        case .integer(let n): appendInteger(n, to: &out)
         case .null: out.append(contentsOf: "null".utf8)
+        }
+    }
+
+    /// Appends `n` in decimal, as `String(n)` writes it, without making the `String`.
+    public static func appendInteger(_ n: Int64, to out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 19 digits at most, in reverse
+        let count = withUnsafeMutableBytes(of: &digits) { buffer in
+            var count = 0
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            return count
+        }
+        withUnsafeBytes(of: &digits) { buffer in
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
         }
     }
 

@@ -14,34 +14,94 @@ public enum UTCTimestamp {
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for `milliseconds` since the epoch.
     public static func format(milliseconds: Int64) -> String {
-        var seconds = time_t(milliseconds.floorDiv(1000))
-        let ms = Int(milliseconds - Int64(seconds) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        // Digits into one buffer: every audit record has a timestamp, and joining eleven small
-        // strings cost more than the record's hash.
         var out = [UInt8]()
         out.reserveCapacity(24)
-        func digits(_ n: Int, _ width: Int, then separator: Character?) {
+        append(milliseconds: milliseconds, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `format(milliseconds:)`'s text to `out`, where a record is being built.
+    ///
+    /// The years 1970 to 9999, every real clock, take the civil calendar's arithmetic (days
+    /// to year, month and day, as `days_from_civil`'s inverse): every audit record has a
+    /// timestamp, and `gmtime_r` cost more than the rest of it. Other times take `gmtime_r`;
+    /// `AuditRecordBytesTests` checks the two agree.
+    public static func append(milliseconds: Int64, to out: inout [UInt8]) {
+        let seconds = milliseconds.floorDiv(1000)
+        let ms = Int(milliseconds - seconds * 1000)
+        guard seconds >= 0, seconds < 253_402_300_800 else {
+            appendWithCLibrary(seconds: seconds, ms: ms, to: &out)
+            return
+        }
+        let days = Int(seconds / 86_400)
+        let secondOfDay = Int(seconds % 86_400)
+        // Howard Hinnant's civil_from_days, for days since 1970-01-01 (not negative here).
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        appendFields(
+            year: year,
+            month: month,
+            day: day,
+            hour: secondOfDay / 3600,
+            minute: secondOfDay / 60 % 60,
+            second: secondOfDay % 60,
+            ms: ms,
+            to: &out
+        )
+    }
+
+    private static func appendWithCLibrary(seconds: Int64, ms: Int, to out: inout [UInt8]) {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        appendFields(
+            year: Int(parts.tm_year) + 1900,
+            month: Int(parts.tm_mon) + 1,
+            day: Int(parts.tm_mday),
+            hour: Int(parts.tm_hour),
+            minute: Int(parts.tm_min),
+            second: Int(parts.tm_sec),
+            ms: ms,
+            to: &out
+        )
+    }
+
+    private static func appendFields(
+        year: Int,
+        month: Int,
+        day: Int,
+        hour: Int,
+        minute: Int,
+        second: Int,
+        ms: Int,
+        to out: inout [UInt8]
+    ) {
+        func digits(_ n: Int, _ width: Int, then separator: UInt8) {
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
-            var n = max(0, n)
-            // A year past 9999 keeps all its digits, as `pad` did.
+            let n = max(0, n)
+            // A year past 9999 keeps all its digits.
             while n / divisor >= 10 { divisor *= 10 }
             while divisor > 0 {
                 out.append(UInt8(ascii: "0") + UInt8(n / divisor % 10))
                 divisor /= 10
             }
-            if let separator { out.append(separator.asciiValue!) }
+            out.append(separator)
         }
-        digits(Int(parts.tm_year) + 1900, 4, then: "-")
-        digits(Int(parts.tm_mon) + 1, 2, then: "-")
-        digits(Int(parts.tm_mday), 2, then: "T")
-        digits(Int(parts.tm_hour), 2, then: ":")
-        digits(Int(parts.tm_min), 2, then: ":")
-        digits(Int(parts.tm_sec), 2, then: ".")
-        digits(ms, 3, then: "Z")
-        return String(decoding: out, as: UTF8.self)
+        digits(year, 4, then: UInt8(ascii: "-"))
+        digits(month, 2, then: UInt8(ascii: "-"))
+        digits(day, 2, then: UInt8(ascii: "T"))
+        digits(hour, 2, then: UInt8(ascii: ":"))
+        digits(minute, 2, then: UInt8(ascii: ":"))
+        digits(second, 2, then: UInt8(ascii: "."))
+        digits(ms, 3, then: UInt8(ascii: "Z"))
     }
 
     /// Milliseconds since the epoch for a UTC time written `2026-11-22`, `2026-11-22T09:41`,

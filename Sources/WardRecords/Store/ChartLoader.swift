@@ -93,7 +93,7 @@ struct ChartLoader {
                 Observation(
                     code: $0.text(0),
                     display: $0.text(1),
-                    category: Observation.Category(rawValue: $0[2]) ?? .other,
+                    category: Observation.Category(rawValue: $0.text(2)) ?? .other,
                     value: $0[3],
                     text: $0.optionalText(4),
                     unit: $0.text(5),
@@ -181,18 +181,19 @@ struct ChartLoader {
         )
     }
 
-    private func rows<T>(_ sql: String, _ id: Int64, _ make: (Row) -> T) throws -> [T] {
+    private func rows<T>(_ sql: String, _ id: Int64, _ make: (StatementRow) -> T) throws -> [T] {
         try rows(sql, [id], make)
     }
 
-    private func rows<T>(_ sql: String, _ ids: ClosedRange<Int64>, _ make: (Row) -> T) throws -> [T] {
+    private func rows<T>(_ sql: String, _ ids: ClosedRange<Int64>, _ make: (StatementRow) -> T) throws -> [T] {
         try rows(sql, [ids.lowerBound, ids.upperBound], make)
     }
 
-    private func rows<T>(_ sql: String, _ arguments: StatementArguments, _ make: (Row) -> T) throws -> [T] {
+    /// A section's rows, read straight from the statement (`StatementRow`): a `Row` cursor per
+    /// section cost more than SQLite's work for most of them.
+    private func rows<T>(_ sql: String, _ arguments: [Int64], _ make: (StatementRow) -> T) throws -> [T] {
         var result: [T] = []
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let row = try cursor.next() { result.append(make(row)) }
+        try db.eachRow(sql, arguments) { result.append(make($0)) }
         return result
     }
 }
