@@ -79,7 +79,7 @@ import WardPluginAPI
         writer.close()
         var name = [CChar](repeating: 0, count: 256)
         _ = gethostname(&name, 255)
-        let host = String(cString: name)
+        let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let envelope = { (seq: Int) in
             #"{"seq":\#(seq),"ts":"2026-11-22T09:41:07.123Z","host":"\#(host)","pid":\#(getpid()),"#
                 + #""session":"3f9c","user":"demo","role":"clinician","source":"tty","#
