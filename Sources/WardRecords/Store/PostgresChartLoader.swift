@@ -1,117 +1,41 @@
 import Foundation
 import PostgresNIO
 
-/// Reads one patient's chart from PostgreSQL, section by section, in the orders `ChartLoader`
-/// reads SQLite's, so a chart reads the same from either store.
+/// Reads one patient's chart from PostgreSQL, each section in the order `ChartLoader` reads
+/// SQLite's, so a chart reads the same from either store.
 struct PostgresChartLoader {
     let store: PostgresRecordStore
 
-    /// Reads the chart in one wait: `BEGIN … REPEATABLE READ READ ONLY`, the patient row, the
-    /// ten sections and `COMMIT`, prepared statements run back to back on the connection's thread
-    /// (`PostgresLink.prepared`, `PostgresChartStatements`). Each section finds the patient by
-    /// MRN itself, so nothing waits for the patient's id. A failing statement ends the flight
-    /// and drops the connection, whose transaction the server then rolls back.
+    /// Reads the chart in one statement (`PostgresChartStatements.Chart`): one round trip and
+    /// one snapshot, the patient's row first, then the sections' rows in `LoadedChart`'s order.
+    /// A failing statement drops the connection (`PostgresLink.prepared`).
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
         let key = mrn.lowercased(ascii: true)
         guard contents == .full else {
             // One statement is one snapshot: no transaction needed.
             return LoadedChart(patient: try patient(store.prepared([PostgresChartStatements.patient(key)])[0]))
         }
-        let flight = try store.prepared(PostgresChartStatements.chart(key))
-        let patient = try patient(flight[1])
-        let sections = Array(flight[2..<(flight.count - 1)])
-        func section<T>(_ index: Int, _ make: (PostgresRow) throws -> T) throws -> [T] {
-            try store.decoded { try sections[index].map(make) }
+        let rows = try store.prepared([PostgresChartStatements.chart(key)])[0]
+        return try store.decoded {
+            guard let first = rows.first else { throw StoreError.noSuchPatient }
+            let head = try Slots(first)
+            guard head.section == .patient else { throw StoreError.noSuchPatient }
+            var chart = Sections()
+            for row in rows.dropFirst() { try Slots(row).add(to: &chart) }
+            return LoadedChart(
+                patient: try head.patient(),
+                allergies: chart.allergies,
+                problems: chart.problems,
+                medications: chart.medications,
+                observations: chart.observations,
+                encounters: chart.encounters,
+                notes: chart.notes,
+                immunizations: chart.immunizations,
+                procedures: chart.procedures,
+                carePlans: chart.carePlans,
+                reports: chart.reports
+            )
         }
-        return LoadedChart(
-            patient: patient,
-            allergies: try section(0) {
-                let c = try $0.decode((String, String, String, String, String, Int64?, String).self)
-                return Allergy(
-                    substance: c.0,
-                    code: c.1,
-                    criticality: c.2,
-                    category: c.3,
-                    status: c.4,
-                    recorded: date(c.5),
-                    system: c.6
-                )
-            },
-            problems: try section(1) {
-                let c = try $0.decode((String, String, String, Int64?, Int64?, String).self)
-                return Problem(code: c.0, display: c.1, status: c.2, onset: date(c.3), abated: date(c.4), system: c.5)
-            },
-            medications: try section(2) {
-                let c = try $0.decode((String, String, String, String, Int64?, String).self)
-                return Medication(
-                    code: c.0,
-                    display: c.1,
-                    status: c.2,
-                    dosage: c.3,
-                    authored: date(c.4),
-                    system: c.5
-                )
-            },
-            observations: try section(3) {
-                let c = try $0.decode((String, String, String, Double?, String?, String, Int64, String).self)
-                return Observation(
-                    code: c.0,
-                    display: c.1,
-                    category: Observation.Category(rawValue: c.2) ?? .other,
-                    value: c.3,
-                    text: c.4,
-                    unit: c.5,
-                    time: date(c.6) ?? .distantPast,
-                    system: c.7
-                )
-            },
-            encounters: try section(4) {
-                let c = try $0.decode((String, String, String, Int64, Int64?).self)
-                return Encounter(kind: c.0, display: c.1, reason: c.2, start: date(c.3) ?? .distantPast, end: date(c.4))
-            },
-            notes: try section(5) {
-                let c = try $0.decode((String, Int64, String).self)
-                return Note(author: c.0, time: date(c.1) ?? .distantPast, text: c.2)
-            },
-            immunizations: try section(6) {
-                let c = try $0.decode((String, String, String, Int64?, String).self)
-                return Immunization(code: c.0, vaccine: c.1, status: c.2, date: date(c.3), system: c.4)
-            },
-            procedures: try section(7) {
-                let c = try $0.decode((String, String, String, String, Int64?, String).self)
-                return Procedure(
-                    code: c.0,
-                    display: c.1,
-                    reason: c.2,
-                    status: c.3,
-                    performed: date(c.4),
-                    system: c.5
-                )
-            },
-            carePlans: try section(8) {
-                let c = try $0.decode((String, String, String, Int64?, Int64?).self)
-                return CarePlan(
-                    category: c.0,
-                    activities: RecordsSchema.list(c.1),
-                    status: c.2,
-                    start: date(c.3),
-                    end: date(c.4)
-                )
-            },
-            reports: try section(9) {
-                let c = try $0.decode((String, String, String, Int64?, String, String, String, String).self)
-                return DiagnosticReport(
-                    code: c.0,
-                    name: c.1,
-                    status: c.2,
-                    date: date(c.3),
-                    results: RecordsSchema.list(c.4),
-                    conclusion: c.5,
-                    system: c.6,
-                    presentedForm: c.7
-                )
-            }
-        )
     }
 
     /// The chart's patient, from the patient statement's rows.
@@ -130,6 +54,180 @@ struct PostgresChartLoader {
                 phone: phone,
                 address: address,
                 restricted: restricted
+            )
+        }
+    }
+}
+
+/// A chart's sections as its rows arrive.
+private struct Sections {
+    var allergies: [Allergy] = []
+    var problems: [Problem] = []
+    var medications: [Medication] = []
+    var observations: [Observation] = []
+    var encounters: [Encounter] = []
+    var notes: [Note] = []
+    var immunizations: [Immunization] = []
+    var procedures: [Procedure] = []
+    var carePlans: [CarePlan] = []
+    var reports: [DiagnosticReport] = []
+}
+
+/// One row of `PostgresChartStatements.Chart`: its section and its typed slots. A slot its
+/// section fills with a value of a NOT NULL column reads as a missing value if NULL, which
+/// `PostgresRecordStore.decoded` reports as a row it could not read.
+private struct Slots {
+    struct Missing: Error {}
+
+    let section: PostgresChartStatements.Section
+    let t: (String?, String?, String?, String?, String?, String?, String?)
+    let i: (Int64?, Int64?)
+    let number: Double?
+    let flag: Bool?
+
+    init(_ row: PostgresRow) throws {
+        let c = try row.decode(
+            (
+                Int32, Int64, String?, String?, String?, String?, String?, String?, String?, Int64?, Int64?, Double?,
+                Bool?
+            ).self
+        )
+        guard let section = PostgresChartStatements.Section(rawValue: c.0) else { throw Missing() }
+        self.section = section
+        t = (c.2, c.3, c.4, c.5, c.6, c.7, c.8)
+        i = (c.9, c.10)
+        number = c.11
+        flag = c.12
+    }
+
+    /// A value its section's column cannot leave out.
+    private func need<T>(_ value: T?) throws -> T {
+        guard let value else { throw Missing() }
+        return value
+    }
+
+    func patient() throws -> Patient {
+        Patient(
+            mrn: try need(t.0),
+            given: try need(t.1),
+            family: try need(t.2),
+            birthDate: try need(t.3),
+            sex: Sex(rawValue: try need(t.4)) ?? .unknown,
+            phone: try need(t.5),
+            address: try need(t.6),
+            restricted: try need(flag)
+        )
+    }
+
+    /// Appends the row to its section, keeping the statement's order.
+    func add(to chart: inout Sections) throws {
+        switch section {
+        case .patient:
+            throw Missing()
+        case .allergies:
+            chart.allergies.append(
+                Allergy(
+                    substance: try need(t.0),
+                    code: try need(t.1),
+                    criticality: try need(t.2),
+                    category: try need(t.3),
+                    status: try need(t.4),
+                    recorded: date(i.0),
+                    system: try need(t.5)
+                )
+            )
+        case .problems:
+            chart.problems.append(
+                Problem(
+                    code: try need(t.0),
+                    display: try need(t.1),
+                    status: try need(t.2),
+                    onset: date(i.0),
+                    abated: date(i.1),
+                    system: try need(t.3)
+                )
+            )
+        case .medications:
+            chart.medications.append(
+                Medication(
+                    code: try need(t.0),
+                    display: try need(t.1),
+                    status: try need(t.2),
+                    dosage: try need(t.3),
+                    authored: date(i.0),
+                    system: try need(t.4)
+                )
+            )
+        case .observations:
+            chart.observations.append(
+                Observation(
+                    code: try need(t.0),
+                    display: try need(t.1),
+                    category: Observation.Category(rawValue: try need(t.2)) ?? .other,
+                    value: number,
+                    text: t.3,
+                    unit: try need(t.4),
+                    time: date(try need(i.0)) ?? .distantPast,
+                    system: try need(t.5)
+                )
+            )
+        case .encounters:
+            chart.encounters.append(
+                Encounter(
+                    kind: try need(t.0),
+                    display: try need(t.1),
+                    reason: try need(t.2),
+                    start: date(try need(i.0)) ?? .distantPast,
+                    end: date(i.1)
+                )
+            )
+        case .notes:
+            chart.notes.append(
+                Note(author: try need(t.0), time: date(try need(i.0)) ?? .distantPast, text: try need(t.1))
+            )
+        case .immunizations:
+            chart.immunizations.append(
+                Immunization(
+                    code: try need(t.0),
+                    vaccine: try need(t.1),
+                    status: try need(t.2),
+                    date: date(i.0),
+                    system: try need(t.3)
+                )
+            )
+        case .procedures:
+            chart.procedures.append(
+                Procedure(
+                    code: try need(t.0),
+                    display: try need(t.1),
+                    reason: try need(t.2),
+                    status: try need(t.3),
+                    performed: date(i.0),
+                    system: try need(t.4)
+                )
+            )
+        case .carePlans:
+            chart.carePlans.append(
+                CarePlan(
+                    category: try need(t.0),
+                    activities: RecordsSchema.list(try need(t.1)),
+                    status: try need(t.2),
+                    start: date(i.0),
+                    end: date(i.1)
+                )
+            )
+        case .reports:
+            chart.reports.append(
+                DiagnosticReport(
+                    code: try need(t.0),
+                    name: try need(t.1),
+                    status: try need(t.2),
+                    date: date(i.0),
+                    results: RecordsSchema.list(try need(t.3)),
+                    conclusion: try need(t.4),
+                    system: try need(t.5),
+                    presentedForm: try need(t.6)
+                )
             )
         }
     }

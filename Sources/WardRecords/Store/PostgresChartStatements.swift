@@ -26,54 +26,146 @@ enum PostgresChartStatements {
         func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
     }
 
-    /// A statement of `Text` with no parameter (the transaction's ends).
-    struct Plain<T: Text>: PostgresPreparedStatement {
-        typealias Row = PostgresRow
-        static var name: String { T.name }
-        static var sql: String { T.sql }
-
-        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
-
-        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
-    }
-
     /// `lookUp`'s find row.
     static func match(_ key: String) -> PreparedStep { PreparedStep(ByMRN<Match>(key: key)) }
 
     /// The chart's patient alone (`.demographics`): one statement is one snapshot.
     static func patient(_ key: String) -> PreparedStep { PreparedStep(ByMRN<Patient>(key: key)) }
 
-    /// The full chart: a read-only snapshot around the patient and the sections in
-    /// `LoadedChart`'s order.
-    static func chart(_ key: String) -> [PreparedStep] {
-        [
-            PreparedStep(Plain<Begin>()),
-            PreparedStep(ByMRN<Patient>(key: key)),
-            PreparedStep(ByMRN<Allergies>(key: key)),
-            PreparedStep(ByMRN<Problems>(key: key)),
-            PreparedStep(ByMRN<Medications>(key: key)),
-            PreparedStep(ByMRN<Observations>(key: key)),
-            PreparedStep(ByMRN<Encounters>(key: key)),
-            PreparedStep(ByMRN<Notes>(key: key)),
-            PreparedStep(ByMRN<Immunizations>(key: key)),
-            PreparedStep(ByMRN<Procedures>(key: key)),
-            PreparedStep(ByMRN<CarePlans>(key: key)),
-            PreparedStep(ByMRN<Reports>(key: key)),
-            PreparedStep(Plain<Commit>()),
-        ]
-    }
+    /// The full chart: the patient and its sections in one statement, so one round trip and
+    /// one snapshot (`Chart`).
+    static func chart(_ key: String) -> PreparedStep { PreparedStep(ByMRN<Chart>(key: key)) }
 
     /// The patient's id, for the sections.
     private static let patientID = #"(SELECT id FROM patient WHERE lower(mrn) COLLATE "C" = $1)"#
 
-    enum Begin: Text {
-        static let name = "ward.begin.snapshot"
-        static let sql = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    /// The part of a chart a row of `Chart` belongs to, in `LoadedChart`'s order.
+    enum Section: Int32 {
+        case patient, allergies, problems, medications, observations, encounters, notes, immunizations, procedures,
+            carePlans, reports
     }
 
-    enum Commit: Text {
-        static let name = "ward.commit"
-        static let sql = "COMMIT"
+    /// One part of `Chart`: its section, its place in the part's `order`, its values in typed
+    /// slots (`texts` fill `t1`…`t7`, `times` `i1` and `i2`, then a number and a flag, the slots
+    /// it does not use NULL), and the rest of its statement. A value keeps its column's type on
+    /// the wire, so it decodes to the same bits as from a statement of its own.
+    private static func part(
+        _ section: Section,
+        order: String,
+        texts: [String],
+        times: [String] = [],
+        number: String = "NULL::float8",
+        flag: String = "NULL::boolean",
+        from: String
+    ) -> String {
+        let texts = (0..<7).map { $0 < texts.count ? "\(texts[$0])::text" : "NULL::text" }
+        let times = (0..<2).map { $0 < times.count ? "\(times[$0])::bigint" : "NULL::bigint" }
+        let values = (texts + times + [number, flag]).joined(separator: ", ")
+        return """
+            (SELECT \(section.rawValue)::int4 AS section, row_number() OVER (ORDER BY \(order)) AS place, \(values)
+            \(from))
+            """
+    }
+
+    /// The patient and the ten sections, each in the order `ChartLoader` reads SQLite's
+    /// (`NULLS FIRST` sorts as SQLite does), as one `UNION ALL` sorted by section and place:
+    /// one statement is one snapshot, so no transaction is needed, and one round trip where a
+    /// statement a section took thirteen. A patient that is not there has no rows at all.
+    ///
+    /// The observations find their ids by two scalar subqueries, not a join: a join's range is
+    /// estimated at a ninth of the table (millions of rows), which sorts and JIT-compiles for a
+    /// chart of a hundred (`RecordsSchema.observationIDs`).
+    enum Chart: Text {
+        static let name = "ward.chart"
+        static let sql: String = {
+            let first = Int64(1) << RecordsSchema.observationIDBits
+            let byPatient = "WHERE patient_id = \(patientID)"
+            let parts = [
+                part(
+                    .patient,
+                    order: "id",
+                    texts: ["mrn", "given", "family", "birth_date", "sex", "phone", "address"],
+                    flag: "restricted",
+                    from: #"FROM patient WHERE lower(mrn) COLLATE "C" = $1"#
+                ),
+                part(
+                    .allergies,
+                    order: "id",
+                    texts: ["substance", "code", "criticality", "category", "status", "system"],
+                    times: ["recorded"],
+                    from: "FROM allergy \(byPatient)"
+                ),
+                part(
+                    .problems,
+                    order: "onset NULLS FIRST, id",
+                    texts: ["code", "display", "status", "system"],
+                    times: ["onset", "abated"],
+                    from: "FROM problem \(byPatient)"
+                ),
+                part(
+                    .medications,
+                    order: "authored NULLS FIRST, id",
+                    texts: ["code", "display", "status", "dosage", "system"],
+                    times: ["authored"],
+                    from: "FROM medication \(byPatient)"
+                ),
+                part(
+                    .observations,
+                    order: "o.time, o.id",
+                    texts: ["c.code", "c.display", "c.category", "o.text", "c.unit", "c.system"],
+                    times: ["o.time"],
+                    number: "o.value",
+                    from: #"""
+                        FROM observation o JOIN observation_code c ON c.id = o.code_id
+                        WHERE o.id BETWEEN (SELECT id * \#(first) FROM patient WHERE lower(mrn) COLLATE "C" = $1)
+                            AND (SELECT id * \#(first) + \#(first - 1) FROM patient WHERE lower(mrn) COLLATE "C" = $1)
+                        """#
+                ),
+                part(
+                    .encounters,
+                    order: "start, id",
+                    texts: ["kind", "display", "reason"],
+                    times: ["start", #""end""#],
+                    from: "FROM encounter \(byPatient)"
+                ),
+                part(
+                    .notes,
+                    order: "time, id",
+                    texts: ["author", "text"],
+                    times: ["time"],
+                    from: "FROM note \(byPatient)"
+                ),
+                part(
+                    .immunizations,
+                    order: "date NULLS FIRST, id",
+                    texts: ["code", "vaccine", "status", "system"],
+                    times: ["date"],
+                    from: "FROM immunization \(byPatient)"
+                ),
+                part(
+                    .procedures,
+                    order: "performed NULLS FIRST, id",
+                    texts: ["code", "display", "reason", "status", "system"],
+                    times: ["performed"],
+                    from: "FROM procedure \(byPatient)"
+                ),
+                part(
+                    .carePlans,
+                    order: "start NULLS FIRST, id",
+                    texts: ["category", "activities", "status"],
+                    times: ["start", #""end""#],
+                    from: "FROM care_plan \(byPatient)"
+                ),
+                part(
+                    .reports,
+                    order: "date NULLS FIRST, id",
+                    texts: ["code", "name", "status", "results", "conclusion", "system", "presented_form"],
+                    times: ["date"],
+                    from: "FROM diagnostic_report \(byPatient)"
+                ),
+            ]
+            return parts.joined(separator: "\nUNION ALL\n") + "\nORDER BY section, place"
+        }()
     }
 
     enum Match: Text {
@@ -90,94 +182,5 @@ enum PostgresChartStatements {
             SELECT mrn, given, family, birth_date, sex, phone, address, restricted FROM patient
             WHERE lower(mrn) COLLATE "C" = $1
             """#
-    }
-
-    enum Allergies: Text {
-        static let name = "ward.chart.allergies"
-        static let sql = """
-            SELECT substance, code, criticality, category, status, recorded, system FROM allergy
-            WHERE patient_id = \(patientID) ORDER BY id
-            """
-    }
-
-    /// `NULLS FIRST` here and below sorts as SQLite does.
-    enum Problems: Text {
-        static let name = "ward.chart.problems"
-        static let sql = """
-            SELECT code, display, status, onset, abated, system FROM problem
-            WHERE patient_id = \(patientID) ORDER BY onset NULLS FIRST, id
-            """
-    }
-
-    enum Medications: Text {
-        static let name = "ward.chart.medications"
-        static let sql = """
-            SELECT code, display, status, dosage, authored, system FROM medication
-            WHERE patient_id = \(patientID) ORDER BY authored NULLS FIRST, id
-            """
-    }
-
-    /// The observation ids of `RecordsSchema.observationIDs`, from the patient's id. Two scalar
-    /// subqueries, not a join: a join's range is estimated at a ninth of the table (millions of
-    /// rows), which sorts and JIT-compiles for a chart of a hundred.
-    enum Observations: Text {
-        static let name = "ward.chart.observations"
-        static var sql: String {
-            let first = Int64(1) << RecordsSchema.observationIDBits
-            return #"""
-                SELECT c.code, c.display, c.category, o.value, o.text, c.unit, o.time, c.system
-                FROM observation o JOIN observation_code c ON c.id = o.code_id
-                WHERE o.id BETWEEN (SELECT id * \#(first) FROM patient WHERE lower(mrn) COLLATE "C" = $1)
-                    AND (SELECT id * \#(first) + \#(first - 1) FROM patient WHERE lower(mrn) COLLATE "C" = $1)
-                ORDER BY o.time, o.id
-                """#
-        }
-    }
-
-    enum Encounters: Text {
-        static let name = "ward.chart.encounters"
-        static let sql = """
-            SELECT kind, display, reason, start, "end" FROM encounter
-            WHERE patient_id = \(patientID) ORDER BY start, id
-            """
-    }
-
-    enum Notes: Text {
-        static let name = "ward.chart.notes"
-        static let sql = """
-            SELECT author, time, text FROM note WHERE patient_id = \(patientID) ORDER BY time, id
-            """
-    }
-
-    enum Immunizations: Text {
-        static let name = "ward.chart.immunizations"
-        static let sql = """
-            SELECT code, vaccine, status, date, system FROM immunization
-            WHERE patient_id = \(patientID) ORDER BY date NULLS FIRST, id
-            """
-    }
-
-    enum Procedures: Text {
-        static let name = "ward.chart.procedures"
-        static let sql = """
-            SELECT code, display, reason, status, performed, system FROM procedure
-            WHERE patient_id = \(patientID) ORDER BY performed NULLS FIRST, id
-            """
-    }
-
-    enum CarePlans: Text {
-        static let name = "ward.chart.care-plans"
-        static let sql = """
-            SELECT category, activities, status, start, "end" FROM care_plan
-            WHERE patient_id = \(patientID) ORDER BY start NULLS FIRST, id
-            """
-    }
-
-    enum Reports: Text {
-        static let name = "ward.chart.reports"
-        static let sql = """
-            SELECT code, name, status, date, results, conclusion, system, presented_form FROM diagnostic_report
-            WHERE patient_id = \(patientID) ORDER BY date NULLS FIRST, id
-            """
     }
 }

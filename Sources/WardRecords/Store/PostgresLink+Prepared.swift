@@ -22,9 +22,10 @@ extension PostgresLink {
     /// to `statement-timeout`, as `queries` does.
     ///
     /// Why prepared: PostgresNIO sends `PostgresQuery` as an unnamed statement, which the server
-    /// parses and plans every time. For a chart's thirteen statements that was most of an
-    /// `open` on a million patients: the same statements, one client on the socket, took
-    /// 4.7 ms a chart unnamed and 1.4 ms prepared. PostgresNIO prepares a
+    /// parses and plans every time. For a chart's thirteen statements (before the chart became
+    /// one, `PostgresChartStatements.Chart`) that was most of an `open` on a million patients:
+    /// the same statements, one client on the socket, took 4.7 ms a chart unnamed and 1.4 ms
+    /// prepared. PostgresNIO prepares a
     /// `PostgresPreparedStatement` on its first use on a connection (a reconnect prepares again)
     /// but offers it to async callers only; the statements run in one task on the connection's
     /// own event-loop thread (`EventLoopTaskExecutor`), and Ward's thread waits for the task as

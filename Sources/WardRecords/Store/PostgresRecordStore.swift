@@ -135,8 +135,8 @@ public final class PostgresRecordStore: RecordStore {
     }
 
     public func chart(mrn: String, contents: ChartContents) throws -> LoadedChart {
-        // One snapshot for every section, as SQLite's read transaction gives: the loader sends
-        // its own BEGIN and COMMIT with the sections.
+        // One snapshot for every section, as SQLite's read transaction gives: the loader reads
+        // the chart in one statement.
         try PostgresChartLoader(store: self).load(mrn: mrn, contents: contents)
     }
 
