@@ -54,14 +54,10 @@ struct BatchFrontEndTests {
             password: PasswordSource? = nil,
             onError: BatchFrontEnd.OnError = .stop
         ) throws -> WardCore.ExitStatus {
-            var fds: [Int32] = [-1, -1]
-            precondition(pipe(&fds) == 0)
-            var bytes = Array(script.utf8)
-            _ = Glibc.write(fds[1], &bytes, bytes.count)
-            close(fds[1])
-            defer { close(fds[0]) }
+            let input = pipeHolding(script)
+            defer { close(input) }
             let frontEnd = BatchFrontEnd(
-                input: fds[0],
+                input: input,
                 options: .init(
                     scriptName: "s.ward",
                     user: "alice",
@@ -177,16 +173,14 @@ struct BatchFrontEndTests {
 
     @Test func afterALock_aPasswordFromADescriptor_endsWith75_namingTheLine() throws {
         let f = try Fixture()
-        var fds: [Int32] = [-1, -1]
-        precondition(pipe(&fds) == 0)
-        var bytes = Array("correct horse\n".utf8)
-        _ = write(fds[1], &bytes, bytes.count)
-        close(fds[1])
-        #expect(try f.run("open W1\nlock\nshow\n", password: .descriptor(fds[0])) == .lockedOut)
+        let password = pipeHolding("correct horse\n")
+        #expect(try f.run("open W1\nlock\nshow\n", password: .descriptor(password)) == .lockedOut)
         #expect(f.runner.ran.map(\.text) == ["open W1", "lock"])
         #expect(f.runner.wipes == 1)
         #expect(
-            f.reports.notices.contains { $0.contains("descriptor \(fds[0])") && $0.contains("stopped after s.ward:2") }
+            f.reports.notices.contains {
+                $0.contains("descriptor \(password)") && $0.contains("stopped after s.ward:2")
+            }
         )
         #expect(f.sessionEvents.last == .signedOff(.timeout))
     }

@@ -43,13 +43,9 @@ struct SessionDriverTests {
             registry: SessionRegistry? = nil,
             banner: String? = nil
         ) throws -> WardCore.ExitStatus {
-            var fds: [Int32] = [-1, -1]
-            precondition(pipe(&fds) == 0)
-            var bytes = Array(input.utf8)
-            _ = Glibc.write(fds[1], &bytes, bytes.count)
-            close(fds[1])
-            defer { close(fds[0]) }
-            let frontEnd = FakeFrontEnd(interactive: interactive, input: fds[0], signals: signals, user: user)
+            let script = pipeHolding(input)
+            defer { close(script) }
+            let frontEnd = FakeFrontEnd(interactive: interactive, input: script, signals: signals, user: user)
             self.frontEnd = frontEnd
             let driver = SessionDriver(
                 frontEnd: frontEnd,

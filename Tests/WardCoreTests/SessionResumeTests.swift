@@ -191,15 +191,11 @@ import Testing
         let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "test"))
         chain.append(recorder)
         let runner = ContextRunner()
-        var fds: [Int32] = [-1, -1]
-        precondition(pipe(&fds) == 0)
-        var bytes = Array(input.utf8)
-        _ = Glibc.write(fds[1], &bytes, bytes.count)
-        close(fds[1])
-        defer { close(fds[0]) }
+        let script = pipeHolding(input)
+        defer { close(script) }
         let signals = TestSignals()
         let driver = SessionDriver(
-            frontEnd: FakeFrontEnd(interactive: true, input: fds[0], signals: signals),
+            frontEnd: FakeFrontEnd(interactive: true, input: script, signals: signals),
             clock: clock,
             chain: chain,
             runner: runner,

@@ -77,16 +77,12 @@ struct OutputBarrierTests {
             let passwordFile = records.home + "/password"
             try (TestCredentials.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
             chmod(passwordFile, 0o600)
-            var fds: [Int32] = [-1, -1]
-            precondition(pipe(&fds) == 0)
-            var bytes = Array(script.utf8)
-            _ = Glibc.write(fds[1], &bytes, bytes.count)
-            close(fds[1])
-            defer { close(fds[0]) }
+            let input = pipeHolding(script)
+            defer { close(input) }
             let signals = TestSignals()
             let session = SessionDriver(
                 frontEnd: BatchFrontEnd(
-                    input: fds[0],
+                    input: input,
                     options: .init(scriptName: "s.ward", user: "alice", password: .file(path: passwordFile)),
                     reporter: output,
                     stdout: nil
