@@ -342,18 +342,18 @@ public final class AuditLog: Plugin {
     /// goes to disk before the next prompt. Failing that, the session locks, as a failed timer
     /// sync does.
     private func syncRecords(context: PluginContext) {
-        do {
-            try writer?.syncRecords()
-        } catch {
-            context.logger.error("audit log not synced")
-            context.notice("The audit log cannot be synced (\(error)). The session is locked.")
-            context.lock(reason: .failure)
-        }
+        sync(context: context) { (writer) throws(AuditError) in try writer.syncRecords() }
     }
 
     private func syncNow(context: PluginContext) {
-        do {
-            try writer?.sync()
+        sync(context: context) { (writer) throws(AuditError) in try writer.sync() }
+    }
+
+    /// Runs one of the writer's syncs; a sync that fails locks the session.
+    private func sync(context: PluginContext, _ step: (AuditWriter) throws(AuditError) -> Void) {
+        guard let writer else { return }
+        do throws(AuditError) {
+            try step(writer)
         } catch {
             context.logger.error("audit log not synced")
             context.notice("The audit log cannot be synced (\(error)). The session is locked.")
