@@ -1,4 +1,5 @@
 import Glibc
+import WardPluginAPI
 
 /// Wall-clock time as the audit log writes it: `2026-11-22T09:41:07.123Z`, UTC, milliseconds.
 ///
@@ -22,10 +23,9 @@ public enum UTCTimestamp {
 
     /// Appends `format(milliseconds:)`'s text to `out`, where a record is being built.
     ///
-    /// The years 1970 to 9999, every real clock, take the civil calendar's arithmetic (days
-    /// to year, month and day, as `days_from_civil`'s inverse): every audit record has a
-    /// timestamp, and `gmtime_r` cost more than the rest of it. Other times take `gmtime_r`;
-    /// `AuditRecordBytesTests` checks the two agree.
+    /// The years 1970 to 9999, every real clock, take the civil calendar's arithmetic
+    /// (`CivilDate`): every audit record has a timestamp, and `gmtime_r` cost more than the rest
+    /// of it. Other times take `gmtime_r`; `AuditRecordBytesTests` checks the two agree.
     public static func append(milliseconds: Int64, to out: inout [UInt8]) {
         let seconds = milliseconds.floorDiv(1000)
         let ms = Int(milliseconds - seconds * 1000)
@@ -33,18 +33,8 @@ public enum UTCTimestamp {
             appendWithCLibrary(seconds: seconds, ms: ms, to: &out)
             return
         }
-        let days = Int(seconds / 86_400)
-        let secondOfDay = Int(seconds % 86_400)
-        // Howard Hinnant's civil_from_days, for days since 1970-01-01 (not negative here).
-        let z = days + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (days, secondOfDay) = CivilDate.split(seconds: seconds)
+        let (year, month, day) = CivilDate.fields(days: days)
         appendFields(
             year: year,
             month: month,
@@ -84,15 +74,7 @@ public enum UTCTimestamp {
         to out: inout [UInt8]
     ) {
         func digits(_ n: Int, _ width: Int, then separator: UInt8) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            let n = max(0, n)
-            // A year past 9999 keeps all its digits.
-            while n / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(n / divisor % 10))
-                divisor /= 10
-            }
+            CivilDate.appendDigits(max(0, n), width: width, to: &out)
             out.append(separator)
         }
         digits(year, 4, then: UInt8(ascii: "-"))

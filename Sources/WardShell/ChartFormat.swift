@@ -1,4 +1,5 @@
 import Foundation
+import WardPluginAPI
 import WardRecords
 
 /// How the shell writes dates, names and values: one place, so every table reads the same.
@@ -8,13 +9,34 @@ enum ChartFormat {
     /// instant, not the offset the source wrote).
     static func time(_ date: Date?) -> String {
         guard let date else { return "" }
-        return timeFormatter.string(from: date)
+        let (days, secondOfDay) = CivilDate.split(seconds: seconds(date))
+        var out: [UInt8] = []
+        out.reserveCapacity(17)
+        CivilDate.append(days: days, to: &out)
+        out.append(UInt8(ascii: "T"))
+        CivilDate.appendDigits(secondOfDay / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        CivilDate.appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// `2020-05-06`: onset, recorded, authored.
+    /// `2020-05-06`: onset, recorded, authored. The day in UTC, as `time` writes it: a FHIR date
+    /// without a time (`2020-05-06`) is kept as that day's first instant in UTC, and a day in the
+    /// terminal's zone showed it as the day before west of Greenwich. `show --since` and
+    /// `--until` take the same days (`RowFilter`).
     static func day(_ date: Date?) -> String {
         guard let date else { return "" }
-        return dayFormatter.string(from: date)
+        return CivilDate.string(days: CivilDate.split(seconds: seconds(date)).days)
+    }
+
+    /// Whole seconds since 1970, rounded toward the past as a clock reads (`12:08:59` is
+    /// `12:08`). The store keeps whole seconds; the clamp only keeps a damaged value (a year
+    /// past any calendar's) from trapping the conversion.
+    private static func seconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite else { return 0 }
+        return Int64(max(-1e15, min(1e15, seconds)))
     }
 
     /// `Family, Given`.
@@ -43,16 +65,5 @@ enum ChartFormat {
     /// attachment's title, type and size): Synthea's notes are reports with only the latter.
     static func conclusion(_ report: DiagnosticReport) -> String {
         report.conclusion.isEmpty ? report.presentedForm : report.conclusion
-    }
-
-    private static let timeFormatter = formatter("yyyy-MM-dd'T'HH:mm'Z'", zone: TimeZone(identifier: "UTC"))
-    private static let dayFormatter = formatter("yyyy-MM-dd")
-
-    private static func formatter(_ format: String, zone: TimeZone? = nil) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        if let zone { formatter.timeZone = zone }
-        formatter.dateFormat = format
-        return formatter
     }
 }

@@ -2,6 +2,7 @@ import FHIRTestSupport
 import Foundation
 import GRDB
 import Testing
+import WardPluginAPI
 
 @testable import WardRecords
 

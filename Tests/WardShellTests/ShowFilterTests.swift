@@ -21,18 +21,18 @@ import WardShell
     @Test func days_keepTheRowsOfThoseDays_bothEndsIncluded() throws {
         let f = try ShellFixture()
         f.run("open M1")
-        // The fixture's lab is 2020-05-06T07:08:09Z; local days around it, a day either side.
-        #expect(f.run("show labs --since 2020-05-05").output.contains("Hemoglobin A1c"))
-        #expect(f.run("show labs --until 2020-05-07").output.contains("Hemoglobin A1c"))
-        #expect(f.run("show labs --since 2020-05-05 --until 2020-05-07").output.contains("Hemoglobin A1c"))
-        #expect(f.run("show labs --since 2020-05-08") == (.succeeded, "No labs match."))
-        #expect(f.run("show labs --until 2020-05-04") == (.succeeded, "No labs match."))
+        // The fixture's lab is 2020-05-06T07:08:09Z: days are UTC days, as the table shows them.
+        #expect(f.run("show labs --since 2020-05-06").output.contains("Hemoglobin A1c"))
+        #expect(f.run("show labs --until 2020-05-06").output.contains("Hemoglobin A1c"))
+        #expect(f.run("show labs --since 2020-05-06 --until 2020-05-06").output.contains("Hemoglobin A1c"))
+        #expect(f.run("show labs --since 2020-05-07") == (.succeeded, "No labs match."))
+        #expect(f.run("show labs --until 2020-05-05") == (.succeeded, "No labs match."))
     }
 
     @Test func aDayThatIsNotOne_isAUsageError_namingTheOptionAndTheValue() throws {
         let f = try ShellFixture()
         f.run("open M1")
-        for bad in ["2020-02-30", "2020-1-1", "yesterday", "2020-01-01T00:00"] {
+        for bad in ["2020-02-30", "2021-02-29", "2020-13-01", "2020-1-1", "yesterday", "2020-01-01T00:00"] {
             let (result, output) = f.run("show labs --since \(bad)")
             #expect(result == .failed, "\(bad)")
             #expect(output.contains("--since takes a day as YYYY-MM-DD"), "\(bad)")

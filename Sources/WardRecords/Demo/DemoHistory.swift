@@ -1,4 +1,5 @@
 import Foundation
+import WardPluginAPI
 
 /// One synthetic patient: demographics, then a history of visits with what each one recorded.
 ///

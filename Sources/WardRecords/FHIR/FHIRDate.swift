@@ -1,3 +1,5 @@
+import WardPluginAPI
+
 /// FHIR `date` and `dateTime` values, read without Foundation's formatters.
 ///
 /// FHIR allows partial dates (`2019`, `2019-02`), dates, and date-times with seconds, optional

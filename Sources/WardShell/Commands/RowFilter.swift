@@ -1,4 +1,5 @@
 import Foundation
+import WardPluginAPI
 
 /// What `show SECTION WORD... [--since DAY] [--until DAY]` keeps of a section's rows.
 ///
@@ -6,17 +7,17 @@ import Foundation
 /// each anywhere in it, ignoring case, spaces and punctuation (`a1c` finds "Hemoglobin
 /// A1c/Hemoglobin.total in Blood", `hemoglobin a1c` too); or the row's code (`4548-4`); or, for a
 /// common abbreviation (`hba1c`, `bmi`, `ldl`: `ClinicalAbbreviations`), the codes and name words
-/// it stands for. Every word must match, as `find` does with a patient's name. Days are the
-/// local calendar day, both ends included; a row without a date is left out once a day is given,
-/// since nothing says it falls inside.
+/// it stands for. Every word must match, as `find` does with a patient's name. Days are UTC days,
+/// as the chart shows its days and times, both ends included; a row without a date is left out
+/// once a day is given, since nothing says it falls inside.
 ///
 /// The filter is what the user looked for, which may be clinical ("hiv"): the access record notes
 /// the section, never the filter.
 struct RowFilter: Sendable, Equatable {
     let words: [String]
-    /// The first instant kept, midnight of `--since`.
+    /// The first instant kept, midnight (UTC) of `--since`.
     let since: Date?
-    /// The first instant left out, midnight after `--until`.
+    /// The first instant left out, midnight (UTC) after `--until`.
     let end: Date?
 
     /// No filter: every row.
@@ -31,11 +32,8 @@ struct RowFilter: Sendable, Equatable {
     /// Reads the words and the two day options, failing with `usage` for a day that is not one.
     init(words: [String], since: String?, until: String?, syntax: CommandSyntax) throws(UsageError) {
         self.words = words.map(Self.normalized).filter { !$0.isEmpty }
-        self.since = try since.map { text throws(UsageError) in try Self.day(text, "--since", syntax) }
-        self.end = try until.map { text throws(UsageError) in
-            let day = try Self.day(text, "--until", syntax)
-            return Calendar.current.date(byAdding: .day, value: 1, to: day) ?? day
-        }
+        self.since = try since.map { text throws(UsageError) in try Self.midnight(text, "--since", syntax, after: 0) }
+        self.end = try until.map { text throws(UsageError) in try Self.midnight(text, "--until", syntax, after: 1) }
         if let first = self.since, let end = self.end, end <= first {
             throw UsageError(
                 .invalid("--until \(until ?? "") is before --since \(since ?? ""): no day is left to show"),
@@ -74,18 +72,20 @@ struct RowFilter: Sendable, Equatable {
         String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter(CharacterSet.alphanumerics.contains)))
     }
 
-    /// `2020-01-01`, a real day of the calendar (not `2020-02-30`), at local midnight.
-    private static func day(_ text: String, _ option: String, _ syntax: CommandSyntax) throws(UsageError) -> Date {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd"
-        formatter.isLenient = false
-        guard text.utf8.count == 10, let date = formatter.date(from: text), formatter.string(from: date) == text else {
+    /// Midnight (UTC) `after` days after the day `text`, which must be a real day of the
+    /// calendar (`2020-01-01`, not `2020-02-30`).
+    private static func midnight(
+        _ text: String,
+        _ option: String,
+        _ syntax: CommandSyntax,
+        after: Int
+    ) throws(UsageError) -> Date {
+        guard let days = CivilDate.days(parsing: text) else {
             throw UsageError(
                 .invalid("\(option) takes a day as YYYY-MM-DD, such as 2020-01-31; got '\(text)'"),
                 syntax: syntax
             )
         }
-        return Calendar.current.startOfDay(for: date)
+        return Date(timeIntervalSince1970: TimeInterval((days + after) * 86_400))
     }
 }
