@@ -9,16 +9,12 @@ enum ChartFormat {
     /// instant, not the offset the source wrote).
     static func time(_ date: Date?) -> String {
         guard let date else { return "" }
-        let (days, secondOfDay) = CivilDate.split(seconds: seconds(date))
-        var out: [UInt8] = []
-        out.reserveCapacity(17)
-        CivilDate.append(days: days, to: &out)
-        out.append(UInt8(ascii: "T"))
-        CivilDate.appendDigits(secondOfDay / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        CivilDate.appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+        return utc(date, withSeconds: false)
+    }
+
+    /// `2020-05-06T12:08:09Z`: an instant to the second, as JSON and CSV give it (`TableValue`).
+    static func instant(_ date: Date) -> String {
+        utc(date, withSeconds: true)
     }
 
     /// `2020-05-06`: onset, recorded, authored. The day in UTC, as `time` writes it: a FHIR date
@@ -28,6 +24,23 @@ enum ChartFormat {
     static func day(_ date: Date?) -> String {
         guard let date else { return "" }
         return CivilDate.string(days: CivilDate.split(seconds: seconds(date)).days)
+    }
+
+    private static func utc(_ date: Date, withSeconds: Bool) -> String {
+        let (days, secondOfDay) = CivilDate.split(seconds: seconds(date))
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        CivilDate.append(days: days, to: &out)
+        out.append(UInt8(ascii: "T"))
+        CivilDate.appendDigits(secondOfDay / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        CivilDate.appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
+        if withSeconds {
+            out.append(UInt8(ascii: ":"))
+            CivilDate.appendDigits(secondOfDay % 60, width: 2, to: &out)
+        }
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whole seconds since 1970, rounded toward the past as a clock reads (`12:08:59` is

@@ -5,7 +5,8 @@ import WardPluginAPI
 
 @testable import WardShell
 
-/// The days and times a chart shows: UTC, the same on every machine, computed without ICU.
+/// The days and times a chart shows, and JSON's instants: UTC, the same on every machine,
+/// computed without ICU.
 @Suite struct ChartFormatTests {
     /// What the C library writes for the same instant in UTC (`gmtime_r`, `strftime`).
     private func reference(_ seconds: Int64, _ format: String) -> String {
@@ -26,6 +27,18 @@ import WardPluginAPI
             let date = Date(timeIntervalSince1970: TimeInterval(seconds))
             #expect(ChartFormat.time(date) == reference(seconds, "%Y-%m-%dT%H:%MZ"), "\(seconds)")
             #expect(ChartFormat.day(date) == reference(seconds, "%Y-%m-%d"), "\(seconds)")
+            #expect(ChartFormat.instant(date) == reference(seconds, "%Y-%m-%dT%H:%M:%SZ"), "\(seconds)")
+        }
+    }
+
+    /// JSON's instants are the bytes `Date.ISO8601FormatStyle` wrote before.
+    @Test func instants_areWhatTheISO8601FormatStyleWrote() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let date = Date(
+                timeIntervalSince1970: TimeInterval(Int64.random(in: -2_208_988_800..<4_107_542_400, using: &generator))
+            )
+            #expect(ChartFormat.instant(date) == date.formatted(.iso8601), "\(date.timeIntervalSince1970)")
         }
     }
 

@@ -28,8 +28,9 @@ public enum TableValue: Sendable, Equatable {
 
     /// `2020-01-02T03:04:05Z`.
     static func iso8601(_ date: Date) -> String {
-        // `Date.ISO8601FormatStyle` is a value: no shared formatter to guard across threads.
-        date.formatted(.iso8601)
+        // Not `Date.ISO8601FormatStyle`: it builds a calendar in the process's time zone, which
+        // reads ICU's zone data (resident memory) to write a UTC time.
+        ChartFormat.instant(date)
     }
 }
 
