@@ -69,8 +69,7 @@ public struct PatientSearch {
             total += 1
         }
         if !words.isEmpty {
-            let whole = try source.ids(words: words, prefix: false, limit: limit)
-            let prefix = try source.ids(words: words, prefix: true, limit: Self.countCap + 1)
+            let (whole, prefix) = try source.ids(words: words, whole: limit, prefix: Self.countCap + 1)
             for (id, match) in try source.matches(ids: whole.filter { found[$0] == nil }) {
                 found[id] = scored(match)
             }
@@ -244,10 +243,12 @@ public struct PatientSearch {
 protocol PatientRowSource {
     /// The patient with exactly this MRN (ignoring ASCII case), and its id.
     func match(mrn: String) throws -> (Int64, PatientMatch)?
-    /// The ids of the patients whose names hold every word (whole, or as a prefix of a name
-    /// word), in id order, at most `limit`.
-    func ids(words: [String], prefix: Bool, limit: Int) throws -> [Int64]
-    /// The rows of these patients, unscored; an id with no row is left out.
+    /// The ids of the patients whose names hold every word whole, at most `whole`, and of those
+    /// whose names hold every word whole or as the start of a name word, at most `prefix`, each
+    /// in id order. Asked together so that a store across the network answers both at once.
+    func ids(words: [String], whole: Int, prefix: Int) throws -> (whole: [Int64], prefix: [Int64])
+    /// The rows of these patients, unscored; an id with no row is left out. A source may answer
+    /// from rows it read along with the ids.
     func matches(ids: [Int64]) throws -> [(Int64, PatientMatch)]
 }
 
@@ -258,8 +259,11 @@ private struct SQLitePatientRows: PatientRowSource {
 
     func match(mrn: String) throws -> (Int64, PatientMatch)? { try PatientSearch.row(mrn: mrn, db) }
 
-    func ids(words: [String], prefix: Bool, limit: Int) throws -> [Int64] {
-        try search.rowids(db, query: search.ftsQuery(prefix: prefix), limit: limit)
+    func ids(words: [String], whole: Int, prefix: Int) throws -> (whole: [Int64], prefix: [Int64]) {
+        (
+            try search.rowids(db, query: search.ftsQuery(prefix: false), limit: whole),
+            try search.rowids(db, query: search.ftsQuery(prefix: true), limit: prefix)
+        )
     }
 
     /// All the candidates' rows with one statement: a `find` reads up to 40, and a statement per

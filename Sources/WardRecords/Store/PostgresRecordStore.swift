@@ -109,23 +109,14 @@ public final class PostgresRecordStore: RecordStore {
     public func patients(mrnStartingWith prefix: String, limit: Int) throws -> SearchResult {
         guard !prefix.isEmpty, limit > 0 else { return .none }
         let lower = prefix.lowercased(ascii: true)
-        let upper = lower + "\u{10FFFF}"
         let cap = PatientSearch.countCap
-        let found = try rows(
-            """
-            SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient
-            WHERE lower(mrn) COLLATE "C" >= \(lower) AND lower(mrn) COLLATE "C" < \(upper)
-            ORDER BY lower(mrn) COLLATE "C" LIMIT \(limit)
-            """
-        )
-        let counted = try rows(
-            """
-            SELECT count(*) FROM (SELECT 1 FROM patient
-            WHERE lower(mrn) COLLATE "C" >= \(lower) AND lower(mrn) COLLATE "C" < \(upper) LIMIT \(cap + 1)) AS c
-            """
-        )
+        // One prepared statement: the rows, each with the count.
+        let found = try prepared([
+            PostgresFindStatements.mrnPrefix(lower, upper: lower + "\u{10FFFF}", limit: limit, cap: cap + 1)
+        ])[0]
         return try decoded {
-            let count = try counted.first?.decode(Int.self) ?? 0
+            let row = (Int64, String, String, String, String, String, Bool, Int).self
+            let count = try found.first.map { try $0.decode(row).7 } ?? 0
             return SearchResult(
                 matches: try found.map { try PostgresPatientRows.match($0).1 },
                 total: min(count, cap),
@@ -180,11 +171,17 @@ extension String {
     }
 }
 
-/// The PostgreSQL store's rows for `PatientSearch`: the name-token table for one word, the GIN
-/// index over `patient.name_words` for several, `patient_mrn` for MRNs, one query for all the
-/// candidates' rows.
-struct PostgresPatientRows: PatientRowSource {
+/// The PostgreSQL store's rows for `PatientSearch`: one statement a search
+/// (`PostgresFindStatements`) answers both id lists and the candidates' rows, which `matches`
+/// then hands back without asking the server again; `patient_mrn` for MRNs.
+///
+/// A class, for those rows: it lives for one `find`.
+final class PostgresPatientRows: PatientRowSource {
     let store: PostgresRecordStore
+    /// The rows read with the ids, by id.
+    private var read: [Int64: PatientMatch] = [:]
+
+    init(store: PostgresRecordStore) { self.store = store }
 
     func match(mrn: String) throws -> (Int64, PatientMatch)? {
         // Prepared: `open` asks it before every chart.
@@ -193,96 +190,55 @@ struct PostgresPatientRows: PatientRowSource {
     }
 
     /// Every word must match, each patient once (two of a patient's words may start alike), in
-    /// id order, which is FTS5's rowid order: the same candidates as the SQLite store.
-    ///
-    /// One word is a range of `patient_name_token`. Two or more are an intersection, which a
-    /// B-tree makes only by reading every entry of every range (`mar smi`: 71,000 entries for 531
-    /// patients, 16 ms at a million patients). So each word becomes the list of name words it
-    /// stands for (a prefix's: the distinct words of its range, one index descent each, as in
-    /// `ids(prefix:limit:)`), and the GIN index over `patient.name_words` intersects the
-    /// patients of those lists, word by word (a BitmapAnd of posting lists: 3 ms for `mar smi`).
-    /// The lists are subqueries of the one statement, one round trip; their size is unknown to
-    /// the planner, which therefore keeps the same plan whatever the words.
-    func ids(words: [String], prefix: Bool, limit: Int) throws -> [Int64] {
-        if prefix, words.count == 1 { return try ids(prefix: words[0], limit: limit) }
-        var binds = PostgresBindings()
-        let sql: String
-        if words.count == 1 {
-            binds.append(words[0])
-            sql = "SELECT DISTINCT patient_id FROM patient_name_token WHERE token = $1"
-        } else {
-            var conditions: [String] = []
-            for word in words {
-                binds.append(word)
-                if prefix {
-                    binds.append(word + "\u{10FFFF}")
-                    let (low, high) = (binds.count - 1, binds.count)
-                    conditions.append(
-                        """
-                        name_words && ARRAY(
-                            WITH RECURSIVE word (token) AS (
-                                SELECT min(token) FROM patient_name_token WHERE token >= $\(low) AND token < $\(high)
-                                UNION ALL
-                                SELECT (SELECT min(token) FROM patient_name_token WHERE token > word.token AND token < $\(high))
-                                FROM word WHERE word.token IS NOT NULL
-                            )
-                            SELECT token FROM word WHERE token IS NOT NULL
-                        )
-                        """
+    /// id order, which is FTS5's rowid order: the same candidates as the SQLite store. One round
+    /// trip, prepared for up to four words; more words are sent unnamed.
+    func ids(words: [String], whole: Int, prefix: Int) throws -> (whole: [Int64], prefix: [Int64]) {
+        let found =
+            if let step = PostgresFindStatements.step(words: words, limit: whole, cap: prefix) {
+                try store.prepared([step])[0]
+            } else {
+                try store.rows(PostgresFindStatements.query(words: words, limit: whole, cap: prefix))
+            }
+        var ids: (whole: [Int64], prefix: [Int64]) = ([], [])
+        try store.decoded {
+            for row in found {
+                let (part, id, mrn, given, family, birthDate, sex, restricted) = try row.decode(
+                    (Int32, Int64, String?, String?, String?, String?, String?, Bool?).self
+                )
+                switch PostgresFindStatements.Part(rawValue: part) {
+                case .whole: ids.whole.append(id)
+                case .prefix, .prefixID: ids.prefix.append(id)
+                case nil: throw StoreError.database(reason: "a row from the records server could not be read")
+                }
+                if let mrn, let given, let family, let birthDate, let sex, let restricted {
+                    read[id] = PatientMatch(
+                        mrn: mrn,
+                        given: given,
+                        family: family,
+                        birthDate: birthDate,
+                        sex: Sex(rawValue: sex) ?? .unknown,
+                        restricted: restricted,
+                        score: 0
                     )
-                } else {
-                    conditions.append("name_words && ARRAY[$\(binds.count)::text]")
                 }
             }
-            sql = "SELECT id AS patient_id FROM patient WHERE " + conditions.joined(separator: " AND ")
         }
-        binds.append(limit)
-        let found = try store.rows(
-            PostgresQuery(unsafeSQL: sql + " ORDER BY patient_id LIMIT $\(binds.count)", binds: binds)
-        )
-        return try store.decoded { try found.map { try $0.decode(Int64.self) } }
+        // The statement's parts come in any order; each list is wanted in id order.
+        ids.whole.sort()
+        ids.prefix.sort()
+        return ids
     }
 
-    /// One word as a prefix: the first `limit` ids of each name word that starts with it, then
-    /// the first `limit` of those.
-    ///
-    /// The range with `DISTINCT … ORDER BY patient_id` sorted every entry of every matching word
-    /// (`mar` is 58,000 among a million patients: 20 ms) to keep 201. The key (token,
-    /// patient_id) holds each word's patients in id order, so the first `limit` of one word are
-    /// the start of its range, and the first `limit` of all are among those: a walk over the
-    /// distinct words (one index descent each, as a skip scan would make), then at most `limit`
-    /// entries per word. It never reads more entries than the plain range holds.
-    private func ids(prefix word: String, limit: Int) throws -> [Int64] {
-        var binds = PostgresBindings()
-        binds.append(word)
-        binds.append(word + "\u{10FFFF}")
-        binds.append(limit)
-        let found = try store.rows(
-            PostgresQuery(
-                unsafeSQL: """
-                    WITH RECURSIVE word (token) AS (
-                        SELECT min(token) FROM patient_name_token WHERE token >= $1 AND token < $2
-                        UNION ALL
-                        SELECT (SELECT min(token) FROM patient_name_token WHERE token > word.token AND token < $2)
-                        FROM word WHERE word.token IS NOT NULL
-                    )
-                    SELECT DISTINCT first.patient_id FROM word CROSS JOIN LATERAL (
-                        SELECT patient_id FROM patient_name_token WHERE token = word.token ORDER BY patient_id LIMIT $3
-                    ) AS first
-                    ORDER BY first.patient_id LIMIT $3
-                    """,
-                binds: binds
-            )
-        )
-        return try store.decoded { try found.map { try $0.decode(Int64.self) } }
-    }
-
+    /// The rows `ids` read; any other id's row from the server (`PatientSearch` asks for none).
     func matches(ids: [Int64]) throws -> [(Int64, PatientMatch)] {
-        guard !ids.isEmpty else { return [] }
-        let found = try store.rows(
-            "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE id = ANY(\(ids))"
-        )
-        return try store.decoded { try found.map(Self.match) }
+        let unread = ids.filter { read[$0] == nil }
+        if !unread.isEmpty {
+            let found = try store.rows(
+                "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE id = ANY(\(unread))"
+            )
+            for (id, match) in try store.decoded({ try found.map(Self.match) }) { read[id] = match }
+        }
+        return ids.compactMap { id in read[id].map { (id, $0) } }
     }
 
     static func match(_ row: PostgresRow) throws -> (Int64, PatientMatch) {

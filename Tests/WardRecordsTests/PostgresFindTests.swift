@@ -1,0 +1,145 @@
+import FHIRTestSupport
+import Foundation
+import GRDB
+import PostgresTestSupport
+import Testing
+
+@testable import WardRecords
+
+/// `find` on PostgreSQL runs one statement a search, prepared for one to four words
+/// (`PostgresFindStatements`): the same results as SQLite's for any number of words, each
+/// statement prepared once per connection, and a failed one drops the connection.
+@Suite struct PostgresFindTests {
+    /// Both stores holding the same 1,500 patients, with up to three given names and two family
+    /// names each, in id order.
+    static func stores(
+        _ home: TemporaryHome,
+        _ server: PostgresServer
+    ) throws -> (SQLiteRecordStore, PostgresRecordStore) {
+        let sqlite = try SQLiteRecordStore(home: home.path)
+        let families = ["Marsh-Smith", "Martin", "Smith Johnson", "Smithson", "Marquez de la Cruz", "Johnson"]
+        let givens = ["Mark Anthony", "Maria Jane Ann", "John Paul", "Ann Marie Joy", "Marta Jane", "Jo"]
+        try sqlite.importing(
+            Bundles.bundle(
+                (0..<1500).map { i in
+                    Bundles.patient(
+                        "p\(i)",
+                        given: givens[(i / 7) % givens.count].split(separator: " ").map(String.init),
+                        family: families[i % families.count],
+                        mrn: "M\(i)"
+                    )
+                }
+            )
+        )
+        let postgres = try PostgresRecordStoreTests.store(server)
+        _ = try PostgresRecordStoreTests.copy(sqlite, into: postgres)
+        return (sqlite, postgres)
+    }
+
+    @Test func twoToSixWords_prefixAndWhole_findTheSame_onBothStores() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let (sqlite, postgres) = try Self.stores(home, server)
+        let queries = [
+            // Two words, three, four (prepared), five and six (unnamed); whole, prefix, mixed.
+            "ann smith", "an sm", "m s",
+            "maria jane ann", "mar jan an", "m j a", "jane ann zz",
+            "ann marie joy johnson", "an mar jo jo", "a m j s", "mark anthony marquez de",
+            "ann marie joy smith johnson", "a m j s j", "mar de la cruz mark", "m a m d l",
+            "mark anthony marquez de la cruz", "ma an ma de la cr", "ann marie joy smith johnson zz",
+        ]
+        for query in queries {
+            for limit in [1, 20, 50] {
+                #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+            }
+        }
+        // Not vacuous: whole words and prefixes of each size match, some more than the count's cap.
+        for query in ["maria jane ann", "ann marie joy johnson", "ann marie joy smith johnson", "ma an ma de la cr"] {
+            #expect(try !postgres.find(query).matches.isEmpty, "find \(query)")
+        }
+        #expect(try postgres.find("m j a").totalIsCapped)
+    }
+
+    /// One word reads the token table, two or more the GIN index: both give the whole word's
+    /// patients, the same ones.
+    @Test func oneWholeWord_isTheSame_fromTheTokenTable_andTheIndex() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let (_, postgres) = try Self.stores(home, server)
+        for word in ["smith", "jane", "de", "zz"] {
+            let fromTokens = try postgres.rows(
+                "SELECT patient_id FROM patient_name_token WHERE token = \(word) ORDER BY patient_id"
+            ).map { try $0.decode(Int64.self) }
+            let fromIndex = try postgres.rows(
+                "SELECT id FROM patient WHERE name_words @> ARRAY[\(word)]::text[] ORDER BY id"
+            ).map { try $0.decode(Int64.self) }
+            #expect(fromTokens == fromIndex, "\(word)")
+        }
+    }
+
+    /// Each word count's statement and the MRN prefix's are prepared once per connection, and
+    /// after five runs the server keeps their generic plan: nothing in their text lets a plan
+    /// depend on the words.
+    @Test func find_preparesItsStatementsOnce_perConnection_andStopsPlanning() throws {
+        let server = try PostgresServer()
+        let store = try PostgresRecordStoreTests.store(server)
+        let patient = Patient(
+            mrn: "P1",
+            given: "Pia Prim",
+            family: "Prep Pratt",
+            birthDate: "1970-01-01",
+            sex: .unknown
+        )
+        try store.add(LoadedChart(patient: patient))
+        let queries = ["pri", "pia pre", "pia prim pre", "pia prim prep pratt", "pia prim prep pratt p"]
+        func findAll() throws {
+            for query in queries {
+                #expect(try store.find(query).matches.map(\.mrn) == ["P1"], "find \(query)")
+            }
+            #expect(try store.patients(mrnStartingWith: "p", limit: 20).matches.map(\.mrn) == ["P1"])
+        }
+        for _ in 0..<8 { try findAll() }
+        let statements = try store.rows(
+            "SELECT name, generic_plans FROM pg_prepared_statements WHERE name LIKE 'ward.find%' ORDER BY name"
+        ).map { try $0.decode((String, Int).self) }
+        #expect(statements.map(\.0) == ["ward.find.1", "ward.find.2", "ward.find.3", "ward.find.4", "ward.find.mrn"])
+        for (name, generic) in statements { #expect(generic > 0, "\(name) planned every run") }
+        // A new connection prepares them again.
+        store.close()
+        try store.reopen()
+        try findAll()
+        #expect(
+            try store.rows("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'ward.find%'").first?.decode(
+                Int.self
+            ) == 5
+        )
+    }
+
+    /// A search whose statement fails (its table gone for a moment) fails that `find` in Ward's
+    /// words and drops the connection, whose prepared statements the next `find` makes again.
+    @Test func aFindThatFails_dropsTheConnection_thenPreparesAgain() throws {
+        let server = try PostgresServer()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server)
+        let store = try PostgresRecordStore(settings: PostgresRecordStoreTests.settings(server, database: database))
+        let patient = Patient(mrn: "F1", given: "Fay", family: "Fail", birthDate: "1970-01-01", sex: .unknown)
+        try store.add(LoadedChart(patient: patient))
+        #expect(try store.find("fai").matches.map(\.mrn) == ["F1"])
+        #expect(try store.find("fay fai").matches.map(\.mrn) == ["F1"])
+        _ = try server.psql("ALTER TABLE patient_name_token RENAME TO token_away", database: database)
+        for query in ["fai", "fay fai"] {
+            do {
+                _ = try store.find(query)
+                Issue.record("find \(query) ran without its table")
+            } catch let error as StoreError {
+                #expect("\(error)".contains("SQLSTATE 42P01"), "\(error)")
+                #expect(!"\(error)".contains("token_away"))
+            }
+            #expect(!store.link.isOpen, "find \(query) kept its connection")
+        }
+        _ = try server.psql("ALTER TABLE token_away RENAME TO patient_name_token", database: database)
+        #expect(try store.find("fai").matches.map(\.mrn) == ["F1"])
+        #expect(try store.find("fay fai").matches.map(\.mrn) == ["F1"])
+    }
+}
