@@ -58,6 +58,47 @@ struct BatchOutputTests {
         #expect(streams.err.isEmpty)
     }
 
+    /// The bytes of `find` and `open` in each format, pinned: issue 19 writes the tables and
+    /// the rows' JSON a faster way, and what a script reads must not move by a byte.
+    @Test func findAndOpen_writeTheSameBytes_inEachFormat() throws {
+        let lines = ["find lovelace", "find hopper", "open M1"]
+        let restricted = "(R) restricted: 'open' asks for a reason, which is recorded."
+        let opened = "Opened M1: Lovelace, Ada Augusta, born 1815-12-10, female."
+        let text = try run(lines, format: .text)
+        #expect(
+            text.out == [
+                "#  MRN  NAME                   BORN        SEX",
+                "1  M1   Lovelace, Ada Augusta  1815-12-10  female",
+                "#  MRN  NAME           BORN        SEX",
+                "1  M3   Hopper, Grace  1906-12-09  female  (R)",
+                restricted,
+                opened,
+            ]
+        )
+        let json = try run(lines, format: .json)
+        #expect(
+            json.out == [
+                #"{"command":"find lovelace","line":1,"messages":[],"rows":[{"born":"1815-12-10","mrn":"M1","#
+                    + #""name":"Lovelace, Ada Augusta","restricted":false,"row":1,"sex":"female"}],"#
+                    + #""source":"batch:s.ward:1","status":"ok"}"#,
+                #"{"command":"find hopper","line":2,"messages":["\#(restricted)"],"rows":[{"born":"1906-12-09","#
+                    + #""mrn":"M3","name":"Hopper, Grace","restricted":true,"row":1,"sex":"female"}],"#
+                    + #""source":"batch:s.ward:2","status":"ok"}"#,
+                #"{"command":"open M1","line":3,"messages":["\#(opened)"],"rows":[],"source":"batch:s.ward:3","#
+                    + #""status":"ok"}"#,
+            ]
+        )
+        let csv = try run(lines, format: .csv)
+        #expect(
+            csv.out == [
+                "row,mrn,name,born,sex,restricted\r", "1,M1,\"Lovelace, Ada Augusta\",1815-12-10,female,\r",
+                "row,mrn,name,born,sex,restricted\r", "1,M3,\"Hopper, Grace\",1906-12-09,female,(R)\r",
+            ]
+        )
+        #expect(csv.err == [restricted, opened])
+        #expect(text.err.isEmpty && json.err.isEmpty)
+    }
+
     @Test func json_aFailure_hasStatusAndError_andIsNamedOnStandardError() throws {
         let streams = try run(["fnd x"], format: .json)
         let record = try #require(try objects(streams.out).first)

@@ -1,10 +1,26 @@
 import Testing
-import WardShell
+
+@testable import WardShell
 
 @Suite struct TextTableTests {
     @Test func aligns_columns_andTrimsTrailingSpace() {
         let table = TextTable(headers: ["A", "BB"], rows: [["xxx", "y"], ["", "zz"]])
         #expect(table.render(width: 80) == ["A    BB", "xxx  y", "     zz"])
+    }
+
+    /// A line drops its trailing spaces as removing its last character while it is `" "` would:
+    /// a cell's own trailing spaces go too, but not the space a prepended mark (U+0600) takes
+    /// into its character.
+    @Test func trimsTrailingSpaces_asRemovingSpaceCharactersWould() {
+        for line in [
+            "", "   ", "a", "a  ", "ab c  ", "\u{600}  ", "x\u{600}   ", "山田  ", "e\u{301} ", "\u{600}\u{600} ",
+        ] {
+            var expected = line
+            while expected.hasSuffix(" ") { expected.removeLast() }
+            #expect(TextTable.trimmingTrailingSpaces(Array(line.utf8)) == expected)
+        }
+        let table = TextTable(headers: ["A", "B", "C"], rows: [["y ", "", ""]])
+        #expect(table.render(width: 80) == ["A   B  C", "y"])
     }
 
     @Test func shrinks_theWidestColumn_toFit() {

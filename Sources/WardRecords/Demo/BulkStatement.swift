@@ -43,18 +43,7 @@ final class BulkStatement {
 
     func bind(_ value: String) {
         index += 1
-        var value = value
-        value.withUTF8 { bytes in
-            // An empty buffer may have no address; SQLite reads nothing at length 0 but takes a
-            // nil pointer as NULL, so give it a real one.
-            if let base = bytes.baseAddress {
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transient)
-                }
-            } else {
-                _ = sqlite3_bind_text(handle, index, "", 0, transient)
-            }
-        }
+        StatementValue.text(value).bind(to: handle, at: index)
     }
 
     func bindNull() {
@@ -75,7 +64,3 @@ final class BulkStatement {
     /// The rowid the last successful INSERT on this connection made.
     var lastRowID: Int64 { sqlite3_last_insert_rowid(connection) }
 }
-
-/// SQLITE_TRANSIENT: SQLite copies the bytes before the bind call returns. The C macro is a cast
-/// Swift cannot import.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -11,25 +11,31 @@ struct ChartLoader {
     init(_ db: Database) { self.db = db }
 
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex,
-                    CAST(phone AS BLOB), CAST(address AS BLOB), restricted
-                FROM patient WHERE mrn = ?
-                """
-        )
-        guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { throw StoreError.noSuchPatient }
-        let id: Int64 = row[0]
-        let patient = Patient(
-            mrn: row[1],
-            given: row.text(2),
-            family: row.text(3),
-            birthDate: row.text(4),
-            sex: Sex(rawValue: row[5]) ?? .unknown,
-            phone: row.text(6),
-            address: row.text(7),
-            restricted: row[8]
-        )
+        // Stepped straight from its statement, as the sections are: GRDB's `Row.fetchOne` cost
+        // ~40,000 instructions an `open`, more than SQLite's lookup.
+        var found: (id: Int64, patient: Patient)?
+        try db.eachRow(
+            """
+            SELECT id, mrn, given, family, birth_date, sex, phone, address, restricted
+            FROM patient WHERE mrn = ?
+            """,
+            [.text(mrn)]
+        ) { row in
+            found = (
+                row.int64(0),
+                Patient(
+                    mrn: row.text(1),
+                    given: row.text(2),
+                    family: row.text(3),
+                    birthDate: row.text(4),
+                    sex: Sex(rawValue: row.text(5)) ?? .unknown,
+                    phone: row.text(6),
+                    address: row.text(7),
+                    restricted: row.int64(8) != 0
+                )
+            )
+        }
+        guard let (id, patient) = found else { throw StoreError.noSuchPatient }
         guard contents == .full else { return LoadedChart(patient: patient) }
         return LoadedChart(
             patient: patient,

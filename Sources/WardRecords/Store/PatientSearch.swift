@@ -111,15 +111,14 @@ public struct PatientSearch {
     /// starts with the prefix and a character below U+10FFFF, which MRNs are made of.
     static func matches(mrnPrefix prefix: String, limit: Int, _ db: Database) throws -> SearchResult {
         let upper = prefix + "\u{10FFFF}"
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
-                    FROM patient WHERE mrn >= ? AND mrn < ? ORDER BY mrn LIMIT ?
-                    """
-            ),
-            arguments: [prefix, upper, limit]
-        )
+        var matches: [PatientMatch] = []
+        try db.eachRow(
+            """
+            SELECT id, mrn, given, family, birth_date, sex, restricted
+            FROM patient WHERE mrn >= ? AND mrn < ? ORDER BY mrn LIMIT ?
+            """,
+            [.text(prefix), .text(upper), .integer(Int64(limit))]
+        ) { matches.append(Self.match($0)) }
         let counted =
             try Int.fetchOne(
                 db.cachedStatement(
@@ -128,31 +127,40 @@ public struct PatientSearch {
                 arguments: [prefix, upper, countCap + 1]
             ) ?? 0
         return SearchResult(
-            matches: rows.map(Self.match),
+            matches: matches,
             total: min(counted, countCap),
             totalIsCapped: counted > countCap
         )
     }
 
+    /// MRNs are unique (ignoring ASCII case): the first row is the only one.
     fileprivate static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT id, mrn, CAST(given AS BLOB), CAST(family AS BLOB), CAST(birth_date AS BLOB), sex, restricted
-                FROM patient WHERE mrn = ?
-                """
-        )
-        guard let row = try Row.fetchOne(statement, arguments: [mrn]) else { return nil }
-        var match = Self.match(row)
-        match.score = mrnScore
-        return (row[0], match)
+        var found: (Int64, PatientMatch)?
+        try db.eachRow(
+            "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE mrn = ?",
+            [.text(mrn)]
+        ) { row in
+            guard found == nil else { return }
+            var match = Self.match(row)
+            match.score = mrnScore
+            found = (row.int64(0), match)
+        }
+        return found
     }
 
     /// The patients matching an FTS5 query, in storage (rowid) order, at most `limit`.
+    ///
+    /// Stepped straight from the statement: through GRDB's `Int64.fetchAll` the cursor and its
+    /// generic conversion of each rowid cost as much as SQLite's walk of the index (~165,000
+    /// instructions of a `find`'s 375,000 for its rowids; it reads up to 221).
     fileprivate func rowids(_ db: Database, query: String, limit: Int) throws -> [Int64] {
-        let statement = try db.cachedStatement(
-            sql: "SELECT rowid FROM patient_fts WHERE patient_fts MATCH ? LIMIT ?"
-        )
-        return try Int64.fetchAll(statement, arguments: [query, limit])
+        var ids: [Int64] = []
+        ids.reserveCapacity(limit)
+        try db.eachRow(
+            "SELECT rowid FROM patient_fts WHERE patient_fts MATCH ? LIMIT ?",
+            [.text(query), .integer(Int64(limit))]
+        ) { ids.append($0.int64(0)) }
+        return ids
     }
 
     private func scored(_ match: PatientMatch) -> PatientMatch {
@@ -161,14 +169,16 @@ public struct PatientSearch {
         return match
     }
 
-    fileprivate static func match(_ row: Row) -> PatientMatch {
+    /// A row of `id, mrn, given, family, birth_date, sex, restricted`, unscored. Text is read
+    /// whole (`StatementRow.text`), so no query casts it to a blob.
+    fileprivate static func match(_ row: StatementRow) -> PatientMatch {
         PatientMatch(
-            mrn: row[1],
+            mrn: row.text(1),
             given: row.text(2),
             family: row.text(3),
             birthDate: row.text(4),
-            sex: Sex(rawValue: row[5]) ?? .unknown,
-            restricted: row[6],
+            sex: Sex(rawValue: row.text(5)) ?? .unknown,
+            restricted: row.int64(6) != 0,
             score: 0
         )
     }
@@ -181,20 +191,60 @@ public struct PatientSearch {
 
     /// The score of a patient's names for these words (see the type's comment).
     func scoreNames(given: String, family: String) -> Int {
-        let familyTokens = Self.tokens(family)
-        let givenTokens = Self.tokens(given)
         var score = 0
         for word in words {
-            var best = 0
-            for token in familyTokens {
-                best = max(best, token == word ? 30 : token.hasPrefix(word) ? 12 : 0)
-            }
-            for token in givenTokens {
-                best = max(best, token == word ? 20 : token.hasPrefix(word) ? 8 : 0)
-            }
-            score += best
+            score += max(
+                Self.score(word, in: family, whole: 30, prefix: 12),
+                Self.score(word, in: given, whole: 20, prefix: 8)
+            )
         }
         return score
+    }
+
+    /// `whole` when one of `name`'s tokens is `word`, else `prefix` when one starts with it, else 0.
+    static func score(_ word: String, in name: String, whole: Int, prefix: Int) -> Int {
+        if let score = asciiScore(word, in: name, whole: whole, prefix: prefix) { return score }
+        return tokens(name).reduce(0) { best, token in
+            max(best, token == word ? whole : token.hasPrefix(word) ? prefix : 0)
+        }
+    }
+
+    /// `score` for an ASCII name (nearly every one), its tokens compared where they lie, as
+    /// `asciiTokens` splits them; nil for any other. Splitting both names into arrays of strings,
+    /// for each of a `find`'s up to 40 candidates, cost ~90,000 instructions a `find`.
+    private static func asciiScore(_ word: String, in name: String, whole: Int, prefix: Int) -> Int? {
+        func isTokenByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default: false
+            }
+        }
+        func folded(_ byte: UInt8) -> UInt8 {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        }
+        let scored = name.utf8.withContiguousStorageIfAvailable { name -> Int? in
+            guard name.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return word.utf8.withContiguousStorageIfAvailable { word in
+                var best = 0
+                var start = 0
+                while start < name.count {
+                    guard isTokenByte(name[start]) else {
+                        start += 1
+                        continue
+                    }
+                    var end = start
+                    while end < name.count, isTokenByte(name[end]) { end += 1 }
+                    if end - start >= word.count, word.indices.allSatisfy({ folded(name[start + $0]) == word[$0] }) {
+                        best = max(best, end - start == word.count ? whole : prefix)
+                    }
+                    start = end
+                }
+                return best
+            }
+        }
+        return scored ?? nil
     }
 
     static func ranksBefore(_ a: PatientMatch, _ b: PatientMatch) -> Bool {
@@ -268,7 +318,7 @@ private struct SQLitePatientRows: PatientRowSource {
 
     /// All the candidates' rows with one statement: a `find` reads up to 40, and a statement per
     /// row cost more in GRDB's cursor, arguments and row set-up (~20,000 instructions a row)
-    /// than in SQLite. The ids go in as one JSON array (`json_each`), so one cached statement
+    /// than in SQLite; they are stepped straight from it (`eachRow`), without GRDB's `Row`. The ids go in as one JSON array (`json_each`), so one cached statement
     /// serves every count; the answer keeps `ids`' order, as the row-by-row reads did. A join
     /// walked from the list, each id a rowid lookup, rather than `id IN (SELECT …)`: the `IN`
     /// built a temporary b-tree of the ids for every search, with its own 87 KB page cache.
@@ -280,16 +330,14 @@ private struct SQLitePatientRows: PatientRowSource {
             list += String(id)
         }
         list += "]"
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT p.id, p.mrn, CAST(p.given AS BLOB), CAST(p.family AS BLOB), CAST(p.birth_date AS BLOB), p.sex,
-                    p.restricted
-                FROM json_each(?) AS j CROSS JOIN patient AS p ON p.id = j.value
-                """
-        )
         var found: [Int64: PatientMatch] = [:]
-        let cursor = try Row.fetchCursor(statement, arguments: [list])
-        while let row = try cursor.next() { found[row[0]] = PatientSearch.match(row) }
+        try db.eachRow(
+            """
+            SELECT p.id, p.mrn, p.given, p.family, p.birth_date, p.sex, p.restricted
+            FROM json_each(?) AS j CROSS JOIN patient AS p ON p.id = j.value
+            """,
+            [.text(list)]
+        ) { found[$0.int64(0)] = PatientSearch.match($0) }
         return ids.compactMap { id in found[id].map { (id, $0) } }
     }
 }

@@ -60,13 +60,15 @@ struct FindCommand: ShellCommand {
                 headers: ["#", "MRN", "NAME", "BORN", "SEX", ""],
                 rows: rows,
                 keys: ["row", "mrn", "name", "born", "sex", "restricted"],
-                values: result.matches.enumerated().map { index, match in
-                    [
-                        "row": .number(Double(index + 1)), "mrn": .text(match.mrn),
-                        "name": .text(ChartFormat.name(given: match.given, family: match.family)),
-                        "born": .text(match.birthDate), "sex": .text(match.sex.rawValue),
-                        "restricted": .bool(match.restricted),
-                    ]
+                values: {
+                    result.matches.enumerated().map { index, match in
+                        [
+                            "row": .number(Double(index + 1)), "mrn": .text(match.mrn),
+                            "name": .text(ChartFormat.name(given: match.given, family: match.family)),
+                            "born": .text(match.birthDate), "sex": .text(match.sex.rawValue),
+                            "restricted": .bool(match.restricted),
+                        ]
+                    }
                 }
             )
         )

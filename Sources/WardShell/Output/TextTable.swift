@@ -33,7 +33,11 @@ public struct TextTable: Sendable {
     /// Each row as JSON writes it, typed (`TableValue`), when the command gave them: numbers,
     /// instants and codes with their systems, and keys text has no column for. Nil: JSON writes
     /// `rows` as strings under `keys`.
-    public var values: [[String: TableValue]]?
+    public var values: [[String: TableValue]]? { makeValues?() }
+
+    /// Builds `values` when JSON asks for them. Text and CSV never do, and a `find`'s twenty
+    /// dictionaries, built for every search, were ~140,000 instructions of a text batch's `find`.
+    private let makeValues: (@Sendable () -> [[String: TableValue]])?
 
     public init(
         headers: [String],
@@ -42,11 +46,34 @@ public struct TextTable: Sendable {
         layout: Layout = .columns,
         values: [[String: TableValue]]? = nil
     ) {
+        let makeValues: (@Sendable () -> [[String: TableValue]])? =
+            if let values { { values } } else { nil }
+        self.init(headers: headers, rows: rows, keys: keys, layout: layout, makeValues: makeValues)
+    }
+
+    /// A table whose typed rows are built only if JSON writes it (`values`).
+    public init(
+        headers: [String],
+        rows: [[String]],
+        keys: [String]? = nil,
+        layout: Layout = .columns,
+        values: @escaping @Sendable () -> [[String: TableValue]]
+    ) {
+        self.init(headers: headers, rows: rows, keys: keys, layout: layout, makeValues: values)
+    }
+
+    private init(
+        headers: [String],
+        rows: [[String]],
+        keys: [String]?,
+        layout: Layout,
+        makeValues: (@Sendable () -> [[String: TableValue]])?
+    ) {
         self.headers = headers
         self.rows = rows
         self.keys = keys ?? headers.map { $0.lowercased() }
         self.layout = layout
-        self.values = values
+        self.makeValues = makeValues
     }
 
     /// The rows as JSON objects: `values` when given, else each cell as a string under its key.
@@ -119,7 +146,9 @@ public struct TextTable: Sendable {
     }
 
     /// Each cell is sanitized and measured once: counting characters walks grapheme clusters,
-    /// and a batch draws a table for every command.
+    /// and a batch draws a table for every command. A line is laid out in one byte buffer, kept
+    /// for the next: appending cells and padding to a `String`, then dropping the padding after
+    /// the last cell a space at a time, cost ~130,000 instructions more a `find`'s table (issue 19).
     private func columns(width: Int) -> [String] {
         let count = headers.count
         let table = ([headers] + rows).map { row in
@@ -139,20 +168,37 @@ public struct TextTable: Sendable {
             else { break }
             widths[widest] -= 1
         }
+        var line: [UInt8] = []
         return table.map { row in
-            var text = ""
+            line.removeAll(keepingCapacity: true)
             for (index, cell) in row.enumerated() {
-                if index > 0 { text += Self.separator }
+                if index > 0 { line.append(contentsOf: Self.separator.utf8) }
                 if cell.length > widths[index] {
-                    text += Self.fit(cell.text, widths[index])
+                    line.append(contentsOf: Self.fit(cell.text, widths[index]).utf8)
                 } else {
-                    text += cell.text
-                    if index < count - 1 { text += String(repeating: " ", count: widths[index] - cell.length) }
+                    line.append(contentsOf: cell.text.utf8)
+                    if index < count - 1 {
+                        line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[index] - cell.length))
+                    }
                 }
             }
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text
+            return Self.trimmingTrailingSpaces(line)
         }
+    }
+
+    /// `line` as text without the spaces it ends in: what removing its last character while it
+    /// is `" "` leaves. The bytes are dropped at once; but a space after a prepended concatenation
+    /// mark (U+0600 and its kind, which join what follows them into one character) is part of
+    /// that character, not a `" "`, and stays.
+    static func trimmingTrailingSpaces(_ line: [UInt8]) -> String {
+        var end = line.count
+        while end > 0, line[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        var text = String(decoding: line[..<end], as: UTF8.self)
+        // Only a character ending in a non-ASCII byte can take a space into itself.
+        if end < line.count, end > 0, line[end - 1] >= 0x80, let last = text.last, (String(last) + " ").count == 1 {
+            text += " "
+        }
+        return text
     }
 
     /// Cuts `text` to `width` columns (display width: a CJK character takes two), marking the
