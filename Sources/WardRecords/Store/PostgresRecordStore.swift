@@ -211,15 +211,7 @@ final class PostgresPatientRows: PatientRowSource {
                 case nil: throw StoreError.database(reason: "a row from the records server could not be read")
                 }
                 if let mrn, let given, let family, let birthDate, let sex, let restricted {
-                    read[id] = PatientMatch(
-                        mrn: mrn,
-                        given: given,
-                        family: family,
-                        birthDate: birthDate,
-                        sex: Sex(rawValue: sex) ?? .unknown,
-                        restricted: restricted,
-                        score: 0
-                    )
+                    read[id] = Self.match(mrn, given, family, birthDate, sex, restricted)
                 }
             }
         }
@@ -245,17 +237,26 @@ final class PostgresPatientRows: PatientRowSource {
         let (id, mrn, given, family, birthDate, sex, restricted) = try row.decode(
             (Int64, String, String, String, String, String, Bool).self
         )
-        return (
-            id,
-            PatientMatch(
-                mrn: mrn,
-                given: given,
-                family: family,
-                birthDate: birthDate,
-                sex: Sex(rawValue: sex) ?? .unknown,
-                restricted: restricted,
-                score: 0
-            )
+        return (id, match(mrn, given, family, birthDate, sex, restricted))
+    }
+
+    /// A find row's columns, unscored.
+    private static func match(
+        _ mrn: String,
+        _ given: String,
+        _ family: String,
+        _ birthDate: String,
+        _ sex: String,
+        _ restricted: Bool
+    ) -> PatientMatch {
+        PatientMatch(
+            mrn: mrn,
+            given: given,
+            family: family,
+            birthDate: birthDate,
+            sex: Sex(rawValue: sex) ?? .unknown,
+            restricted: restricted,
+            score: 0
         )
     }
 }
