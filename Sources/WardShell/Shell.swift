@@ -54,6 +54,13 @@ public final class Shell: CommandRunner {
     /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
     public private(set) var lastBreakGlass: BreakGlass?
     private var pendingEvents: [SessionEvent] = []
+    /// What the home holds, as the first sign-on of this process counted it; each unlock shows
+    /// it again without counting. A count reads a whole index (at a million patients 30–40 ms on
+    /// SQLite, 60–170 ms of the server's work on PostgreSQL, for every terminal's unlock), and
+    /// the banner only says what kind of records these are. Not patient data: a lock keeps it.
+    private var banner: Banner?
+    private enum Banner { case counted(String?) }
+
     /// The session's check before output (`placeOutputBarrier`); nil shows at once (a shell
     /// without a session: tests, benchmarks).
     private var outputBarrier: OutputBarrier?
@@ -111,10 +118,13 @@ public final class Shell: CommandRunner {
             } else {
                 store = try openStore()
             }
-            if let store,
-                let banner = HomeContents.banner(patients: try store.patientCount(), demo: try store.demoMarker())
-            {
-                write(banner)
+            if let store {
+                if banner == nil {
+                    banner = .counted(
+                        HomeContents.banner(patients: try store.patientCount(), demo: try store.demoMarker())
+                    )
+                }
+                if case .counted(let text?) = banner { write(text) }
             }
         } catch {
             report("\(error)")
