@@ -141,7 +141,32 @@ enum PostgresSchema {
                 "CREATE INDEX patient_name_words ON patient USING gin (name_words)",
             ]
         ),
+        (
+            // Two prefixes through `patient_name_words` are, for each, the posting lists of
+            // every word it stands for merged (`mar`: ten words, 56,453 patients), then
+            // intersected: 3.7 ms of GIN scan for `mar smi` at a million patients. Indexing the
+            // prefixes themselves makes each typed word one posting list. An expression index,
+            // so the writers of `name_words` change nothing; the function is the index's, and
+            // the search names it to use the index (`PostgresFindStatements`).
+            RecordsSchema.namePrefixesMigration,
+            [
+                """
+                CREATE FUNCTION ward_name_prefixes(words text[]) RETURNS text[]
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                AS $$
+                    SELECT coalesce(array_agg(DISTINCT left(word, n)), '{}')
+                    FROM unnest(words) AS word, generate_series(1, least(char_length(word), \(namePrefixLength))) AS n
+                $$
+                """,
+                "CREATE INDEX patient_name_prefixes ON patient USING gin (ward_name_prefixes(name_words))",
+            ]
+        ),
     ]
+
+    /// The longest prefix of a name word `ward_name_prefixes` indexes, in characters: every
+    /// name word of the demo but five (up to 11). A typed word longer is looked up by its first
+    /// `namePrefixLength` characters, then checked whole. Part of migration 6: never change it.
+    static let namePrefixLength = 10
 
     /// Sets every patient's `name_words` from its `patient_name_token` rows: the migration that
     /// adds the column, and the bulk load (which copies the tokens, not the column).
