@@ -9,8 +9,9 @@ import PostgresNIO
 /// collation (SQLite's `NOCASE` compares bytes after folding ASCII); and the name search is a
 /// table of name words, `patient_name_token`, in place of FTS5, filled by Ward with the words
 /// `PatientSearch.tokens` makes, so both stores split and fold names the same way and find the
-/// same patients; the same words again in `patient.name_words`, under a GIN index, for searches
-/// of several words (migration `5-name-words`).
+/// same patients; the same words again in `patient.name_words`, under a GIN index (migration
+/// `5-name-words`), and their prefixes under another, for searches of several words (migration
+/// `6-name-prefixes`).
 ///
 /// Several hosts may open the database at once: the migrations run in one transaction under an
 /// advisory lock, so the first Ward migrates and the others wait, then find nothing to do.
@@ -164,7 +165,7 @@ enum PostgresSchema {
     ]
 
     /// The longest prefix of a name word `ward_name_prefixes` indexes, in characters: every
-    /// name word of the demo but five (up to 11). A typed word longer is looked up by its first
+    /// name word of the demo but two (of 11). A typed word longer is looked up by its first
     /// `namePrefixLength` characters, then checked whole. Part of migration 6: never change it.
     static let namePrefixLength = 10
 
