@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct DbMigrateEndToEndTests {
     static let migrations = [
         "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",
-        "4-code-systems-and-presented-forms", "5-name-words",
+        "4-code-systems-and-presented-forms", "5-name-words", "6-name-prefixes",
     ]
 
     /// An audited site whose records are on the server `url` names.
@@ -54,17 +54,17 @@ import Testing
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
         #expect(
             first.standardOutput
-                == "\(target): schema at version 5, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(target): schema at version 6, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
         let again = try h.start(["db", "migrate"])
         #expect(try again.waitForExit(timeout: .seconds(30)) == 0)
-        #expect(again.standardOutput == "\(target): schema at version 5, already up to date\n")
+        #expect(again.standardOutput == "\(target): schema at version 6, already up to date\n")
 
         let records = try Self.migrateRecords(h)
         #expect(records.count == 2)
         #expect(records.first?["backend"] as? String == "postgresql")
         #expect(records.first?["database"] as? String == target)
-        #expect(records.first?["version"] as? Int == 5)
+        #expect(records.first?["version"] as? Int == 6)
         #expect(records.first?["applied"] as? String == Self.migrations.joined(separator: " "))
         #expect(records.first?["forced"] as? String == "no")
         #expect(records.first?["outcome"] as? String == "ok")
@@ -98,8 +98,9 @@ import Testing
         // Meanwhile a newer Ward's migration appears: undo the last one, as if never applied.
         try server.psql(
             """
-            ALTER TABLE patient DROP COLUMN name_words;
-            DELETE FROM ward_migrations WHERE identifier = '5-name-words';
+            DROP INDEX patient_name_prefixes;
+            DROP FUNCTION ward_name_prefixes(text[]);
+            DELETE FROM ward_migrations WHERE identifier = '6-name-prefixes';
             """,
             database: database
         )
@@ -108,15 +109,15 @@ import Testing
         #expect(
             refused.standardError
                 == "ward: 2 Ward sessions are connected to records on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
-                + "(from local socket), and migrating (5-name-words) would lock tables they "
+                + "(from local socket), and migrating (6-name-prefixes) would lock tables they "
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "4\n")
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "5\n")
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
-        #expect(forced.standardOutput.hasSuffix("schema at version 5, applied: 5-name-words\n"))
+        #expect(forced.standardOutput.hasSuffix("schema at version 6, applied: 6-name-prefixes\n"))
         // The sessions go on.
         session.send("find lovelace")
         session.closeInput()
@@ -130,14 +131,14 @@ import Testing
         #expect(records.count == 3)
         #expect(records[1]["outcome"] as? String == "failed" && records[1]["status"] as? Int == 75)
         #expect(records[2]["forced"] as? String == "yes" && records[2]["outcome"] as? String == "ok")
-        #expect(records[2]["applied"] as? String == "5-name-words")
+        #expect(records[2]["applied"] as? String == "6-name-prefixes")
     }
 
     @Test func sqlite_migrateOnAHome_isUpToDate_andAudited() throws {
         let h = try BatchHome(patients: 3)
         let run = try h.start(["db", "migrate"])
         #expect(try run.waitForExit(timeout: .seconds(30)) == 0, "\(run.standardError)")
-        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 5, already up to date\n")
+        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 6, already up to date\n")
         let records = try Self.migrateRecords(h)
         #expect(records.count == 1)
         #expect(records.first?["backend"] as? String == "sqlite")
@@ -150,7 +151,7 @@ import Testing
         #expect(try fresh.waitForExit(timeout: .seconds(30)) == 0, "\(fresh.standardError)")
         #expect(
             fresh.standardOutput
-                == "\(h.home)/records.sqlite: schema at version 5, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(h.home)/records.sqlite: schema at version 6, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
     }
 }

@@ -61,6 +61,50 @@ import Testing
         #expect(try postgres.find("m j a").totalIsCapped)
     }
 
+    /// Two or more prefixes go through the index of name prefixes, cut at
+    /// `PostgresSchema.namePrefixLength` characters: a typed word longer than that still finds
+    /// only the names it starts (checked whole), and words that are prefixes of each other
+    /// (`ma mar`) may both stand for one name word, as on SQLite.
+    @Test func longWords_andPrefixesOfEachOther_findTheSame_onBothStores() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try PostgresServer()
+        let sqlite = try SQLiteRecordStore(home: home.path)
+        let families = ["Abernathyson", "Abernathysmith", "Marsh", "Martinez-Abernathy", "Ma"]
+        let givens = ["Mark", "Maria Abernathysonny", "Ma Mar", "Jo"]
+        try sqlite.importing(
+            Bundles.bundle(
+                (0..<300).map { i in
+                    Bundles.patient(
+                        "p\(i)",
+                        given: givens[(i / 5) % givens.count].split(separator: " ").map(String.init),
+                        family: families[i % families.count],
+                        mrn: "M\(i)"
+                    )
+                }
+            )
+        )
+        let postgres = try PostgresRecordStoreTests.store(server)
+        _ = try PostgresRecordStoreTests.copy(sqlite, into: postgres)
+        #expect("abernathys".count == PostgresSchema.namePrefixLength)
+        let queries = [
+            "abernathyso ma", "abernathysm mar", "abernathys ma", "abernathysonn ma", "abernathysonnyx ma",
+            "abernathysonny abernathyson", "ma abernathysmith", "ma mar", "mar ma", "ma ma", "m ma mar",
+            "ma mar abernathyson", "abernathyso abernathysm", "ma mar m abernathyso abernathysm",
+        ]
+        for query in queries {
+            for limit in [1, 20, 50] {
+                #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+            }
+        }
+        // Not vacuous: the long words match some patients, not all their first ten characters do.
+        let long = try postgres.find("abernathyso ma", limit: 500).matches.count
+        let cut = try postgres.find("abernathys ma", limit: 500).matches.count
+        #expect(long > 0 && long < cut)
+        #expect(try postgres.find("abernathysonnyx ma").matches.isEmpty)
+        #expect(try !postgres.find("ma mar", limit: 500).matches.isEmpty)
+    }
+
     /// One word reads the token table, two or more the GIN index: both give the whole word's
     /// patients, the same ones.
     @Test func oneWholeWord_isTheSame_fromTheTokenTable_andTheIndex() throws {
@@ -127,18 +171,18 @@ import Testing
         try store.add(LoadedChart(patient: patient))
         #expect(try store.find("fai").matches.map(\.mrn) == ["F1"])
         #expect(try store.find("fay fai").matches.map(\.mrn) == ["F1"])
-        _ = try server.psql("ALTER TABLE patient_name_token RENAME TO token_away", database: database)
+        _ = try server.psql("ALTER TABLE patient RENAME TO patient_away", database: database)
         for query in ["fai", "fay fai"] {
             do {
                 _ = try store.find(query)
                 Issue.record("find \(query) ran without its table")
             } catch let error as StoreError {
                 #expect("\(error)".contains("SQLSTATE 42P01"), "\(error)")
-                #expect(!"\(error)".contains("token_away"))
+                #expect(!"\(error)".contains("patient_away"))
             }
             #expect(!store.link.isOpen, "find \(query) kept its connection")
         }
-        _ = try server.psql("ALTER TABLE token_away RENAME TO patient_name_token", database: database)
+        _ = try server.psql("ALTER TABLE patient_away RENAME TO patient", database: database)
         #expect(try store.find("fai").matches.map(\.mrn) == ["F1"])
         #expect(try store.find("fay fai").matches.map(\.mrn) == ["F1"])
     }

@@ -18,7 +18,7 @@ import Testing
     #expect(
         applied == [
             RecordsSchema.tablesMigration, RecordsSchema.indexesMigration, RecordsSchema.careRecordsMigration,
-            RecordsSchema.codeSystemsMigration, RecordsSchema.nameWordsMigration,
+            RecordsSchema.codeSystemsMigration, RecordsSchema.nameWordsMigration, RecordsSchema.namePrefixesMigration,
         ]
     )
     let tables = try store.read {

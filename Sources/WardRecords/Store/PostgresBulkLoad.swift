@@ -18,8 +18,9 @@ import PostgresNIO
 /// rows keep the staging file's ids, which is what makes a chart read the same from both
 /// backends. The name search's table (`patient_name_token`) is filled from the same
 /// `PatientSearch.tokens` as the store's own writes, each patient's `name_words` from that
-/// table (`PostgresSchema.fillNameWords`), and every id sequence is moved past the
-/// loaded ids, so notes written later get fresh ids.
+/// table (`PostgresSchema.fillNameWords`, with the name search's GIN indexes built again
+/// after it), and every id sequence is moved past the loaded ids, so notes written later get
+/// fresh ids.
 struct PostgresBulkLoad {
     let link: PostgresLink
     /// The staging file, opened read-only.
@@ -58,6 +59,7 @@ struct PostgresBulkLoad {
                 throw StoreError.databaseHasRecords(server: link.settings.endpoint.description)
             }
             let foreignKeys = try dropForeignKeys()
+            let searchIndexes = try dropSearchIndexes()
             for (table, columns, rows) in present where rows > 0 {
                 try copy(table, columns: columns) {
                     done += $0
@@ -70,6 +72,9 @@ struct PostgresBulkLoad {
                     }
                     try link.query(PostgresQuery(unsafeSQL: PostgresSchema.fillNameWords), upTo: Self.finishing)
                 }
+            }
+            for index in searchIndexes {
+                try link.query(PostgresQuery(unsafeSQL: index), upTo: Self.finishing)
             }
             for row in try Row.fetchAll(staging, sql: "SELECT key, value FROM meta") {
                 let key: String = row[0]
@@ -116,13 +121,7 @@ struct PostgresBulkLoad {
     /// place, more slowly.
     private func dropForeignKeys() throws -> [(table: String, name: String, definition: String)] {
         let tables = Self.tables + ["patient_name_token"]
-        let owner = try link.query(
-            """
-            SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class
-            WHERE oid = ANY(\(tables)::regclass[])
-            """
-        )
-        guard try owner.first?.decode(Bool?.self) == true else { return [] }
+        guard try owns(tables) else { return [] }
         let rows = try link.query(
             """
             SELECT conrelid::regclass::text, quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint
@@ -137,6 +136,40 @@ struct PostgresBulkLoad {
             try link.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(key.table) DROP CONSTRAINT \(key.name)"))
         }
         return keys
+    }
+
+    /// Drops the GIN indexes of the name search (`patient_name_words`, `patient_name_prefixes`)
+    /// when the user owns `patient`; returns their definitions, to be built again once every
+    /// patient's `name_words` is set.
+    ///
+    /// Setting a million patients' `name_words` (`PostgresSchema.fillNameWords`) through the
+    /// indexes inserts each patient's words and prefixes entry by entry; built after, each index
+    /// is one sort of its entries.
+    private func dropSearchIndexes() throws -> [String] {
+        guard try owns(["patient"]) else { return [] }
+        let rows = try link.query(
+            """
+            SELECT quote_ident(indexname), indexdef FROM pg_indexes
+            WHERE schemaname = current_schema() AND tablename = 'patient'
+              AND indexname IN ('patient_name_words', 'patient_name_prefixes')
+            ORDER BY indexname
+            """
+        )
+        let indexes = try rows.map { try $0.decode((String, String).self) }
+        for (name, _) in indexes { try link.query(PostgresQuery(unsafeSQL: "DROP INDEX \(name)")) }
+        return indexes.map(\.1)
+    }
+
+    /// Whether the load's user owns every table of `tables` (or is a member of the owner's
+    /// role): only the owner may drop a table's keys and indexes.
+    private func owns(_ tables: [String]) throws -> Bool {
+        let owner = try link.query(
+            """
+            SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class
+            WHERE oid = ANY(\(tables)::regclass[])
+            """
+        )
+        return try owner.first?.decode(Bool?.self) == true
     }
 
     /// One table, whole, in rowid order; `advanced(rows)` after each chunk.

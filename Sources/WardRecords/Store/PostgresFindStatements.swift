@@ -134,21 +134,6 @@ enum PostgresFindStatements {
     /// The patient columns of a candidate's row, as `PostgresPatientRows.match` reads them.
     private static let columns = "id, mrn, given, family, birth_date, sex, restricted"
 
-    /// The distinct name words starting with word `n`: from the first word of its range of
-    /// `patient_name_token`, each next one is one index descent (the skip scan a B-tree does not
-    /// make itself), however many patients hold each.
-    private static func words(startingWith n: Int) -> String {
-        """
-        WITH RECURSIVE word (token) AS (
-            SELECT min(token) FROM patient_name_token WHERE token >= $1[\(n)] AND token < $2[\(n)]
-            UNION ALL
-            SELECT (SELECT min(token) FROM patient_name_token WHERE token > word.token AND token < $2[\(n)])
-            FROM word WHERE word.token IS NOT NULL
-        )
-        SELECT token FROM word WHERE token IS NOT NULL
-        """
-    }
-
     /// The search's statement for `count` words.
     ///
     /// One word reads `patient_name_token`, whose key (token, patient_id) holds each word's
@@ -160,11 +145,15 @@ enum PostgresFindStatements {
     /// by id.
     ///
     /// Two or more are an intersection, which a B-tree makes only by reading every entry of
-    /// every range (`mar smi`: 71,000 entries for 531 patients). So the GIN index over
-    /// `patient.name_words` intersects them: the whole words as `@>` of them all, each prefix as
-    /// `&&` of the distinct words it stands for (a BitmapAnd of posting lists), the rows read by
-    /// the bitmap scan itself. The whole-word matches are a CTE of their own so the planner
-    /// cannot walk the table in id order for the `LIMIT` (every row, for words no one holds).
+    /// every range (`mar smi`: 71,000 entries for 531 patients). So GIN indexes intersect them:
+    /// the whole words as `name_words @>` them all, the prefixes as `ward_name_prefixes(name_words)
+    /// @>` them all (migration 6: one posting list a typed word, where `&&` over `name_words` of
+    /// the words each stands for merged ten lists for `mar`), the rows read by the bitmap scan
+    /// itself. A typed word longer than `PostgresSchema.namePrefixLength` is looked up by its
+    /// first characters, so each row found is checked against the whole word too: a filter over
+    /// the row's words, skipped (an init plan, once a run) when the word is no longer. The
+    /// whole-word matches are a CTE of their own so the planner cannot walk the table in id
+    /// order for the `LIMIT` (every row, for words no one holds).
     static func sql(words count: Int) -> String {
         if count == 1 {
             return """
@@ -193,7 +182,15 @@ enum PostgresFindStatements {
                 ORDER BY id OFFSET (SELECT $3))
                 """
         }
-        let prefixes = (1...count).map { "name_words && ARRAY(\n\(words(startingWith: $0))\n)" }
+        let cut = PostgresSchema.namePrefixLength
+        let prefixes =
+            ["ward_name_prefixes(name_words) @> (SELECT array_agg(left(word, \(cut))) FROM unnest($1) AS word)"]
+            + (1...count).map {
+                """
+                ((SELECT char_length($1[\($0)]) <= \(cut))
+                    OR EXISTS (SELECT FROM unnest(name_words) AS word WHERE word >= $1[\($0)] AND word < $2[\($0)]))
+                """
+            }
         return """
             WITH whole AS MATERIALIZED (
                 SELECT \(columns) FROM patient WHERE name_words @> (SELECT $1)

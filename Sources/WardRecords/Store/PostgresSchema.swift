@@ -9,8 +9,9 @@ import PostgresNIO
 /// collation (SQLite's `NOCASE` compares bytes after folding ASCII); and the name search is a
 /// table of name words, `patient_name_token`, in place of FTS5, filled by Ward with the words
 /// `PatientSearch.tokens` makes, so both stores split and fold names the same way and find the
-/// same patients; the same words again in `patient.name_words`, under a GIN index, for searches
-/// of several words (migration `5-name-words`).
+/// same patients; the same words again in `patient.name_words`, under a GIN index (migration
+/// `5-name-words`), and their prefixes under another, for searches of several words (migration
+/// `6-name-prefixes`).
 ///
 /// Several hosts may open the database at once: the migrations run in one transaction under an
 /// advisory lock, so the first Ward migrates and the others wait, then find nothing to do.
@@ -141,7 +142,32 @@ enum PostgresSchema {
                 "CREATE INDEX patient_name_words ON patient USING gin (name_words)",
             ]
         ),
+        (
+            // Two prefixes through `patient_name_words` are, for each, the posting lists of
+            // every word it stands for merged (`mar`: ten words, 56,453 patients), then
+            // intersected: 3.7 ms of GIN scan for `mar smi` at a million patients. Indexing the
+            // prefixes themselves makes each typed word one posting list. An expression index,
+            // so the writers of `name_words` change nothing; the function is the index's, and
+            // the search names it to use the index (`PostgresFindStatements`).
+            RecordsSchema.namePrefixesMigration,
+            [
+                """
+                CREATE FUNCTION ward_name_prefixes(words text[]) RETURNS text[]
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                AS $$
+                    SELECT coalesce(array_agg(DISTINCT left(word, n)), '{}')
+                    FROM unnest(words) AS word, generate_series(1, least(char_length(word), \(namePrefixLength))) AS n
+                $$
+                """,
+                "CREATE INDEX patient_name_prefixes ON patient USING gin (ward_name_prefixes(name_words))",
+            ]
+        ),
     ]
+
+    /// The longest prefix of a name word `ward_name_prefixes` indexes, in characters: every
+    /// name word of the demo but two (of 11). A typed word longer is looked up by its first
+    /// `namePrefixLength` characters, then checked whole. Part of migration 6: never change it.
+    static let namePrefixLength = 10
 
     /// Sets every patient's `name_words` from its `patient_name_token` rows: the migration that
     /// adds the column, and the bulk load (which copies the tokens, not the column).

@@ -43,6 +43,9 @@ enum RecordsSchema {
     /// intersects words: registered under the same name so that both stores count the same
     /// migrations and `ward db migrate` reports the same version on either.
     static let nameWordsMigration = "5-name-words"
+    /// An index of each patient's name-word prefixes, for PostgreSQL's search of two or more
+    /// prefixes (issue 17; `PostgresSchema`). Nothing on SQLite, as `nameWordsMigration`.
+    static let namePrefixesMigration = "6-name-prefixes"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -219,6 +222,7 @@ enum RecordsSchema {
             try db.execute(sql: "ALTER TABLE diagnostic_report ADD COLUMN presented_form TEXT NOT NULL DEFAULT ''")
         }
         migrator.registerMigration(nameWordsMigration) { _ in }
+        migrator.registerMigration(namePrefixesMigration) { _ in }
         return migrator
     }
 

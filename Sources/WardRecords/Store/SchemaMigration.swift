@@ -3,7 +3,7 @@ import WardCore
 /// What `ward db migrate` did: the schema's version after it, and the migrations it applied.
 ///
 /// The version is the number of migrations the database holds, which is also the number in the
-/// name of the last one (`5-name-words`): migrations are only ever added.
+/// name of the last one (`6-name-prefixes`): migrations are only ever added.
 public struct SchemaMigration: Equatable, Sendable {
     public var version: Int
     /// The migrations this run applied, in order; empty when the schema was up to date.
