@@ -10,21 +10,24 @@ import Testing
 /// (`PostgresFindStatements`): the same results as SQLite's for any number of words, each
 /// statement prepared once per connection, and a failed one drops the connection.
 @Suite struct PostgresFindTests {
-    /// Both stores holding the same 1,500 patients, with up to three given names and two family
-    /// names each, in id order.
+    /// Both stores holding the same `count` patients, in id order, their names taken by turns
+    /// from `families` and (every `givenEvery` patients) `givens`; by default 1,500 patients with
+    /// up to three given names and two family names each.
     static func stores(
         _ home: TemporaryHome,
-        _ server: PostgresServer
+        _ server: PostgresServer,
+        families: [String] = ["Marsh-Smith", "Martin", "Smith Johnson", "Smithson", "Marquez de la Cruz", "Johnson"],
+        givens: [String] = ["Mark Anthony", "Maria Jane Ann", "John Paul", "Ann Marie Joy", "Marta Jane", "Jo"],
+        givenEvery: Int = 7,
+        count: Int = 1500
     ) throws -> (SQLiteRecordStore, PostgresRecordStore) {
         let sqlite = try SQLiteRecordStore(home: home.path)
-        let families = ["Marsh-Smith", "Martin", "Smith Johnson", "Smithson", "Marquez de la Cruz", "Johnson"]
-        let givens = ["Mark Anthony", "Maria Jane Ann", "John Paul", "Ann Marie Joy", "Marta Jane", "Jo"]
         try sqlite.importing(
             Bundles.bundle(
-                (0..<1500).map { i in
+                (0..<count).map { i in
                     Bundles.patient(
                         "p\(i)",
-                        given: givens[(i / 7) % givens.count].split(separator: " ").map(String.init),
+                        given: givens[(i / givenEvery) % givens.count].split(separator: " ").map(String.init),
                         family: families[i % families.count],
                         mrn: "M\(i)"
                     )
@@ -69,23 +72,14 @@ import Testing
         let home = TemporaryHome()
         defer { home.remove() }
         let server = try PostgresServer()
-        let sqlite = try SQLiteRecordStore(home: home.path)
-        let families = ["Abernathyson", "Abernathysmith", "Marsh", "Martinez-Abernathy", "Ma"]
-        let givens = ["Mark", "Maria Abernathysonny", "Ma Mar", "Jo"]
-        try sqlite.importing(
-            Bundles.bundle(
-                (0..<300).map { i in
-                    Bundles.patient(
-                        "p\(i)",
-                        given: givens[(i / 5) % givens.count].split(separator: " ").map(String.init),
-                        family: families[i % families.count],
-                        mrn: "M\(i)"
-                    )
-                }
-            )
+        let (sqlite, postgres) = try Self.stores(
+            home,
+            server,
+            families: ["Abernathyson", "Abernathysmith", "Marsh", "Martinez-Abernathy", "Ma"],
+            givens: ["Mark", "Maria Abernathysonny", "Ma Mar", "Jo"],
+            givenEvery: 5,
+            count: 300
         )
-        let postgres = try PostgresRecordStoreTests.store(server)
-        _ = try PostgresRecordStoreTests.copy(sqlite, into: postgres)
         #expect("abernathys".count == PostgresSchema.namePrefixLength)
         let queries = [
             "abernathyso ma", "abernathysm mar", "abernathys ma", "abernathysonn ma", "abernathysonnyx ma",
