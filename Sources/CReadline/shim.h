@@ -40,6 +40,18 @@ static inline void ward_rl_configure(rl_getc_func_t *getc_fn, rl_hook_func_t *av
 /* Completion never falls back to file names. */
 static inline void ward_rl_completion_over(void) { rl_attempted_completion_over = 1; }
 
+/* Who lists the candidates when Tab finds several: Ward's function shows an MRN with the
+   patient's name beside it, and hands other lists back to readline's own display. */
+static inline void ward_rl_set_completion_display(rl_compdisp_func_t *display) {
+    rl_completion_display_matches_hook = display;
+}
+
+/* Text on readline's own output stream, in order with what readline wrote there. */
+static inline void ward_rl_print(const char *text) {
+    fputs(text, rl_outstream ? rl_outstream : stdout);
+    fflush(rl_outstream ? rl_outstream : stdout);
+}
+
 static inline const char *ward_rl_line_buffer(void) { return rl_line_buffer; }
 
 /* The length of the line being edited, in bytes. */

@@ -17,9 +17,11 @@ public struct CommandSyntax: Sendable {
         case word(name: String, help: String, required: Bool)
         /// Any number of words: `find [<text> ...]`.
         case words(name: String, help: String)
-        /// The rest of the line, words and all, options included: `note` (text such as
-        /// `Seen -- stable` is the note's, not options). Only a first word of `-h`/`--help` asks
-        /// for help.
+        /// The rest of the line, exactly as typed: `note`, `find`. Apostrophes, quotes,
+        /// backslashes and runs of spaces are the text's, nothing is escaped (`Mother's fever`,
+        /// `Dx "viral URI"`). A word that is one of the command's flags (`--all`) is taken as that
+        /// flag; no other option is read, so `Seen -- stable` is a note. Only a first word of
+        /// `-h`/`--help` asks for help.
         case text(name: String, help: String)
     }
 
@@ -29,10 +31,14 @@ public struct CommandSyntax: Sendable {
         /// The value's name in the usage line; nil for a flag.
         public var valueName: String?
         public var help: String
+        /// The value is the rest of the line, exactly as typed (`--reason Mother's request`):
+        /// free text a user should not have to quote. Such an option comes last on the line.
+        public var takesRestOfLine: Bool
 
-        public init(_ name: String, value valueName: String? = nil, help: String) {
+        public init(_ name: String, value valueName: String? = nil, restOfLine: Bool = false, help: String) {
             self.name = name
             self.valueName = valueName
+            self.takesRestOfLine = restOfLine
             self.help = help
         }
 
@@ -107,11 +113,97 @@ public struct CommandSyntax: Sendable {
         case help
     }
 
+    /// Reads what follows the command's name on the line, once, left to right: free text as
+    /// typed (`.text`, and an option that takes the rest of the line), everything else split into
+    /// words as a POSIX shell quotes them (`ShellWords`).
+    public func parse(line rest: Substring) throws -> Parsed {
+        if case .text = operand { return parseText(rest) }
+        var head = rest
+        var restOfLine: (Option, String)?
+        if let (option, start, value) = restOfLineOption(in: rest) {
+            head = rest[..<start]
+            restOfLine = (option, value)
+        }
+        guard case .arguments(var parsed) = try parse(ArraySlice(ShellWords.split(String(head)))) else {
+            return .help
+        }
+        if let (option, value) = restOfLine {
+            guard !value.isEmpty else { throw UsageError(.missingValue(option.usage), syntax: self) }
+            parsed.values[option.name] = value
+        }
+        return .arguments(parsed)
+    }
+
+    /// `.text`: the text after the separating blanks, kept whole; flag words taken out of it.
+    private func parseText(_ rest: Substring) -> Parsed {
+        let text = rest.drop(while: Self.isBlank)
+        let firstWord = text.prefix(while: { !Self.isBlank($0) })
+        if firstWord == "-h" || firstWord == "--help" { return .help }
+        var parsed = ParsedArguments()
+        let flags = options.filter { $0.valueName == nil }
+        guard !flags.isEmpty else {
+            if !text.isEmpty { parsed.operands = [String(text)] }
+            return .arguments(parsed)
+        }
+        var kept: [Substring] = []
+        for word in text.split(whereSeparator: Self.isBlank) {
+            if let flag = flags.first(where: { word == "--\($0.name)" }) {
+                parsed.flags.insert(flag.name)
+            } else {
+                kept.append(word)
+            }
+        }
+        if !kept.isEmpty { parsed.operands = [kept.joined(separator: " ")] }
+        return .arguments(parsed)
+    }
+
+    /// The first word `--name` or `--name=…` of an option that takes the rest of the line: the
+    /// option, where its word starts, and its value (the rest, without the blanks around it, and
+    /// without one pair of quotes around the whole of it, which a user used to shells may type).
+    private func restOfLineOption(in rest: Substring) -> (Option, Substring.Index, String)? {
+        let candidates = options.filter(\.takesRestOfLine)
+        guard !candidates.isEmpty else { return nil }
+        var index = rest.startIndex
+        while index < rest.endIndex {
+            let wordStart = rest[index...].firstIndex(where: { !Self.isBlank($0) }) ?? rest.endIndex
+            let wordEnd = rest[wordStart...].firstIndex(where: Self.isBlank) ?? rest.endIndex
+            let word = rest[wordStart..<wordEnd]
+            for option in candidates {
+                let flag = "--\(option.name)"
+                var value: Substring?
+                if word == flag {
+                    value = rest[wordEnd...]
+                } else if word.hasPrefix(flag + "=") {
+                    value = rest[rest.index(wordStart, offsetBy: flag.count + 1)...]
+                }
+                if let value { return (option, wordStart, Self.unquoted(Self.trimmed(value))) }
+            }
+            index = wordEnd
+        }
+        return nil
+    }
+
+    private static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        let start = text.drop(while: isBlank)
+        return start[..<(start.lastIndex(where: { !isBlank($0) }).map(start.index(after:)) ?? start.startIndex)]
+    }
+
+    /// `"Mother's request"` → `Mother's request`: one pair of like quotes around the whole, and
+    /// no such quote inside.
+    private static func unquoted(_ text: Substring) -> String {
+        guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first,
+            !text.dropFirst().dropLast().contains(first)
+        else { return String(text) }
+        return String(text.dropFirst().dropLast())
+    }
+
     /// Reads the words after the command's name, once, left to right.
     public func parse(_ words: ArraySlice<String>) throws(UsageError) -> Parsed {
         if case .text = operand {
             if let first = words.first, first == "-h" || first == "--help" { return .help }
-            return .arguments(ParsedArguments(operands: Array(words)))
+            return .arguments(ParsedArguments(operands: words.isEmpty ? [] : [words.joined(separator: " ")]))
         }
         var parsed = ParsedArguments()
         var index = words.startIndex

@@ -43,11 +43,16 @@ extension Shell {
             }
         }
         if let current = saved.current, let chart = loadedChart(mrn: current) { select(chart) }
-        guard let currentMRN else { return }
         let count = charts.count
-        write(
-            "Back as before the lock: \(count) chart\(count == 1 ? "" : "s") open; the current chart is \(currentMRN).",
-            .line
-        )
+        guard count > 0 else { return }
+        let open = "\(count) chart\(count == 1 ? "" : "s") open"
+        if let chart = currentMRN.flatMap(loadedChart(mrn:)) {
+            // A batch writes this line on standard error, a diagnostic stream where a name does
+            // not belong: the MRN alone there. A person at the terminal reads both identifiers.
+            let label = output is TextOutput ? PatientLabel.full(chart.patient) : chart.mrn
+            write("Back as before the lock: \(open); the current chart is \(label).", .line)
+        } else {
+            write("Back as before the lock: \(open); none is current ('open MRN' chooses one).", .line)
+        }
     }
 }

@@ -51,6 +51,8 @@ public final class Shell: CommandRunner {
     /// The MRNs of the rows the last `find` showed, in its order: what `open N` picks from and
     /// Tab completes. Patient identifiers, so the lock wipes them; empty before any `find`.
     public private(set) var lastFindRows: [String] = []
+    /// The names of those rows' patients by folded MRN, shown beside an MRN when Tab lists it.
+    private var lastFindNames: [String: String] = [:]
     /// The last reason given to open a restricted chart, for the audit trail; nil after a wipe.
     public private(set) var lastBreakGlass: BreakGlass?
     private var pendingEvents: [SessionEvent] = []
@@ -139,19 +141,22 @@ public final class Shell: CommandRunner {
         chartsByMRN = [:]
         currentMRN = nil
         lastFindRows = []
+        lastFindNames = [:]
         lastBreakGlass = nil
         awaitingAnswer = nil
         withheld = nil
         store?.wipe()
     }
 
+    /// `ward> `, or `ward [O'Brien 475d72ca…]> ` naming the current chart by two identifiers, the
+    /// family name and the MRN, each shortened so that the prompt fits in 40 columns.
     public var prompt: String {
-        guard let currentMRN else { return "ward> " }
-        return "ward [\(currentMRN)]> "
+        guard let currentMRN, let chart = loadedChart(mrn: currentMRN) else { return "ward> " }
+        return "ward [\(PatientLabel.short(chart.patient))]> "
     }
 
-    /// Splits the line into words, reads them against the command's syntax and runs it: each
-    /// step one pass over the line, so a line of a mebibyte costs milliseconds (issue 12).
+    /// Reads the command's name, then the rest of the line against the command's syntax, and
+    /// runs it: each step one pass over the line, so a line of a mebibyte costs milliseconds.
     public func run(_ line: Line) -> CommandResult {
         withheld = nil
         return finished(running(line))
@@ -164,14 +169,11 @@ public final class Shell: CommandRunner {
             report(Line.tooLongMessage)
             return .failed
         }
-        let words: [String]
-        do {
-            words = try ShellWords.split(line.text)
-        } catch {
-            report("\(error)")
-            return .failed
-        }
-        guard let name = words.first else { return .succeeded }
+        let text = line.text.drop(while: Self.isBlank)
+        let nameEnd = text.firstIndex(where: Self.isBlank) ?? text.endIndex
+        let name = String(text[..<nameEnd])
+        let rest = text[nameEnd...]
+        guard !name.isEmpty else { return .succeeded }
         guard let type = Self.command(named: name) else {
             // The typed word is quoted as typed; `report` sanitizes it. The suggestion is a name.
             let names = Self.commands.flatMap { [$0.syntax.name] + $0.syntax.aliases }
@@ -179,6 +181,8 @@ public final class Shell: CommandRunner {
             report("unknown command '\(name)'.\(guess) Type 'help' for the list.")
             return .failed
         }
+        let parsed = Result { try type.syntax.parse(line: rest) }
+        if type.choosesCurrentChart, (try? parsed.get()) != .help { clearCurrentChart() }
         if let roles = type.allowedRoles, let refusal = refusal(action: name, roles: roles) {
             report(refusal)
             noteRefusedAccess(type.currentChartAccess, detail: nil)
@@ -186,15 +190,18 @@ public final class Shell: CommandRunner {
         }
         var command: any ShellCommand
         do {
-            switch try type.syntax.parse(words.dropFirst()) {
+            switch try parsed.get() {
             case .help:
                 write(type.syntax.help)
                 return .succeeded
             case .arguments(let arguments):
                 command = try type.init(arguments)
             }
-        } catch {
+        } catch let error as UsageError {
             report(error.description)
+            return .failed
+        } catch {
+            report("\(error)")
             return .failed
         }
         if let restriction = command.restriction,
@@ -207,8 +214,14 @@ public final class Shell: CommandRunner {
         return reportingFailures { try command.run(in: self) }
     }
 
+    private static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
+
     public func answer(_ text: String?) -> CommandResult {
-        guard let go = awaitingAnswer else { return .failed }
+        guard let go = awaitingAnswer else {
+            // A lock wiped what was being typed (a note's lines) before its end came.
+            report("the session locked before this text was finished; nothing of it was saved. Type it again.")
+            return finished(.failed)
+        }
         awaitingAnswer = nil
         withheld = nil
         return finished(reportingFailures { try go(text) })
@@ -245,12 +258,26 @@ public final class Shell: CommandRunner {
         return .ask(question)
     }
 
+    /// Reads text of several lines in place of the prompt (`CommandResult.readsText`): each line
+    /// goes to `then`, which returns `readsText` again for the next, until the line holding only
+    /// `.`; nil when the input ended first.
+    func readText(_ prompt: String, then: @escaping (String?) throws -> CommandResult) -> CommandResult {
+        awaitingAnswer = then
+        return .readsText(prompt)
+    }
+
+    /// Whether a person reads this shell's messages (a terminal), rather than a script.
+    var isInteractive: Bool { output is TextOutput }
+
     /// Runs a command's body; a failure it throws is reported, and the command has failed.
     private func reportingFailures(_ body: () throws -> CommandResult) -> CommandResult {
         do {
             return try body()
         } catch let error as ShellError {
             report(error.message)
+        } catch let error as NoCurrentChart {
+            report(error.message)
+            return .missingContext
         } catch let error as StoreError {
             report(error.description)
         } catch {
@@ -277,7 +304,8 @@ public final class Shell: CommandRunner {
     )
 
     public func completions(for word: String, before: String) -> [String] {
-        let previous = (try? ShellWords.split(before)) ?? []
+        // Blank-separated, as the command's name is read: free text (`find o'br`) has no quotes to close.
+        let previous = before.split(whereSeparator: Self.isBlank).map(String.init)
         let names = Self.commands.map { $0.syntax.name }
         let candidates: [String]
         switch previous.first {
@@ -319,12 +347,19 @@ public final class Shell: CommandRunner {
         )
     }
 
-    /// The chart the prompt names, or a message saying how to open one.
+    /// The chart the prompt names, or `NoCurrentChart`: never another open chart in its place.
     func currentChart() throws -> LoadedChart {
         guard let currentMRN, let chart = loadedChart(mrn: currentMRN) else {
-            throw ShellError("no chart is open. Open one with 'open MRN' (find the MRN with 'find NAME').")
+            throw NoCurrentChart(openCharts: charts.count)
         }
         return chart
+    }
+
+    /// Leaves no chart current: an `open` starts so, and only the chart it opens becomes current.
+    /// Whatever makes it fail (no such MRN, several, a refusal, a cancelled reason, a store's
+    /// error) then leaves nothing for the next command to act on by mistake.
+    func clearCurrentChart() {
+        currentMRN = nil
     }
 
     /// A loaded chart by MRN, ignoring case as the store does (SQLite's NOCASE folds ASCII
@@ -362,9 +397,20 @@ public final class Shell: CommandRunner {
         currentMRN = chart.mrn
     }
 
-    /// Keeps the MRNs of the rows a `find` just showed, in order, for `open N` and Tab.
-    func keepFindRows(_ mrns: [String]) {
-        lastFindRows = mrns
+    /// Keeps the MRNs of the rows a `find` just showed, in order, for `open N` and Tab, and
+    /// their patients' names for Tab's list.
+    func keepFindRows(_ matches: [PatientMatch]) {
+        lastFindRows = matches.map(\.mrn)
+        lastFindNames = Dictionary(
+            matches.map { (Self.foldedMRN($0.mrn), PatientLabel.name(given: $0.given, family: $0.family)) },
+            uniquingKeysWith: { first, _ in first }
+        )
+    }
+
+    /// The patient an MRN that Tab lists stands for: an open chart's, or a row of the last `find`.
+    public func completionLabel(for candidate: String) -> String? {
+        if let chart = loadedChart(mrn: candidate) { return PatientLabel.name(chart.patient) }
+        return lastFindNames[Self.foldedMRN(candidate)]
     }
 
     /// The MRN of row `number` (from 1) of the last `find`, or a message saying why there is none.
@@ -440,12 +486,25 @@ public final class Shell: CommandRunner {
         return pendingEvents
     }
 
-    /// Wipes one chart and forgets it; the most recently opened remaining chart becomes current.
+    /// Wipes one chart and forgets it. When it was the current chart no chart is current after
+    /// it: another open chart taking its place would let the next `note` land on a patient the
+    /// user did not choose.
     func remove(_ chart: LoadedChart) {
+        let wasCurrent = currentMRN.map { Self.sameMRN($0, chart.mrn) } ?? false
         charts.removeAll { $0 === chart }
         chartsByMRN[Self.foldedMRN(chart.mrn)] = nil
         chart.wipe()
-        currentMRN = charts.last?.mrn
+        if wasCurrent { currentMRN = nil }
+    }
+
+    /// Loads an open chart again from the store, in its place among the open charts, and makes it
+    /// current: what other sessions and hosts wrote since it was opened is shown.
+    func replace(_ old: LoadedChart, with new: LoadedChart) {
+        if let index = charts.firstIndex(where: { $0 === old }) { charts[index] = new } else { charts.append(new) }
+        chartsByMRN[Self.foldedMRN(old.mrn)] = nil
+        chartsByMRN[Self.foldedMRN(new.mrn)] = new
+        old.wipe()
+        currentMRN = new.mrn
     }
 
     /// Result rows.

@@ -25,6 +25,11 @@ public protocol ShellCommand: Sendable {
     /// refusal is recorded as that access denied; nil for a command that does not act on it.
     static var currentChartAccess: RecordAccess.Action? { get }
 
+    /// True for a command that chooses the current chart (`open`): the shell leaves no chart
+    /// current as soon as the line is read, so that however the command fails, no later command
+    /// acts on the chart that was current before it.
+    static var choosesCurrentChart: Bool { get }
+
     /// The command as the line asked for it; throws for a value the command cannot take.
     init(_ arguments: ParsedArguments) throws(UsageError)
 
@@ -42,6 +47,8 @@ extension ShellCommand {
     public static var allowedRoles: Set<Role>? { nil }
 
     public static var currentChartAccess: RecordAccess.Action? { nil }
+
+    public static var choosesCurrentChart: Bool { false }
 
     public var restriction: CommandRestriction? { nil }
 

@@ -4,7 +4,7 @@
 /// line means exactly what it says.
 public enum ShellWords {
     public struct UnterminatedQuote: Error, Equatable, Sendable, CustomStringConvertible {
-        public var description: String { "a quote is not closed; close it or escape it with \\" }
+        public var description: String { "a quote is not closed: close it, or put a backslash before it" }
     }
 
     public static func split(_ line: String) throws(UnterminatedQuote) -> [String] {

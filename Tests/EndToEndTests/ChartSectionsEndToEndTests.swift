@@ -235,7 +235,7 @@ import Testing
         let after = try core.coreImage(of: pid, in: t.directory)
         for canary in canaries { #expect(core.occurrences(of: String(canary), in: after) == 0, "\(canary)") }
         try t.enter(TerminalHarness.password)
-        try t.waitFor("ward [\(Self.mrn)]>")  // the chart is open again (resume)
+        try t.waitFor(TerminalHarness.chartPrompt(Self.mrn))  // the chart is open again (resume)
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct DbMigrateEndToEndTests {
     static let migrations = [
         "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",
-        "4-code-systems-and-presented-forms", "5-name-words", "6-name-prefixes",
+        "4-code-systems-and-presented-forms", "5-name-words", "6-name-prefixes", "7-folded-names",
     ]
 
     /// An audited site whose records are on the server `url` names.
@@ -54,11 +54,11 @@ import Testing
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
         #expect(
             first.standardOutput
-                == "\(target): schema at version 6, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(target): schema at version 7, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
         let again = try h.start(["db", "migrate"])
         #expect(try again.waitForExit(timeout: .seconds(30)) == 0)
-        #expect(again.standardOutput == "\(target): schema at version 6, already up to date\n")
+        #expect(again.standardOutput == "\(target): schema at version 7, already up to date\n")
 
         let records = try Self.migrateRecords(h)
         #expect(records.count == 2)
@@ -113,11 +113,11 @@ import Testing
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "5\n")
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "6\n")
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
-        #expect(forced.standardOutput.hasSuffix("schema at version 6, applied: 6-name-prefixes\n"))
+        #expect(forced.standardOutput.hasSuffix("schema at version 7, applied: 6-name-prefixes\n"))
         // The sessions go on.
         session.send("find lovelace")
         session.closeInput()
@@ -138,7 +138,7 @@ import Testing
         let h = try BatchHome(patients: 3)
         let run = try h.start(["db", "migrate"])
         #expect(try run.waitForExit(timeout: .seconds(30)) == 0, "\(run.standardError)")
-        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 6, already up to date\n")
+        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 7, already up to date\n")
         let records = try Self.migrateRecords(h)
         #expect(records.count == 1)
         #expect(records.first?["backend"] as? String == "sqlite")
@@ -151,7 +151,7 @@ import Testing
         #expect(try fresh.waitForExit(timeout: .seconds(30)) == 0, "\(fresh.standardError)")
         #expect(
             fresh.standardOutput
-                == "\(h.home)/records.sqlite: schema at version 6, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(h.home)/records.sqlite: schema at version 7, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
     }
 }

@@ -41,11 +41,11 @@ import Testing
 
         try t.enter("open 1")
         try t.waitFor("Opened \(hopper): Hopper, Canary")
-        try t.waitFor("ward [\(hopper)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(hopper))
 
         try t.enter("open \(turing.prefix(8))")
         try t.waitFor("Opened \(turing): Turing, Canary")
-        try t.waitFor("ward [\(turing)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(turing))
 
         // Lovelace was listed by `find`, not opened: Tab completes her MRN from the rows.
         try t.type("open 5e6f")

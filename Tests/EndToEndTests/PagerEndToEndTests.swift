@@ -57,7 +57,7 @@ import Testing
         #expect(rows.count > 25)
         try t.signOn()
         try t.enter("open \(Self.mrn)")
-        try t.waitFor("ward [\(Self.mrn)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(Self.mrn))
         try t.enter("show labs --all")
 
         let first = try t.waitFor("-- more --")
@@ -92,7 +92,7 @@ import Testing
         #expect(screen.contains { $0.hasPrefix("-- end --") })
 
         try t.press("q")
-        let back = try t.waitFor("ward [\(Self.mrn)]> show labs --all\nward [\(Self.mrn)]>")
+        let back = try t.waitFor("\(Self.mrn)]> show labs --all\nward [")
         #expect(!back.contains("-- more --") && !back.contains("-- end --"))
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
@@ -114,7 +114,7 @@ import Testing
         let rows = Array(try Self.addDemoRecords(to: t).dropFirst())
         try t.signOn()
         try t.enter("open \(Self.mrn)")
-        try t.waitFor("ward [\(Self.mrn)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(Self.mrn))
         try t.enter("show labs --all")
         try t.waitFor("-- more --")
         for key in ["Space", "b", "Space", "b"] {  // 3 s of paging, never 2 s apart: no lock
@@ -151,7 +151,7 @@ import Testing
         try shell.startWardAndSignOn()
         try shell.type("open \(Self.mrn)")
         try shell.press("Enter")
-        try shell.waitFor("ward [\(Self.mrn)]>")
+        try shell.waitFor(TerminalHarness.chartPrompt(Self.mrn))
         try shell.type("show labs --all")
         try shell.press("Enter")
         try shell.waitFor("-- more --")
@@ -166,7 +166,7 @@ import Testing
         try shell.waitFor("-- more -- lines 15-")
         #expect(try shell.screen().contains(rows[13]))
         try shell.press("q")
-        try shell.waitFor("ward [\(Self.mrn)]>")
+        try shell.waitFor(TerminalHarness.chartPrompt(Self.mrn))
         try shell.press("C-d")
         try shell.waitFor("Signed off.")
     }
@@ -187,7 +187,7 @@ import Testing
         let table = try Self.addDemoRecords(to: t)
         try t.signOn()
         try t.enter("open \(Self.mrn)")
-        try t.waitFor("ward [\(Self.mrn)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(Self.mrn))
         try t.enter("show labs --all")
         let screen = try t.waitFor(table.last!)
         #expect(!screen.contains("-- more --"))

@@ -41,7 +41,7 @@ import Testing
         // The administrator makes the schema; the home's own demo patients are not what Ward reads.
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("6"))
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("7"))
         let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         first.closeInput()
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0)
@@ -181,7 +181,7 @@ struct PostgresWipeCoreImageTests {
         #expect(image.occurrences(of: note, in: after) == 0)
         #expect(!(try t.screenAndScrollback()).contains(String(family)))
         try t.enter(TerminalHarness.password)
-        try t.waitFor("ward [C0000001]>")  // reopened from the server after sign-on
+        try t.waitFor("C0000001]>")  // reopened from the server after sign-on
         try t.enter("show")
         try t.waitFor(String(family))
         try t.press("C-d")

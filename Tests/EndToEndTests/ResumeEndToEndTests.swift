@@ -34,12 +34,12 @@ import Testing
     static func openBoth(_ t: TerminalHarness) throws {
         let (hopper, turing) = (patients[0].1, patients[1].1)
         try t.enter("open \(hopper)")
-        try t.waitFor("ward [\(hopper)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(hopper))
         try t.enter("open \(turing)")
-        try t.waitFor("ward [\(turing)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(turing))
         try t.enter("open \(hopper)")
-        try t.waitFor("is already open; it is the current chart again.")
-        try t.waitFor("ward [\(hopper)]>")
+        try t.waitFor("(Hopper, Canary) was open; read again, it is the current chart.")
+        try t.waitFor(TerminalHarness.chartPrompt(hopper))
     }
 
     /// The rows of `charts` on screen, spaces squeezed.
@@ -62,8 +62,8 @@ import Testing
         try t.waitFor("Password for alice:")
         #expect(!(try t.screenAndScrollback()).contains(hopper))
         try t.enter(TerminalHarness.password)
-        try t.waitFor("Back as before the lock: 2 charts open; the current chart is \(hopper).")
-        try t.waitFor("ward [\(hopper)]>")
+        try t.waitFor("Back as before the lock: 2 charts open; the current chart is \(hopper) (Hopper, Canary).")
+        try t.waitFor(TerminalHarness.chartPrompt(hopper))
         try t.enter("charts")
         try t.waitFor("Turing, Canary")
         let rows = try Self.chartRows(t)
@@ -196,15 +196,17 @@ import Testing
         )
         try t.signOn()
         try t.enter("open \(Self.patients[0].1)")
-        try t.waitFor("ward [\(Self.patients[0].1)]>")
+        try t.waitFor(TerminalHarness.chartPrompt(Self.patients[0].1))
         try t.enter("open R0000001 --reason 'on call'")
-        try t.waitFor("ward [R0000001]>")
+        try t.waitFor("R0000001]>")
         try t.enter("lock")
         try t.waitFor("Password for alice:")
         try t.enter(TerminalHarness.password)
         try t.waitFor("R0000001 was not reopened: it is restricted")
-        try t.waitFor("Back as before the lock: 1 chart open; the current chart is \(Self.patients[0].1).")
-        try t.waitFor("ward [\(Self.patients[0].1)]>")
+        try t.waitFor(
+            "Back as before the lock: 1 chart open; the current chart is \(Self.patients[0].1) (\(Self.patients[0].0), Canary)."
+        )
+        try t.waitFor(TerminalHarness.chartPrompt(Self.patients[0].1))
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
     }
@@ -231,7 +233,7 @@ import Testing
         try t.signOn()
         for (_, mrn) in patients {
             try t.enter("open \(mrn)")
-            try t.waitFor("ward [\(mrn)]>")
+            try t.waitFor(TerminalHarness.chartPrompt(mrn))
         }
         try t.enter("charts")
         try t.waitFor(patients[1].0)
@@ -256,7 +258,9 @@ import Testing
         #expect(!(try t.screenAndScrollback()).contains(patients[0].1))
 
         try t.enter(TerminalHarness.password)
-        try t.waitFor("Back as before the lock: 2 charts open; the current chart is \(patients[1].1).")
+        try t.waitFor(
+            "Back as before the lock: 2 charts open; the current chart is \(patients[1].1) (\(patients[1].0), Canary)."
+        )
         try t.enter("charts")
         try t.waitFor("\(patients[0].0), Canary")
         #expect(try t.screen().contains("\(patients[1].0), Canary"))

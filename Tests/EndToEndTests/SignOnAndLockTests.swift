@@ -178,7 +178,7 @@ struct WipeCoreImageTests {
         #expect(occurrences(of: String(family), in: after) == 0)
         #expect(!(try t.screenAndScrollback()).contains(String(family)))
         try t.enter(TerminalHarness.password)
-        try t.waitFor("ward [C0000001]>")  // reopened (resume), from the store reopened after sign-on
+        try t.waitFor("C0000001]>")  // reopened (resume), from the store reopened after sign-on
         try t.enter("show")
         try t.waitFor(String(family))
         try t.press("C-d")
@@ -319,7 +319,7 @@ struct WipeCoreImageTests {
         try t.waitFor("Why do you open it?")
         try t.enter("on call, chest pain")
         try t.waitFor("Opened R0000001: Hopper, Canary")
-        try t.waitFor("ward [R0000001]>")
+        try t.waitFor("R0000001]>")
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
 

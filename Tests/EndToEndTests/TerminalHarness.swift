@@ -38,6 +38,12 @@ final class TerminalHarness {
     /// session refuses to start. At the end, so that the lines a test expects in messages stay.
     static let unguarded = "\n[chain]\nrequire = []\n"
 
+    /// The end of the prompt while the chart `mrn` is current (`ward [Hopper 1a2b3c4d-00…]> `):
+    /// the MRN, cut as the prompt cuts one longer than twelve characters, and the bracket.
+    static func chartPrompt(_ mrn: String) -> String {
+        (mrn.count > 12 ? mrn.prefix(11) + "…" : Substring(mrn)) + "]>"
+    }
+
     /// Starts `ward ARGS` in a new pane of `columns`×`rows`, with a home holding the user
     /// `alice` and a site file holding `site` (no plugins unless it names some). `sharing` runs
     /// this one on another harness's home and site file instead: two sessions of one home.

@@ -54,7 +54,11 @@ import Testing
         ]
         for query in queries {
             for limit in [1, 20, 50] {
-                #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+                let (p, q) = (try postgres.find(query, limit: limit), try sqlite.find(query, limit: limit))
+                #expect(
+                    p == q,
+                    "find \(query): \(p.total) \(p.totalIsCapped) \(p.matches.map(\.mrn)) vs \(q.total) \(q.totalIsCapped) \(q.matches.map(\.mrn))"
+                )
             }
         }
         // Not vacuous: whole words and prefixes of each size match, some more than the count's cap.
@@ -88,14 +92,20 @@ import Testing
         ]
         for query in queries {
             for limit in [1, 20, 50] {
-                #expect(try postgres.find(query, limit: limit) == sqlite.find(query, limit: limit), "find \(query)")
+                let (p, q) = (try postgres.find(query, limit: limit), try sqlite.find(query, limit: limit))
+                #expect(
+                    p == q,
+                    "find \(query): \(p.total) \(p.totalIsCapped) \(p.matches.map(\.mrn)) vs \(q.total) \(q.totalIsCapped) \(q.matches.map(\.mrn))"
+                )
             }
         }
         // Not vacuous: the long words match some patients, not all their first ten characters do.
         let long = try postgres.find("abernathyso ma", limit: 500).matches.count
         let cut = try postgres.find("abernathys ma", limit: 500).matches.count
         #expect(long > 0 && long < cut)
-        #expect(try postgres.find("abernathysonnyx ma").matches.isEmpty)
+        // One letter away is a close match (listed as such); two letters away is none.
+        #expect(try postgres.find("abernathysonnyx ma").isClose)
+        #expect(try postgres.find("abernathysonnyxq ma").matches.isEmpty)
         #expect(try !postgres.find("ma mar", limit: 500).matches.isEmpty)
     }
 

@@ -19,6 +19,7 @@ import Testing
         applied == [
             RecordsSchema.tablesMigration, RecordsSchema.indexesMigration, RecordsSchema.careRecordsMigration,
             RecordsSchema.codeSystemsMigration, RecordsSchema.nameWordsMigration, RecordsSchema.namePrefixesMigration,
+            RecordsSchema.foldedNamesMigration,
         ]
     )
     let tables = try store.read {

@@ -113,7 +113,7 @@ extension ShellFixture {
     @Test func show_withoutAChart_orAnUnknownSection_touchesNoRecord() throws {
         let f = try ShellFixture(role: .clerk, user: "bob")
         #expect(f.run("show labs").result == .failed)
-        #expect(f.run("show").result == .failed)
+        #expect(f.run("show").result == .missingContext)
         f.run("open M1")
         _ = f.accesses()
         #expect(f.run("show nonsense").result == .failed)
@@ -148,7 +148,7 @@ extension ShellFixture {
         f.run("close m1")
         f.run("close")
         #expect(f.run("close M9").result == .failed)
-        #expect(f.run("close").result == .failed)
+        #expect(f.run("close").result == .missingContext)
         #expect(
             f.accesses() == [
                 RecordAccess(.closed, record: "M1", outcome: .ok),

@@ -26,7 +26,7 @@ struct BatchOutputTests {
             let line = Line(text, source: .batch(file: "s.ward", line: index + 1))
             output.commandStarted(line)
             let result = f.shell.run(line)
-            output.commandFinished(line, status: result == .failed ? .failed : .succeeded)
+            output.commandFinished(line, status: result == .failed || result == .missingContext ? .failed : .succeeded)
         }
         return streams
     }
@@ -130,7 +130,7 @@ struct BatchOutputTests {
         let streams = try run(["show"], format: .text)
         #expect(streams.out.isEmpty)
         #expect(
-            streams.err == ["s.ward:1: no chart is open. Open one with 'open MRN' (find the MRN with 'find NAME')."]
+            streams.err == ["s.ward:1: no chart is current. Open one with 'open MRN' (find the MRN with 'find NAME')."]
         )
     }
 

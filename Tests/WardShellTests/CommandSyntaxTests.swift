@@ -5,10 +5,11 @@ import WardCore
 
 /// Every command's forms, read by its `CommandSyntax` (issue 12: no swift-argument-parser per line).
 @Suite struct CommandSyntaxTests {
+    /// The line as the shell reads it: the command's name, then the rest against its syntax.
     private func parse(_ line: String) throws -> CommandSyntax.Parsed {
-        let words = try ShellWords.split(line)
-        let type = try #require(Shell.command(named: words[0]))
-        return try type.syntax.parse(words.dropFirst())
+        let name = line.prefix(while: { $0 != " " })
+        let type = try #require(Shell.command(named: String(name)))
+        return try type.syntax.parse(line: line[name.endIndex...])
     }
 
     private func arguments(_ line: String) throws -> ParsedArguments {
@@ -34,7 +35,9 @@ import WardCore
             try arguments("open M3 --reason 'on call, chest pain'")
                 == ParsedArguments(operands: ["M3"], values: ["reason": "on call, chest pain"])
         )
-        #expect(try arguments("open --reason=why M3") == ParsedArguments(operands: ["M3"], values: ["reason": "why"]))
+        #expect(try arguments("open M3 --reason=why") == ParsedArguments(operands: ["M3"], values: ["reason": "why"]))
+        // The reason is the rest of the line: an MRN after it is part of the reason.
+        #expect(throws: UsageError.self) { try parse("open --reason=why M3") }
         #expect(try arguments("open -- -M3") == ParsedArguments(operands: ["-M3"]))
     }
 
@@ -68,18 +71,38 @@ import WardCore
         #expect(try arguments("show --all") == ParsedArguments(flags: ["all"]))
     }
 
-    @Test func find_takesAnyWords_andQuotesGroupThem() throws {
-        #expect(try arguments("find lov ada") == ParsedArguments(operands: ["lov", "ada"]))
-        #expect(try arguments("find 'van der' berg") == ParsedArguments(operands: ["van der", "berg"]))
+    @Test func find_takesItsWordsAsTyped_andItsFlagWherever() throws {
+        #expect(try arguments("find lov ada") == ParsedArguments(operands: ["lov ada"]))
+        #expect(try arguments("find o'brien --all") == ParsedArguments(operands: ["o'brien"], flags: ["all"]))
+        #expect(
+            try arguments(#"find --all "van der" berg"#)
+                == ParsedArguments(operands: [#""van der" berg"#], flags: ["all"])
+        )
     }
 
-    @Test func note_takesTheRestOfTheLine_optionsAndAll() throws {
+    @Test func note_takesTheRestOfTheLine_exactlyAsTyped_optionsAndAll() throws {
         #expect(
-            try arguments("note Seen -- --all stable, -x")
-                == ParsedArguments(operands: ["Seen", "--", "--all", "stable,", "-x"])
+            try arguments("note Seen --  --all stable, -x 'unclosed")
+                == ParsedArguments(operands: ["Seen --  --all stable, -x 'unclosed"])
         )
         #expect(try parse("note --help") == .help)
-        #expect(try arguments("note see --help") == ParsedArguments(operands: ["see", "--help"]))
+        #expect(try arguments("note see --help") == ParsedArguments(operands: ["see --help"]))
+        #expect(try arguments("note") == ParsedArguments())
+    }
+
+    @Test func reason_isTheRestOfTheLine_whereverTheMRNIsQuoted() throws {
+        #expect(
+            try arguments("open 'M3' --reason Mother's  request")
+                == ParsedArguments(operands: ["M3"], values: ["reason": "Mother's  request"])
+        )
+        #expect(
+            try arguments(#"open M3 --reason "on call""#)
+                == ParsedArguments(operands: ["M3"], values: ["reason": "on call"])
+        )
+        #expect(
+            try arguments("open M3 --reason=Dr O'Neil asked")
+                == ParsedArguments(operands: ["M3"], values: ["reason": "Dr O'Neil asked"])
+        )
     }
 
     @Test func help_isAskedFor_withDashH_orDashDashHelp_anywhereButInText() throws {
@@ -98,7 +121,7 @@ import WardCore
         #expect(
             help.contains(
                 "  <mrn>                   The patient's MRN, as listed by 'find'; or its first characters, when no "
-                    + "other MRN starts so; or the row number of the last 'find' (1 to 20, or #N)."
+                    + "other MRN starts so; or the row number of the last 'find' (N or #N)."
             )
         )
         #expect(help.contains("  --reason <reason>       Why you open a restricted chart"))
@@ -187,12 +210,11 @@ import WardCore
         #expect(f.run("help open").output == f.run("open --help").output)
     }
 
-    @Test func note_keepsQuotedSpaces_andJoinsWordsWithOneSpace() throws {
+    @Test func note_keepsSpacesQuotesAndBackslashes_asTyped() throws {
         let f = try ShellFixture()
         f.run("open M1")
         #expect(f.run("note  a   b 'c  d'  \"e\\\"f\"").result == .succeeded)
-        #expect(try f.store.chart(mrn: "M1").notes.map(\.text) == ["a b c  d e\"f"])
-        #expect(f.run("note '' ").result == .failed)
+        #expect(try f.store.chart(mrn: "M1").notes.map(\.text) == ["a   b 'c  d'  \"e\\\"f\""])
     }
 
     @Test func aNoteOfAMebibyte_isSavedWhole() throws {
@@ -204,7 +226,7 @@ import WardCore
         #expect(line.utf8.count <= Line.maximumLength)
         #expect(f.run(line).result == .succeeded)
         let saved = try f.store.chart(mrn: "M1").notes.first?.text
-        #expect(saved == String(text.dropLast()))
+        #expect(saved == text, "the trailing space too: the text as typed")
     }
 
     @Test func aLineLongerThanTheMaximum_isRefused_andRunsNothing() throws {

@@ -110,7 +110,7 @@ extension ShellFixture {
         let f = try ShellFixture()
         let (_, output) = f.run("open abcdefab")
         #expect(output.contains("no patient has the MRN 'abcdefab'"))
-        #expect(f.run("open ada").output.contains("'open' takes an MRN, not a name."))
+        #expect(f.run("open ada").output.contains("no patient has the MRN 'ada'. To search by name, use 'find ada'."))
     }
 
     @Test func row_opensThatRowOfTheLastFind_withTheWholeMRN() throws {
@@ -122,7 +122,7 @@ extension ShellFixture {
         #expect(f.run("open 1").result == .succeeded)
         #expect(f.shell.currentMRN == ShellFixture.uniqueUUID)
         #expect(f.accesses() == [RecordAccess(.opened, record: ShellFixture.uniqueUUID, outcome: .ok)])
-        #expect(f.run("open #1").output.contains("is already open"))
+        #expect(f.run("open #1").output.contains("was open; read again, it is the current chart."))
     }
 
     @Test func find_numbersItsRows() throws {

@@ -116,7 +116,7 @@ struct OutputBarrierTests {
         #expect(Self.hasAccess(opened.audit, "open", "M1"))
         let allergy = try #require(s.shown.first { $0.line.contains("Peanut") || $0.line.contains("peanut") })
         #expect(Self.hasAccess(allergy.audit, "read", "M1"), "the read is on record before the section's rows")
-        let again = try #require(s.shown.first { $0.line.contains("already open") })
+        let again = try #require(s.shown.first { $0.line.contains("was open; read again") })
         #expect(again.audit.components(separatedBy: "\"action\":\"open\"").count == 3, "the second open too")
     }
 

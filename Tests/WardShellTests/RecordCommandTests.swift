@@ -66,7 +66,7 @@ import WardShell
         let (result, output) = f.run("open m1")
         #expect(result == .succeeded)
         #expect(output == "Opened M1: Lovelace, Ada Augusta, born 1815-12-10, female.")
-        #expect(f.shell.prompt == "ward [M1]> ")
+        #expect(f.shell.prompt == "ward [Lovelace M1]> ")
         #expect(f.shell.charts.map(\.mrn) == ["M1"])
         #expect(f.shell.charts.first?.observations.count == 4)
     }
@@ -77,11 +77,11 @@ import WardShell
         #expect(f.shell.charts.isEmpty)
     }
 
-    @Test func open_aName_isAUsageError() throws {
+    @Test func open_aName_isLookedUpAsAnMRN_andFindIsSuggested() throws {
         let f = try ShellFixture()
         let (result, output) = f.run("open lovelace")
         #expect(result == .failed)
-        #expect(output.contains("'open' takes an MRN, not a name."))
+        #expect(output == "ward: no patient has the MRN 'lovelace'. To search by name, use 'find lovelace'.")
     }
 
     @Test func open_restricted_withoutReason_asksWhy_andLoadsNothingYet() throws {
@@ -135,15 +135,22 @@ import WardShell
             f.shell.lastBreakGlass
                 == BreakGlass(mrn: "M3", user: "alice", reason: "on call, chest pain", time: ShellFixture.fixedNow)
         )
-        #expect(f.shell.prompt == "ward [M3]> ")
+        #expect(f.shell.prompt == "ward [Hopper M3]> ")
     }
 
-    @Test func open_again_makesItCurrent_withoutLoadingTwice() throws {
+    @Test func open_again_readsTheChartAgain_inItsPlace_andMakesItCurrent() throws {
         let f = try ShellFixture()
         f.run("open M1")
+        let first = try #require(f.shell.charts.first)
         f.run("open M2")
-        #expect(f.run("open M1").output == "M1 is already open; it is the current chart again.")
-        #expect(f.shell.charts.count == 2 && f.shell.currentMRN == "M1")
+        _ = try f.store.addNote(mrn: "M1", author: "bob", text: "Written on another host.", at: ShellFixture.fixedNow)
+        #expect(
+            f.run("open M1").output
+                == "M1 (Lovelace, Ada Augusta) was open; read again, it is the current chart."
+        )
+        #expect(f.shell.charts.map(\.mrn) == ["M1", "M2"] && f.shell.currentMRN == "M1")
+        #expect(first.isWiped, "the copy read before is wiped, not kept beside the new one")
+        #expect(f.run("show notes").output.contains("Written on another host."))
     }
 }
 
@@ -151,8 +158,8 @@ import WardShell
     @Test func show_withoutAChart_saysHowToOpenOne() throws {
         let f = try ShellFixture()
         let (result, output) = f.run("show")
-        #expect(result == .failed)
-        #expect(output.hasPrefix("ward: no chart is open."))
+        #expect(result == .missingContext)
+        #expect(output.hasPrefix("ward: no chart is current."))
     }
 
     @Test func show_summary_isTheDefault() throws {
@@ -203,7 +210,9 @@ import WardShell
         f.run("open M1")
         let (result, output) = f.run("note Seen in clinic -- stable, no change.")
         #expect(result == .succeeded)
-        #expect(output.hasPrefix("Note added to M1 at ") && output.hasSuffix(", signed alice."))
+        #expect(
+            output.hasPrefix("Note added to M1 (Lovelace, Ada Augusta) at ") && output.hasSuffix(", signed alice.")
+        )
         let saved = try f.store.chart(mrn: "M1").notes
         #expect(
             saved == [Note(author: "alice", time: ShellFixture.fixedNow, text: "Seen in clinic -- stable, no change.")]
@@ -212,11 +221,13 @@ import WardShell
         #expect(shown.contains("alice") && shown.contains("Seen in clinic -- stable, no change."))
     }
 
-    @Test func note_withoutAChart_orText_fails() throws {
+    @Test func note_withoutAChart_orWithBlankText_fails() throws {
         let f = try ShellFixture()
-        #expect(f.run("note hello").result == .failed)
+        #expect(f.run("note hello").result == .missingContext)
+        #expect(f.run("note").result == .missingContext)
         f.run("open M1")
-        #expect(f.run("note").result == .failed)
+        #expect(f.run("note    ").result == .readsText("note> "), "blank text reads a note of several lines")
+        #expect(f.shell.answer(".") == .failed)
         #expect(try f.store.chart(mrn: "M1").notes.isEmpty)
     }
 }
@@ -232,16 +243,19 @@ import WardShell
         #expect(lines[1].hasPrefix("   M1") && lines[2].hasPrefix("*  M2"))
     }
 
-    @Test func close_wipesTheCurrentChart_andTheNextBecomesCurrent() throws {
+    @Test func close_wipesTheChart_andLeavesNoOtherCurrent() throws {
         let f = try ShellFixture()
         f.run("open M1")
         let first = try #require(f.shell.charts.first)
         f.run("open M2")
-        #expect(f.run("close M1").output == "Closed M1. The current chart is M2.")
+        #expect(
+            f.run("close M1").output
+                == "Closed M1 (Lovelace, Ada Augusta). The current chart is still M2 (Babbage, Charles)."
+        )
         #expect(first.isWiped && first.patient == .empty)
-        #expect(f.run("close").output == "Closed M2.")
+        #expect(f.run("close").output == "Closed M2 (Babbage, Charles). No chart is open.")
         #expect(f.shell.charts.isEmpty && f.shell.prompt == "ward> ")
-        #expect(f.run("close").result == .failed)
+        #expect(f.run("close").result == .missingContext)
         #expect(f.run("close M9").output == "ward: no chart 'M9' is open. 'charts' lists the open ones.")
     }
 }

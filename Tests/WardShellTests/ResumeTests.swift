@@ -35,8 +35,8 @@ import WardRecords
                 .accessed(RecordAccess(.opened, record: "M2", detail: RecordAccess.resumed, outcome: .ok)),
             ]
         )
-        // No name: a batch writes this on standard error.
-        #expect(f.lines == ["Back as before the lock: 2 charts open; the current chart is M1."])
+        // At a terminal both identifiers; a batch writes this line on standard error, with the MRN alone.
+        #expect(f.lines == ["Back as before the lock: 2 charts open; the current chart is M1 (Lovelace, Ada Augusta)."])
     }
 
     @Test func nothingOpen_givesNothingToSeal() throws {

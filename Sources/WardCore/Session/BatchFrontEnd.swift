@@ -69,6 +69,10 @@ public final class BatchFrontEnd: SessionFrontEnd {
     private var lastLine: Line.Source?
     /// The line about to run, while the password is read again for it.
     private var nextLine: Line.Source?
+    /// The command reading text of several lines (`CommandResult.readsText`): the script's next
+    /// lines, up to one holding only `.`, are its text and never run as commands, even when the
+    /// command has failed (a lock wiped it) before the end came.
+    private var readingText: (line: Line, result: CommandResult)?
 
     /// - Parameter stdout: Standard output's buffer, owned so a lock can zero it (`StdoutBuffer`);
     ///   nil leaves the process's standard output alone (tests share one process). With a buffer,
@@ -111,18 +115,55 @@ public final class BatchFrontEnd: SessionFrontEnd {
         while !driver.hasEnded {
             let next: BatchInput.ScriptLine?
             do {
-                next = try input.nextLine()
+                next = try input.nextLine(keepingBlank: readingText != nil)
             } catch {
                 reporter.notice("\(options.scriptName):\(error.number): \(error) The script stopped there.")
                 return driver.signOff(.lineTooLong, status: .dataError)
             }
             guard let line = next else { break }
-            run(Line(line.text, source: .batch(file: options.scriptName, line: line.number)))
+            if readingText != nil {
+                readText(line.text)
+            } else {
+                run(Line(line.text, source: .batch(file: options.scriptName, line: line.number)))
+            }
             driver.catchUp()
         }
         if !driver.hasEnded, input.isFinished {
+            // The script ended inside a command's text: the command fails, its text unsaved.
+            if readingText != nil { finishText(driver.answer(nil)) }
+            guard !driver.hasEnded else { return }
             driver.signOff(.endOfInput, status: failures > 0 ? .failure : .success)
         }
+    }
+
+    /// One line of the text a command reads; the line holding only `.` ends it.
+    private func readText(_ text: String) {
+        guard let reading = readingText else { return }
+        if driver.isLocked, let place = lastLine { signOnAgain(before: Line(text, source: place)) }
+        guard !driver.hasEnded else { return }
+        let ends = text.trimmingBlanks == "."
+        // Once the command has ended (failed, or wiped by a lock), the rest of its text is skipped.
+        guard case .readsText = reading.result else {
+            if ends { finishText(reading.result) }
+            return
+        }
+        let result = driver.answer(text)
+        if case .readsText = result {
+            readingText = (reading.line, result)
+        } else if ends {
+            finishText(result)
+        } else {
+            readingText = (reading.line, result)
+        }
+    }
+
+    /// The text's end: the command is reported, and the batch goes on as after any command.
+    private func finishText(_ result: CommandResult) {
+        guard let reading = readingText else { return }
+        readingText = nil
+        commandFinished(reading.line, .ran(result))
+        guard !driver.hasEnded else { return }
+        after(.ran(result))
     }
 
     private func run(_ line: Line) {
@@ -134,6 +175,19 @@ public final class BatchFrontEnd: SessionFrontEnd {
         // Ward is ending: the signal, not the failure it caused, says how the batch ends.
         if CommandInterruption.requestedBy != nil { driver.handleSignals() }
         guard !driver.hasEnded else { return }
+        if case .ran(.readsText) = outcome {
+            readingText = (line, .readsText(""))
+            return
+        }
+        after(outcome)
+    }
+
+    /// What follows a command: counting a failure, stopping, signing off, locking, or the next line.
+    private func after(_ outcome: SessionDriver.LineOutcome) {
+        if case .ran(.missingContext) = outcome {
+            failures += 1
+            return driver.signOff(.commandFailed, status: .dataError)
+        }
         if Self.status(of: outcome) != .succeeded {
             failures += 1
             if options.onError == .stop { return driver.signOff(.commandFailed, status: .failure) }
@@ -148,14 +202,16 @@ public final class BatchFrontEnd: SessionFrontEnd {
 
     private static func status(of outcome: SessionDriver.LineOutcome) -> BatchStatus {
         switch outcome {
-        case .ran(.failed): .failed
+        case .ran(.failed), .ran(.missingContext): .failed
         case .ran, .consumed: .succeeded
         case .refused(let message): .denied(message)
         }
     }
 
     /// Reports the command and writes out what it printed; a reader that went away ends the batch.
+    /// A command that reads text is reported when its text has ended (`finishText`).
     public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
+        if case .ran(.readsText) = outcome { return }
         reporter.commandFinished(line, status: Self.status(of: outcome))
         guard stdout?.flush() ?? true else {
             reporter.notice("standard output was closed after \(line.source.place); stopping.")
@@ -241,3 +297,12 @@ public final class BatchFrontEnd: SessionFrontEnd {
 
 @available(*, unavailable)
 extension BatchFrontEnd: Sendable {}
+
+extension String {
+    /// Without the blanks (spaces, tabs) around it.
+    fileprivate var trimmingBlanks: Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let start = drop(while: blank)
+        return start[..<(start.lastIndex(where: { !blank($0) }).map(start.index(after:)) ?? start.startIndex)]
+    }
+}

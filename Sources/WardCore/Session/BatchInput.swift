@@ -83,9 +83,9 @@ public struct BatchInput {
     }
 
     /// The next line to run, or nil until more input comes (or at the end). Skips blank lines and
-    /// comments; drops a trailing `\r`. Throws for a line longer than `Line.maximumLength`,
-    /// and zeroes every byte it holds then.
-    public mutating func nextLine() throws(LineTooLong) -> ScriptLine? {
+    /// comments unless `keepingBlank` (a note's text, where they are the text's); drops a trailing
+    /// `\r`. Throws for a line longer than `Line.maximumLength`, and zeroes every byte it holds then.
+    public mutating func nextLine(keepingBlank: Bool = false) throws(LineTooLong) -> ScriptLine? {
         guard !refused else { return nil }
         while true {
             let end: Int
@@ -116,7 +116,7 @@ public struct BatchInput {
             scanned = head
             lineNumber += 1
             let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if !keepingBlank, trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             return ScriptLine(number: lineNumber, text: text)
         }
     }

@@ -18,6 +18,10 @@ public protocol CommandRunner: Wipeable {
     /// Candidates for Tab: the word being completed and the text before it.
     func completions(for word: String, before: String) -> [String]
 
+    /// What a Tab candidate stands for, shown beside it when Tab lists several: the patient's
+    /// name beside an MRN. Nil for a candidate that says enough itself (a command's name).
+    func completionLabel(for candidate: String) -> String?
+
     /// The user signed on (or unlocked): load what the session needs, say what the user must
     /// know first (a demo-data banner).
     func signedOn(user: String, role: Role)
@@ -56,6 +60,8 @@ public typealias OutputBarrier = () -> String?
 extension CommandRunner {
     public func answer(_ text: String?) -> CommandResult { .failed }
 
+    public func completionLabel(for candidate: String) -> String? { nil }
+
     public func takeSessionEvents() -> [SessionEvent] { [] }
 
     public func resumableContext() -> [UInt8]? { nil }
@@ -72,6 +78,10 @@ public enum CommandResult: Equatable, Sendable {
     case succeeded
     /// Show the next prompt; the command failed (batch mode counts these).
     case failed
+    /// Show the next prompt; the command failed because what it acts on is not chosen (no chart
+    /// is current). A batch stops there with exit status 65 whatever `--on-error` says: the
+    /// script's next lines were written for a context it does not have.
+    case missingContext
     /// The user asked to lock (`lock`).
     case lock
     /// The user asked to end the session (`logout`, `exit`, `quit`).
@@ -79,4 +89,9 @@ public enum CommandResult: Equatable, Sendable {
     /// The command needs one answer to go on: ask this question in place of the prompt, and
     /// hand the next line to `CommandRunner.answer(_:)`.
     case ask(String)
+    /// The command reads text of several lines (a note): hand each next line to
+    /// `CommandRunner.answer(_:)`, at a terminal asked for with this prompt, in a batch the
+    /// script's next lines as they are (blank and `#` lines too), until the command ends; the
+    /// line holding only `.` ends it. Those lines are the command's text, never commands.
+    case readsText(String)
 }

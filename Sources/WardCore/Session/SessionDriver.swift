@@ -254,7 +254,7 @@ public final class SessionDriver {
 
     /// The answer to the question the last command asked: not a command, so not a `.line`; what
     /// it leads to (breaking the glass) is announced.
-    package func answer(_ text: String) -> CommandResult {
+    package func answer(_ text: String?) -> CommandResult {
         let result = runner.answer(text)
         perform(commandDone())
         return result

@@ -106,6 +106,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public func attach(to driver: SessionDriver, lock: Lock) {
         self.driver = driver
         editor.completer = { [unowned driver] word, before in driver.runner.completions(for: word, before: before) }
+        editor.completionLabel = { [unowned driver] candidate in driver.runner.completionLabel(for: candidate) }
         editor.onCompletion = { [unowned self] in self.lineCompleted($0) }
         lock.register("typeahead") { [unowned self] in
             discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
@@ -297,10 +298,10 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         switch result {
         case .signOff: driver.signOff(.user)
         case .lock: driver.lock(.user)
-        case .ask(let text):
+        case .ask(let text), .readsText(let text):
             question = text
             driver.showPrompt()
-        case .succeeded, .failed: driver.showPrompt()
+        case .succeeded, .failed, .missingContext: driver.showPrompt()
         }
     }
 
@@ -315,7 +316,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         pages.stopCapturing()
         let size = terminal.size
         switch outcome {
-        case .ran(.succeeded), .ran(.failed), .ran(.ask):
+        case .ran(.succeeded), .ran(.failed), .ran(.missingContext), .ran(.ask), .ran(.readsText):
             // Every line takes a row at least; fewer lines may still wrap to more rows.
             if pages.count >= size.rows || Pager.rowCount(of: pages, columns: size.columns) >= size.rows {
                 return startPaging(rows: size.rows, columns: size.columns)

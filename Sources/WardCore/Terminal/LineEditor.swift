@@ -34,6 +34,9 @@ public final class LineEditor {
 
     /// Candidates for Tab: the word being completed and the text of the line before it.
     public var completer: ((_ word: String, _ before: String) -> [String])?
+    /// What a candidate stands for, shown beside it when Tab lists several (the patient an MRN
+    /// names); nil shows it alone. Text from records: shown escaped.
+    public var completionLabel: ((_ candidate: String) -> String?)?
 
     /// The prompt shown by the next `install()`.
     public var prompt = "ward> "
@@ -68,6 +71,9 @@ public final class LineEditor {
                 return editor.completions(for: text, start: Int(start))
             }
         )
+        ward_rl_set_completion_display { matches, count, longest in
+            boundEditor?.display(matches, count: Int(count), longest: longest)
+        }
         rl_initialize()  // reads ~/.inputrc (or $INPUTRC) as readline always does
         // Readers that would block inside readline on input the queue does not have yet.
         rl_variable_bind("completion-query-items", "0")
@@ -316,6 +322,35 @@ public final class LineEditor {
         matchIndex = 0
         guard !matches.isEmpty else { return nil }
         return rl_completion_matches(text) { _, _ in boundEditor?.nextMatch() }
+    }
+
+    /// Tab's list of several candidates: one a line with its label when any has one (an MRN
+    /// means nothing to a reader without the patient's name), else readline's own columns.
+    private func display(
+        _ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        count: Int,
+        longest: Int32
+    ) {
+        guard let matches, count > 0 else { return }
+        let candidates = (1...count).compactMap { matches[$0].map { String(cString: $0) } }
+        let labels = candidates.map { completionLabel?($0) }
+        guard labels.contains(where: { $0 != nil }) else {
+            rl_display_match_list(matches, Int32(count), longest)
+            rl_forced_update_display()
+            return
+        }
+        let width = candidates.map { DisplayWidth.of(Sanitizer.line($0)) }.max() ?? 0
+        var text = "\n"
+        for (candidate, label) in zip(candidates, labels) {
+            let shown = Sanitizer.line(candidate)
+            text += shown
+            if let label {
+                text += String(repeating: " ", count: width - DisplayWidth.of(shown) + 2) + Sanitizer.line(label)
+            }
+            text += "\n"
+        }
+        ward_rl_print(text)
+        rl_forced_update_display()
     }
 
     private func nextMatch() -> UnsafeMutablePointer<CChar>? {

@@ -39,9 +39,9 @@ final class SQLiteImportTarget: ImportTarget {
     func insert(_ imported: FHIRBundle.ImportedPatient) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted)
+                INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted, name_words)
                 VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT),
-                    CAST(? AS TEXT), ?)
+                    CAST(? AS TEXT), ?, ?)
                 """,
             arguments: Self.values(imported)
         )
@@ -53,7 +53,7 @@ final class SQLiteImportTarget: ImportTarget {
             sql: """
                 UPDATE patient SET mrn = ?, fhir_id = ?, given = CAST(? AS TEXT), family = CAST(? AS TEXT),
                     birth_date = CAST(? AS TEXT), sex = ?, phone = CAST(? AS TEXT), address = CAST(? AS TEXT),
-                    restricted = ?
+                    restricted = ?, name_words = ?
                 WHERE id = ?
                 """,
             arguments: Self.values(imported) + [id]
@@ -73,7 +73,7 @@ final class SQLiteImportTarget: ImportTarget {
         return [
             patient.mrn, imported.fhirID, storable(patient.given), storable(patient.family),
             storable(patient.birthDate), patient.sex.rawValue, storable(patient.phone), storable(patient.address),
-            patient.restricted,
+            patient.restricted, NameWords.column(given: patient.given, family: patient.family),
         ]
     }
 

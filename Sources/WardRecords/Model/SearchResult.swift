@@ -6,6 +6,8 @@ public struct SearchResult: Sendable, Equatable {
     public var matches: [PatientMatch]
     public var total: Int
     public var totalIsCapped: Bool
+    /// Nothing matched as typed; these are one letter away from what was typed.
+    public var isClose = false
 
     public init(matches: [PatientMatch], total: Int, totalIsCapped: Bool) {
         self.matches = matches

@@ -29,28 +29,77 @@ public struct PatientSearch {
     /// the user refines anyway.
     static let countCap = 200
 
-    /// The folded words (lower case, no diacritics), split as FTS5's unicode61 tokenizer splits.
+    /// How many patients a search with a birth date or a `FAMILY,G` word reads to filter: the
+    /// name words find the candidates, the filter keeps those born then or named so.
+    static let filteredCandidates = 5000
+
+    /// The folded words (`NameWords.searched`), as the index holds them.
     let words: [String]
-    /// The text as typed, when it could be an MRN.
+    /// The text as typed, when it is one word: an MRN is any identifier an import accepted.
     let mrnCandidate: String?
+    /// `1989`, `1989-10` or `1989-10-26`: only patients whose birth date starts so.
+    let born: String?
+    /// `SMITH,J`, VistA's form: the family name starts with the first, a given name with the second.
+    let familyAndGiven: (family: String, given: String)?
 
     init(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var nameText: [Substring] = []
+        var born: String?
+        var familyAndGiven: (String, String)?
+        for word in trimmed.split(whereSeparator: \.isWhitespace) {
+            if Self.isBirthDate(word) {
+                born = String(word)
+            } else if let comma = word.firstIndex(of: ","), familyAndGiven == nil,
+                let family = Self.searchedWords(String(word[..<comma])).first
+            {
+                let given = Self.searchedWords(String(word[word.index(after: comma)...])).first ?? ""
+                familyAndGiven = (family, given)
+                nameText.append(Substring(family))
+                if !given.isEmpty { nameText.append(Substring(given)) }
+            } else {
+                nameText.append(word)
+            }
+        }
         // A word given twice narrows nothing: FTS5's cost grows faster than the number of terms.
         var seen = Set<String>()
-        words = Self.tokens(trimmed).filter { seen.insert($0).inserted }
-        mrnCandidate =
-            !trimmed.isEmpty && !trimmed.contains(where: \.isWhitespace) && trimmed.contains(where: \.isNumber)
-            ? trimmed : nil
+        words = Self.searchedWords(nameText.joined(separator: " ")).filter { seen.insert($0).inserted }
+        mrnCandidate = !trimmed.isEmpty && !trimmed.contains(where: \.isWhitespace) ? trimmed : nil
+        self.born = born
+        self.familyAndGiven = familyAndGiven
     }
 
     var isEmpty: Bool { words.isEmpty && mrnCandidate == nil }
+
+    /// Whether only some of the patients the name words find are wanted.
+    var isFiltered: Bool { born != nil || familyAndGiven != nil }
+
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, digits where digits belong: a birth date or its start.
+    public static func isBirthDate(_ word: Substring) -> Bool {
+        let bytes = Array(word.utf8)
+        guard [4, 7, 10].contains(bytes.count) else { return false }
+        for (index, byte) in bytes.enumerated() {
+            let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            guard index == 4 || index == 7 ? byte == UInt8(ascii: "-") : isDigit else { return false }
+        }
+        return true
+    }
+
+    /// Whether `match` is born when and named as the filters ask.
+    func passesFilters(_ match: PatientMatch) -> Bool {
+        if let born, !match.birthDate.hasPrefix(born) { return false }
+        if let (family, given) = familyAndGiven {
+            guard Self.tokens(match.family).contains(where: { $0.hasPrefix(family) }) else { return false }
+            if !given.isEmpty, !Self.tokens(match.given).contains(where: { $0.hasPrefix(given) }) { return false }
+        }
+        return true
+    }
 
     /// How many different words a search for `text` looks for, split as the index splits them
     /// (`ab.cd` is two words): what a limit on a search's words must count, since the index's
     /// cost grows faster than their number (one 850 KB word of 120,000 parts took 13 s).
     public static func distinctWordCount(_ text: String) -> Int {
-        Set(tokens(text)).count
+        Set(searchedWords(text)).count
     }
 
     func run(_ db: Database, limit: Int) throws -> SearchResult {
@@ -60,6 +109,107 @@ public struct PatientSearch {
     /// The search itself, over either store's rows: what ranks and counts is here, once, so both
     /// stores give the same results for the same data.
     func run(_ source: some PatientRowSource, limit: Int) throws -> SearchResult {
+        if isFiltered { return try runFiltered(source, limit: limit) }
+        let exact = try runExact(source, limit: limit)
+        guard exact.matches.isEmpty else { return exact }
+        return try closeMatches(source, limit: limit) ?? exact
+    }
+
+    /// With a birth date or `FAMILY,G`: up to `filteredCandidates` patients the name words find,
+    /// those the filters keep, ranked. A date alone names nobody: it needs a name beside it.
+    private func runFiltered(_ source: some PatientRowSource, limit: Int) throws -> SearchResult {
+        var found: [Int64: PatientMatch] = [:]
+        if let mrn = mrnCandidate, let (id, match) = try source.match(mrn: mrn) { found[id] = match }
+        var capped = false
+        if !words.isEmpty {
+            let (_, candidates) = try source.ids(words: words, whole: 1, prefix: Self.filteredCandidates + 1)
+            capped = candidates.count > Self.filteredCandidates
+            for (id, match) in try source.matches(ids: Array(candidates.prefix(Self.filteredCandidates)))
+            where found[id] == nil && passesFilters(match) {
+                found[id] = scored(match)
+            }
+        }
+        let ranked = found.values.sorted(by: Self.ranksBefore)
+        return SearchResult(matches: Array(ranked.prefix(limit)), total: ranked.count, totalIsCapped: capped)
+    }
+
+    /// When nothing matches: the patients whose name has a word one letter away (wrong, missing,
+    /// extra or two swapped) from a typed word of five letters or more, the other words as typed.
+    /// A clinician who types `sondergard` is shown Søndergaard, marked as a close match.
+    ///
+    /// Every variant's patients are read (up to `filteredCandidates` in all) and ranked together,
+    /// so both stores list the same ones whatever order their indexes return them in.
+    private func closeMatches(_ source: some PatientRowSource, limit: Int) throws -> SearchResult? {
+        var ids: [Int64] = []
+        var seen = Set<Int64>()
+        variants: for (index, word) in words.enumerated()
+        where word.count >= Self.closeMatchLength && word.allSatisfy(\.isLetter) {
+            for variant in Self.oneLetterAway(word) {
+                var asked = words
+                asked[index] = variant
+                let (_, found) = try source.ids(words: asked, whole: 1, prefix: Self.countCap + 1)
+                for id in found where seen.insert(id).inserted { ids.append(id) }
+                if ids.count > Self.filteredCandidates { break variants }
+            }
+        }
+        guard !ids.isEmpty else { return nil }
+        let ranked = try source.matches(ids: Array(ids.prefix(Self.filteredCandidates)))
+            .map { scored($0.1) }.sorted(by: Self.ranksBefore)
+        var result = SearchResult(
+            matches: Array(ranked.prefix(limit)),
+            total: min(ranked.count, max(Self.countCap, limit)),
+            totalIsCapped: ranked.count > max(Self.countCap, limit) || ids.count > Self.filteredCandidates
+        )
+        result.isClose = true
+        return result
+    }
+
+    /// The shortest typed word a close match is looked for: shorter ones are one letter away from
+    /// too many names to help.
+    static let closeMatchLength = 5
+
+    /// Every word one edit from `word`: each letter left out, each two neighbours swapped, each
+    /// letter replaced and each letter added, with a to z. About 55 for each letter of the word.
+    static func oneLetterAway(_ word: String) -> [String] {
+        let letters = Array(word)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz")
+        var variants: [String] = []
+        var seen: Set<String> = [word]
+        func add(_ characters: [Character]) {
+            let variant = String(characters)
+            if seen.insert(variant).inserted { variants.append(variant) }
+        }
+        for index in letters.indices {
+            var without = letters
+            without.remove(at: index)
+            add(without)
+            if index + 1 < letters.count {
+                var swapped = letters
+                swapped.swapAt(index, index + 1)
+                add(swapped)
+            }
+        }
+        for index in letters.indices {
+            for letter in alphabet where letter != letters[index] {
+                var replaced = letters
+                replaced[index] = letter
+                add(replaced)
+            }
+        }
+        for index in 0...letters.count {
+            for letter in alphabet {
+                var added = letters
+                added.insert(letter, at: index)
+                add(added)
+            }
+        }
+        return variants
+    }
+
+    /// The search as typed: MRN, whole words, then prefixes.
+    private func runExact(_ source: some PatientRowSource, limit: Int) throws -> SearchResult {
+        // A listing of every match (`find --all`) counts as far as it lists.
+        let countCap = max(Self.countCap, limit)
         var found: [Int64: PatientMatch] = [:]
         var total = 0
         if let mrn = mrnCandidate, let (id, match) = try source.match(mrn: mrn) {
@@ -69,7 +219,7 @@ public struct PatientSearch {
             total += 1
         }
         if !words.isEmpty {
-            let (whole, prefix) = try source.ids(words: words, whole: limit, prefix: Self.countCap + 1)
+            let (whole, prefix) = try source.ids(words: words, whole: limit, prefix: countCap + 1)
             for (id, match) in try source.matches(ids: whole.filter { found[$0] == nil }) {
                 found[id] = scored(match)
             }
@@ -86,10 +236,10 @@ public struct PatientSearch {
             }
         }
         let ranked = found.values.sorted(by: Self.ranksBefore)
-        let capped = total > Self.countCap
+        let capped = total > countCap
         return SearchResult(
             matches: Array(ranked.prefix(limit)),
-            total: min(total, Self.countCap),
+            total: min(total, countCap),
             totalIsCapped: capped
         )
     }
@@ -185,7 +335,7 @@ public struct PatientSearch {
 
     /// The FTS5 query: every word must match (implicit AND), each quoted so no word is read as
     /// FTS5 syntax (`NOT`, `OR`, `col:`), with `*` for a prefix.
-    func ftsQuery(prefix: Bool) -> String {
+    static func ftsQuery(_ words: [String], prefix: Bool) -> String {
         words.map { "\"\($0)\"" + (prefix ? "*" : "") }.joined(separator: " ")
     }
 
@@ -225,7 +375,7 @@ public struct PatientSearch {
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
         }
         let scored = name.utf8.withContiguousStorageIfAvailable { name -> Int? in
-            guard name.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard name.allSatisfy(isPlainASCII) else { return nil }
             return word.utf8.withContiguousStorageIfAvailable { word in
                 var best = 0
                 var start = 0
@@ -255,16 +405,23 @@ public struct PatientSearch {
         return a.mrn < b.mrn
     }
 
-    /// Lower-cased, diacritics removed, split on anything but letters and digits: close to what
-    /// FTS5's `unicode61 remove_diacritics 2` does, so the scores agree with what matched.
+    /// The words a stored name is found by (`NameWords.indexed`): what PostgreSQL's name-token
+    /// table and SQLite's `name_words` hold, and what a search's words are scored against.
     ///
-    /// ASCII text, nearly every name, skips Foundation's folding, which cost a fifth of a `find`
-    /// (two names folded for every candidate row); for ASCII it only lower-cases.
+    /// ASCII text without an apostrophe, nearly every name, takes a byte loop: Foundation's
+    /// folding cost a fifth of a `find` (two names folded for every candidate row).
     static func tokens(_ text: String) -> [String] {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(text) }
-        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            .split(whereSeparator: { !$0.isLetter && !$0.isNumber })
-            .map(String.init)
+        text.utf8.allSatisfy(isPlainASCII) ? asciiTokens(text) : NameWords.indexed(text)
+    }
+
+    /// The words a search for `text` looks for (`NameWords.searched`).
+    static func searchedWords(_ text: String) -> [String] {
+        text.utf8.allSatisfy(isPlainASCII) ? asciiTokens(text) : NameWords.searched(text)
+    }
+
+    /// ASCII that needs no folding: no byte above 0x7F, no apostrophe that joins a word's parts.
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        byte < 0x80 && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "`")
     }
 
     /// `tokens` for ASCII text: letters and digits, lower-cased; any other byte separates.
@@ -311,8 +468,8 @@ private struct SQLitePatientRows: PatientRowSource {
 
     func ids(words: [String], whole: Int, prefix: Int) throws -> (whole: [Int64], prefix: [Int64]) {
         (
-            try search.rowids(db, query: search.ftsQuery(prefix: false), limit: whole),
-            try search.rowids(db, query: search.ftsQuery(prefix: true), limit: prefix)
+            try search.rowids(db, query: PatientSearch.ftsQuery(words, prefix: false), limit: whole),
+            try search.rowids(db, query: PatientSearch.ftsQuery(words, prefix: true), limit: prefix)
         )
     }
 

@@ -162,7 +162,40 @@ enum PostgresSchema {
                 "CREATE INDEX patient_name_prefixes ON patient USING gin (ward_name_prefixes(name_words))",
             ]
         ),
+        (
+            // The words `NameWords` adds to what a patient was found by before: the word joined
+            // across its apostrophes (`obrien`) and the letters written out (`sondergaard`).
+            // Only names holding such a character change; the words they had stay. Written in SQL
+            // so the migration runs in its transaction on the server; PostgreSQL has no accent
+            // folding of its own (without the unaccent extension), so a joined word keeps any
+            // other accent it has, and is found by its parts as before.
+            RecordsSchema.foldedNamesMigration,
+            [
+                """
+                INSERT INTO patient_name_token (token, patient_id)
+                SELECT DISTINCT word, id FROM (
+                    SELECT id, regexp_split_to_table(\(foldedSQL("lower(given || ' ' || family)")), '[^[:alnum:]]+') AS word
+                    FROM patient WHERE given || family ~ '[''`\u{2019}\u{02BC}\u{00B4}\u{2018}øæœßłđðþıØÆŒŁĐÐÞẞ]'
+                ) AS words
+                WHERE word <> ''
+                ON CONFLICT DO NOTHING
+                """,
+                fillNameWords,
+            ]
+        ),
     ]
+
+    /// `text` (an SQL expression, lower case) with apostrophes removed and the letters that have
+    /// no accent to remove written out, as `NameWords.fold` writes them.
+    private static func foldedSQL(_ text: String) -> String {
+        let apostrophes = "regexp_replace(\(text), '[''`\u{2019}\u{02BC}\u{00B4}\u{2018}]', '', 'g')"
+        // Upper case too: `lower` folds ASCII only in a database of the C locale.
+        let single = "translate(\(apostrophes), 'øłđðıØŁĐÐ', 'olddioldd')"
+        let written = [
+            ("æ", "ae"), ("œ", "oe"), ("ß", "ss"), ("þ", "th"), ("Æ", "ae"), ("Œ", "oe"), ("ẞ", "ss"), ("Þ", "th"),
+        ]
+        return written.reduce(single) { "replace(\($0), '\($1.0)', '\($1.1)')" }
+    }
 
     /// The longest prefix of a name word `ward_name_prefixes` indexes, in characters: every
     /// name word of the demo but two (of 11). A typed word longer is looked up by its first

@@ -46,6 +46,12 @@ enum RecordsSchema {
     /// An index of each patient's name-word prefixes, for PostgreSQL's search of two or more
     /// prefixes (issue 17; `PostgresSchema`). Nothing on SQLite, as `nameWordsMigration`.
     static let namePrefixesMigration = "6-name-prefixes"
+    /// Names found as typed (`NameWords`): O'Brien by `obrien`, Søndergaard by `sondergaard`.
+    /// SQLite's full-text index moves from the raw names, which its tokenizer split at the
+    /// apostrophe and could not fold (ø, æ, ß…), to `patient.name_words`, which Ward fills with
+    /// the folded words; every patient's words are written once, here. PostgreSQL adds the
+    /// joined and folded words to the ones it holds (`PostgresSchema`).
+    static let foldedNamesMigration = "7-folded-names"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -223,6 +229,44 @@ enum RecordsSchema {
         }
         migrator.registerMigration(nameWordsMigration) { _ in }
         migrator.registerMigration(namePrefixesMigration) { _ in }
+        migrator.registerMigration(foldedNamesMigration) { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER patient_fts_insert;
+                    DROP TRIGGER patient_fts_delete;
+                    DROP TRIGGER patient_fts_update;
+                    DROP TABLE patient_fts;
+                    ALTER TABLE patient ADD COLUMN name_words TEXT NOT NULL DEFAULT '';
+                    """
+            )
+            var words: [(Int64, String)] = []
+            try db.eachRow("SELECT id, given, family FROM patient", [] as [StatementValue]) { row in
+                words.append((row.int64(0), NameWords.column(given: row.text(1), family: row.text(2))))
+            }
+            let update = try db.makeStatement(sql: "UPDATE patient SET name_words = ? WHERE id = ?")
+            for (id, column) in words { try update.execute(arguments: [column, id]) }
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE patient_fts USING fts5(
+                        name_words,
+                        content='patient', content_rowid='id',
+                        tokenize='unicode61 remove_diacritics 2',
+                        prefix='1 2 3'
+                    );
+                    CREATE TRIGGER patient_fts_insert AFTER INSERT ON patient BEGIN
+                        INSERT INTO patient_fts(rowid, name_words) VALUES (new.id, new.name_words);
+                    END;
+                    CREATE TRIGGER patient_fts_delete AFTER DELETE ON patient BEGIN
+                        INSERT INTO patient_fts(patient_fts, rowid, name_words) VALUES ('delete', old.id, old.name_words);
+                    END;
+                    CREATE TRIGGER patient_fts_update AFTER UPDATE OF name_words ON patient BEGIN
+                        INSERT INTO patient_fts(patient_fts, rowid, name_words) VALUES ('delete', old.id, old.name_words);
+                        INSERT INTO patient_fts(rowid, name_words) VALUES (new.id, new.name_words);
+                    END;
+                    INSERT INTO patient_fts(patient_fts) VALUES ('rebuild');
+                    """
+            )
+        }
         return migrator
     }
 

@@ -19,8 +19,8 @@ struct ChartsCommand: ShellCommand {
             [
                 chart.mrn == shell.currentMRN ? "*" : "",
                 chart.mrn,
-                ChartFormat.name(given: chart.patient.given, family: chart.patient.family),
-                chart.patient.birthDate,
+                PatientLabel.name(chart.patient),
+                PatientLabel.born(chart.patient.birthDate),
             ]
         }
         shell.write(

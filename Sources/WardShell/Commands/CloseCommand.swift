@@ -5,6 +5,7 @@ import WardRecords
 ///
 /// Closing is a wipe, not just a hide: a chart the user is done with should not wait in memory
 /// for the next lock. The chart is `closed`; naming one that is not open is a `failed` close.
+/// Closing the current chart leaves none current; no other open chart takes its place.
 struct CloseCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "close",
@@ -27,13 +28,16 @@ struct CloseCommand: ShellCommand {
         } else {
             chart = try shell.currentChart()
         }
-        let closed = chart.mrn
+        let closed = PatientLabel.full(chart.patient)
+        let mrn = chart.mrn
         shell.remove(chart)
-        shell.noteAccess(.closed, closed, .ok)
-        if let current = shell.currentMRN {
-            shell.write("Closed \(closed). The current chart is \(current).")
+        shell.noteAccess(.closed, mrn, .ok)
+        if let current = shell.currentMRN.flatMap(shell.loadedChart(mrn:)) {
+            shell.write("Closed \(closed). The current chart is still \(PatientLabel.full(current.patient)).", .line)
+        } else if shell.charts.isEmpty {
+            shell.write("Closed \(closed). No chart is open.", .line)
         } else {
-            shell.write("Closed \(closed).")
+            shell.write("Closed \(closed). No chart is current: 'charts' lists the open ones.", .line)
         }
         return .succeeded
     }

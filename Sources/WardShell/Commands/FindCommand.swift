@@ -16,28 +16,46 @@ struct FindCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "find",
         abstract: "Find patients by name (prefixes, any order) or by MRN.",
-        operand: .words(name: "text", help: "Name prefixes (for example 'lov ada') or an MRN.")
+        discussion: """
+            A birth date or its year narrows the names: 'find smith 1989-10-26', 'find smith 1989'.
+            FAMILY,G finds a family name and a given name's start, as VistA writes them: 'find smith,j'.
+            When nothing matches, names one letter away from a word of five letters or more are listed.
+            """,
+        operand: .text(
+            name: "text",
+            help: "Name prefixes (for example 'lov ada' or o'brien), or an MRN; typed as they are, no quotes needed."
+        ),
+        options: [
+            .init("all", help: "List every match (up to \(allLimit)), a page at a time, not only the first \(limit).")
+        ]
     )
 
     /// How many rows one answer shows; the rest are counted.
     static let limit = 20
+
+    /// How many rows `find --all` shows: every `open N` of them works.
+    static let allLimit = 1000
 
     /// The most distinct words one search takes, counted as the index splits them (`a.b` is
     /// two). A name has a few; the full-text index's cost grows faster than the number of words,
     /// so a line of thousands would hold Ward for seconds.
     static let maximumWords = 32
 
-    let text: [String]
+    /// What to look for, as typed.
+    let text: String
+    /// `--all`: every match up to `allLimit`.
+    let all: Bool
 
     /// The record a failed search names: none (what was typed may be a name, so it is not kept).
     static let noRecord = ""
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        text = arguments.operands
-        if text.isEmpty {
+        text = arguments.operands.first ?? ""
+        all = arguments.flags.contains("all")
+        if text.allSatisfy(\.isWhitespace) {
             throw Self.usageError("Type a name or an MRN to look for, for example 'find lovelace ada'.")
         }
-        if PatientSearch.distinctWordCount(text.joined(separator: " ")) > Self.maximumWords {
+        if PatientSearch.distinctWordCount(text) > Self.maximumWords {
             throw Self.usageError(
                 "Type at most \(Self.maximumWords) different words to look for; a name has fewer."
             )
@@ -50,11 +68,11 @@ struct FindCommand: ShellCommand {
         for match in result.matches { shell.noteAccess(.listed, match.mrn, .ok) }
         let rows = result.matches.enumerated().map { index, match in
             [
-                String(index + 1), match.mrn, ChartFormat.name(given: match.given, family: match.family),
-                match.birthDate, match.sex.rawValue, match.restricted ? "(R)" : "",
+                String(index + 1), match.mrn, PatientLabel.name(given: match.given, family: match.family),
+                PatientLabel.born(match.birthDate), match.sex.rawValue, match.restricted ? "(R)" : "",
             ]
         }
-        shell.keepFindRows(result.matches.map(\.mrn))
+        shell.keepFindRows(result.matches)
         shell.write(
             TextTable(
                 headers: ["#", "MRN", "NAME", "BORN", "SEX", ""],
@@ -77,7 +95,7 @@ struct FindCommand: ShellCommand {
     func run(in shell: Shell) throws -> CommandResult {
         let result: SearchResult
         do {
-            result = try shell.records().find(text.joined(separator: " "), limit: Self.limit)
+            result = try shell.records().find(text, limit: all ? Self.allLimit : Self.limit)
         } catch {
             // A search that failed (a dropped database connection) listed nobody, yet was tried:
             // one failed `list` with an empty MRN says so. Never what was searched for.
@@ -86,15 +104,24 @@ struct FindCommand: ShellCommand {
         }
         guard !result.matches.isEmpty else {
             shell.keepFindRows([])
-            shell.write("No patient matches. Try fewer letters, or fewer words.")
+            let words = text.split(whereSeparator: \.isWhitespace)
+            if words.allSatisfy({ PatientSearch.isBirthDate($0) }) {
+                shell.write("No patient matches. A birth date finds patients with a name beside it: 'find smith 1989'.")
+            } else {
+                shell.write("No patient matches. Try fewer letters, or fewer words.")
+            }
             return .succeeded
         }
+        if result.isClose { shell.write("No exact match; close matches:") }
         Self.show(result, in: shell)
         let more = result.total - result.matches.count
+        let narrow =
+            all
+            ? "add letters or words to narrow the search" : "add letters or words, or list them all with 'find --all'"
         if result.totalIsCapped {
-            shell.write("More than \(result.total) patients match; add letters or words to narrow the search.")
+            shell.write("More than \(result.total) patients match; \(narrow).")
         } else if more > 0 {
-            shell.write("\(more) more match\(more == 1 ? "es" : ""); add letters or words to narrow the search.")
+            shell.write("\(more) more match\(more == 1 ? "es" : ""); \(narrow).")
         }
         if result.matches.contains(where: \.restricted) {
             shell.write("(R) restricted: 'open' asks for a reason, which is recorded.")

@@ -1,39 +1,88 @@
+import Foundation
 import WardCore
 import WardRecords
 
-/// `note TEXT...`: appends a note to the current chart, signed with the user's name and timed.
+/// `note TEXT`: appends a note to the current chart, signed with the user's name and timed.
+///
+/// The text is the rest of the line exactly as typed: apostrophes, quotes, backslashes and runs of
+/// spaces are kept, nothing needs escaping. `note` alone reads a note of several lines, up to a
+/// line holding only `.` (at the prompt and in a batch), kept with its line breaks.
 ///
 /// Clinicians only: a clerk or an auditor never writes into a chart. The store saves the note
 /// before the open chart shows it, so what is on screen is what was kept. The chart is `wrote`
-/// (`ok`, or `failed` when the store refused the note), never with the note's text.
+/// (`ok`, or `failed` when the store refused the note), never with the note's text. The note goes
+/// on the current chart only, checked again when a note of several lines ends.
 struct NoteCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "note",
         abstract: "Add a signed, timed note to the current chart.",
-        operand: .text(name: "text", help: "The note's text; quotes are not needed.")
+        discussion: "'note' alone reads a note of several lines; a line holding only '.' ends it.",
+        operand: .text(name: "text", help: "The note's text, as typed; quotes are not needed.")
     )
 
     static let allowedRoles: Set<Role>? = Shell.clinicalRoles
 
     static let currentChartAccess: RecordAccess.Action? = .wrote
 
-    /// The words after `note`, joined by one space each: quotes gone, as a shell would read them.
+    /// The prompt for each further line of a note of several lines.
+    static let morePrompt = "note> "
+
+    /// The text after `note`, as typed; empty for a note of several lines.
     let text: String
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        text = arguments.operands.joined(separator: " ")
-        if text.allSatisfy(\.isWhitespace) {
-            throw Self.usageError("Type the note after 'note', for example 'note Seen in clinic, stable.'.")
-        }
+        text = arguments.operands.first ?? ""
     }
 
     func run(in shell: Shell) throws -> CommandResult {
+        guard text.isEmpty else { return try Self.save(text, in: shell) }
+        _ = try shell.currentChart()
+        if shell.isInteractive {
+            shell.write("Type the note; a line holding only '.' ends it.")
+        }
+        return Self.readLines(into: NoteLines(), in: shell)
+    }
+
+    /// The lines of a note of several lines so far, shared by each line's reader so that a long
+    /// note costs time linear in its length.
+    private final class NoteLines {
+        var lines: [String] = []
+        var size = 0
+    }
+
+    /// Reads the next line of a note of several lines; `.` alone ends it and saves what came.
+    private static func readLines(into note: NoteLines, in shell: Shell) -> CommandResult {
+        shell.readText(morePrompt) { [unowned shell] line in
+            guard let line else {
+                throw ShellError("the note's end (a line holding only '.') never came; nothing was saved.")
+            }
+            guard line.trimmingCharacters(in: .whitespaces) == "." else {
+                note.size += line.utf8.count + 1
+                guard note.size <= Line.maximumLength else {
+                    throw ShellError("the note is longer than 1 MiB; nothing was saved. Split it in two notes.")
+                }
+                note.lines.append(line)
+                return readLines(into: note, in: shell)
+            }
+            return try save(note.lines.joined(separator: "\n"), in: shell)
+        }
+    }
+
+    private static func save(_ text: String, in shell: Shell) throws -> CommandResult {
+        if text.allSatisfy(\.isWhitespace) {
+            throw ShellError(
+                "the note is empty; nothing was saved. Type it after 'note', or 'note' alone for several lines."
+            )
+        }
         let chart = try shell.currentChart()
         let note = try shell.accessing(.wrote, chart.mrn) {
             try shell.records().addNote(mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
         }
         chart.append(note)
-        shell.write("Note added to \(chart.mrn) at \(ChartFormat.time(note.time)), signed \(note.author).", .line)
+        shell.write(
+            "Note added to \(PatientLabel.full(chart.patient)) at \(ChartFormat.time(note.time)), signed \(note.author).",
+            .line
+        )
         return .succeeded
     }
 }

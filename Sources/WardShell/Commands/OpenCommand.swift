@@ -16,6 +16,13 @@ import WardRecords
 ///
 /// The chart is `opened` (`ok`; `failed` for no such MRN or an error; `denied` for a restricted
 /// chart without a reason); a break-the-glass open is noted first, with its reason.
+///
+/// An `open` chooses the current chart, so the shell leaves none current as the line is read
+/// (`choosesCurrentChart`): an `open` that does not open the chart asked for (unknown, several,
+/// refused, cancelled, failed) leaves no chart for the next `note` to land on. An MRN is any
+/// identifier an import accepted, so whether the text is an MRN is decided by looking it up,
+/// never by its shape. `open` of a chart already open loads it again, so that what others wrote
+/// since is on screen.
 struct OpenCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "open",
@@ -24,20 +31,24 @@ struct OpenCommand: ShellCommand {
             name: "mrn",
             help:
                 "The patient's MRN, as listed by 'find'; or its first characters, when no other MRN starts so; "
-                + "or the row number of the last 'find' (1 to \(FindCommand.limit), or #N).",
+                + "or the row number of the last 'find' (N or #N).",
             required: true
         ),
         options: [
             .init(
                 "reason",
                 value: "reason",
-                help: "Why you open a restricted chart (break the glass); asked for when missing. Recorded."
+                restOfLine: true,
+                help: "Why you open a restricted chart (break the glass), the rest of the line as typed; "
+                    + "asked for when missing. Recorded."
             )
         ]
     )
 
     /// How many candidates an ambiguous prefix lists; the rest are counted.
     static let candidateLimit = 10
+
+    static let choosesCurrentChart = true
 
     let target: OpenTarget
     let reason: String?
@@ -46,9 +57,6 @@ struct OpenCommand: ShellCommand {
         let mrn = arguments.operands.first ?? ""
         reason = arguments.values["reason"]
         target = try OpenTarget(mrn)
-        if case .mrn = target, mrn.allSatisfy(\.isLetter), !OpenTarget.looksHexadecimal(mrn) {
-            throw Self.usageError("'open' takes an MRN, not a name. To search by name, use 'find'.")
-        }
         if let reason, reason.allSatisfy(\.isWhitespace) {
             throw Self.usageError("The reason is empty. Say why you open this chart.")
         }
@@ -59,12 +67,7 @@ struct OpenCommand: ShellCommand {
         switch target {
         case .mrn(let typed): mrn = typed
         case .row(let number): mrn = try shell.findRow(number)
-        }
-        if let chart = shell.loadedChart(mrn: mrn) {
-            shell.select(chart)
-            shell.noteAccess(.opened, chart.mrn, .ok)
-            shell.write("\(chart.mrn) is already open; it is the current chart again.")
-            return .succeeded
+        case .rowOrMRN(let number, let typed): mrn = try Self.rowOrMRN(number, typed, shell)
         }
         // Until the store has answered, the record is named as typed: it may not exist.
         let store: any RecordStore
@@ -73,7 +76,7 @@ struct OpenCommand: ShellCommand {
         do {
             store = try shell.records()
             found = try store.lookUp(mrn: mrn)
-            if found == nil, case .mrn = target {
+            if found == nil, target.isMRN {
                 candidates = try store.patients(mrnStartingWith: mrn, limit: Self.candidateLimit)
                 if candidates.total == 1 { found = candidates.matches.first }
             }
@@ -84,14 +87,12 @@ struct OpenCommand: ShellCommand {
         if found == nil, candidates.matches.count > 1 { return try ambiguous(mrn, candidates, shell) }
         guard let match = found else {
             shell.noteAccess(.opened, mrn, .failed)
+            if mrn.allSatisfy(\.isLetter) {
+                throw ShellError("no patient has the MRN '\(mrn)'. To search by name, use 'find \(mrn)'.")
+            }
             throw ShellError("no patient has the MRN '\(mrn)'. Use 'find' to look it up.")
         }
-        if match.mrn != mrn, let chart = shell.loadedChart(mrn: match.mrn) {
-            shell.select(chart)
-            shell.noteAccess(.opened, chart.mrn, .ok)
-            shell.write("\(chart.mrn) is already open; it is the current chart again.")
-            return .succeeded
-        }
+        if let open = shell.loadedChart(mrn: match.mrn) { return try reload(open, store, shell) }
         guard match.restricted else { return try Self.open(match.mrn, store, shell) }
         if let reason { return try breakGlass(match.mrn, reason: reason, store, shell) }
         return shell.ask("\(match.mrn) is restricted. Why do you open it? (recorded; empty to cancel) ") {
@@ -106,6 +107,42 @@ struct OpenCommand: ShellCommand {
             }
             return try breakGlass(match.mrn, reason: reason, store, shell)
         }
+    }
+
+    /// A bare number is a row of the last `find` or an MRN made of digits. When it could be both,
+    /// nothing opens: a guess between two patients is what this shell never makes.
+    private static func rowOrMRN(_ number: Int, _ typed: String, _ shell: Shell) throws -> String {
+        let row: String? = shell.lastFindRows.indices.contains(number - 1) ? shell.lastFindRows[number - 1] : nil
+        if let row, Shell.sameMRN(row, typed) { return row }
+        let isMRN: Bool
+        do {
+            isMRN = try shell.records().lookUp(mrn: typed) != nil
+        } catch {
+            shell.noteAccess(.opened, typed, .failed)
+            throw error
+        }
+        switch (row, isMRN) {
+        case (nil, false): return try shell.findRow(number)  // throws, saying which rows there are
+        case (nil, true): return typed
+        case (let row?, false): return row
+        case (_?, true):
+            throw ShellError(
+                "'\(typed)' is both row \(number) of the last 'find' and a patient's MRN; nothing was opened. "
+                    + "Type 'open #\(number)' for the row."
+            )
+        }
+    }
+
+    /// `open` of a chart already open: loaded again from the store in its place, so notes written
+    /// meanwhile by other sessions and hosts are shown. A restricted chart was opened with a
+    /// reason in this session already; reading it again asks for none.
+    private func reload(_ open: LoadedChart, _ store: any RecordStore, _ shell: Shell) throws -> CommandResult {
+        let chart = try shell.accessing(.opened, open.mrn) {
+            try store.chart(mrn: open.mrn, contents: shell.chartContents)
+        }
+        shell.replace(open, with: chart)
+        shell.write("\(PatientLabel.full(chart.patient)) was open; read again, it is the current chart.", .line)
+        return .succeeded
     }
 
     /// Several MRNs start with what was typed: they are listed as `find` lists (and each is
@@ -191,8 +228,8 @@ struct OpenCommand: ShellCommand {
         shell.add(chart)
         guard announcing else { return .succeeded }
         let patient = chart.patient
-        var line = "Opened \(patient.mrn): \(ChartFormat.name(given: patient.given, family: patient.family))"
-        line += ", born \(patient.birthDate.isEmpty ? "unknown" : patient.birthDate), \(patient.sex.rawValue)."
+        var line = "Opened \(patient.mrn): \(PatientLabel.name(patient))"
+        line += ", born \(PatientLabel.born(patient.birthDate)), \(patient.sex.rawValue)."
         shell.write(line, .line)
         if shell.chartContents == .demographics {
             shell.write("Demographics only: the \(shell.role?.rawValue ?? "") role does not see clinical sections.")

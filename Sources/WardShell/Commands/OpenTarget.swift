@@ -1,11 +1,14 @@
-/// What `open` was given: an MRN (whole, or its first characters) or a row of the last `find`.
+/// What `open` was given: an MRN (whole, or its first characters), a row of the last `find`, or
+/// a bare number that may be either.
 ///
-/// A row is `#N`, or a bare whole number from 1 to `FindCommand.limit` (the most rows a `find`
-/// shows). Any other text is an MRN or its start: no MRN Ward makes or imports is a number that
-/// small (demo MRNs are `W0000001`, real ones UUIDs), and `#N` is always a row.
+/// `#N` is always a row. A bare whole number (up to four digits, as many rows as `find --all`
+/// lists) is a row of the last `find` unless no such row exists, and `open` refuses when it is
+/// both a row and a patient's MRN (`OpenCommand.rowOrMRN`). Any other text is an MRN or its
+/// start: an MRN is any identifier an import accepted, letters-only ones too.
 enum OpenTarget: Equatable {
     case mrn(String)
     case row(Int)
+    case rowOrMRN(Int, String)
 
     init(_ text: String) throws(UsageError) {
         if text.hasPrefix("#") {
@@ -14,19 +17,19 @@ enum OpenTarget: Equatable {
                 throw OpenCommand.usageError("'\(text)' is not a row number. Rows are numbered from 1: 'open #2'.")
             }
             self = .row(number)
-        } else if text.utf8.count <= 2, text.allSatisfy(\.isASCIIDigit), let number = Int(text),
-            (1...FindCommand.limit).contains(number)
+        } else if !text.isEmpty, text.utf8.count <= 4, text.allSatisfy(\.isASCIIDigit), let number = Int(text),
+            number >= 1
         {
-            self = .row(number)
+            self = .rowOrMRN(number, text)
         } else {
             self = .mrn(text)
         }
     }
 
-    /// Hexadecimal digits only, eight or more: the start of a UUID MRN, which may happen to have
-    /// no decimal digit (`abcdefab`), and not a name.
-    static func looksHexadecimal(_ text: String) -> Bool {
-        text.utf8.count >= 8 && text.allSatisfy(\.isHexDigit)
+    /// Whether the text may be the start of an MRN (looked up as a prefix when no MRN is it whole).
+    var isMRN: Bool {
+        if case .mrn = self { return true }
+        return false
     }
 }
 
