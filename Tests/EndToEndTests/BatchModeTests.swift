@@ -60,25 +60,26 @@ import Testing
         #expect(audit.contains { $0["source"] as? String == "batch:<stdin>:4" })
     }
 
-    /// The record of a `show` names the chart the shell showed, not one a failed `open` asked for:
-    /// each access comes from the shell, after the command ran.
-    @Test func theAuditRecordOfShow_namesTheChartTheShellHasOpen() throws {
+    /// After a failed `open`, a `show` reads no chart: not the one opened before, which is no
+    /// longer current. The batch stops there with 65, whatever `--on-error` says; each access
+    /// comes from the shell, after the command ran.
+    @Test func aShowAfterAFailedOpen_readsNoChart_andStopsTheBatch() throws {
         let h = try BatchHome()
         let script = try h.script(["open W0000011", "open W9999999", "show", "close", "show"])
         let p = try h.start([
             "--batch", script, "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
         ])
-        #expect(try p.waitForExit() == 1)
+        #expect(try p.waitForExit() == 65)
         #expect(p.standardError.contains("\(script):2: "))
+        #expect(p.standardError.contains("\(script):3: no chart is current (1 chart is open: 'charts' lists them)."))
         let commands = try h.auditRecords().filter { $0["kind"] as? String == "command" }
-        #expect(commands.map { $0["command"] as? String } == ["open", "open", "show", "close", "show"])
+        #expect(commands.map { $0["command"] as? String } == ["open", "open", "show"])
         #expect(commands.allSatisfy { $0["mrn"] == nil && $0["chart"] == nil }, "never read from the line")
         let accesses = try h.auditRecords().filter { $0["kind"] as? String == "access" }
-        #expect(accesses.map { $0["action"] as? String } == ["open", "open", "read", "close"])
-        #expect(accesses.map { $0["mrn"] as? String } == ["W0000011", "W9999999", "W0000011", "W0000011"])
-        #expect(accesses.map { $0["outcome"] as? String } == ["ok", "failed", "ok", "ok"])
-        #expect(accesses[2]["section"] as? String == "summary")
-        #expect(accesses.map { $0["source"] as? String } == (1...4).map { "batch:\(script):\($0)" })
+        #expect(accesses.map { $0["action"] as? String } == ["open", "open"])
+        #expect(accesses.map { $0["mrn"] as? String } == ["W0000011", "W9999999"])
+        #expect(accesses.map { $0["outcome"] as? String } == ["ok", "failed"])
+        #expect(accesses.map { $0["source"] as? String } == (1...2).map { "batch:\(script):\($0)" })
     }
 
     /// A script cannot be asked why it breaks the glass: it says so on the line.

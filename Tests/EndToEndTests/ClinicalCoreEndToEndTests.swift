@@ -1,5 +1,6 @@
 import FHIRTestSupport
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// The clinical core on real-looking data, with the real binary: a command acts only on the
@@ -159,7 +160,87 @@ import Testing
         try t.enter("Line one, Mother's words.")
         try t.enter(".")
         try t.waitFor("Note added to \(Self.obrien) (O'Brien, Siobhán) at ")
+        // Tab lists the MRNs the last find showed, each with its patient's name.
+        try t.enter("find zabriskie")
+        try t.waitFor("Zabriskie, Jane")
+        try t.type("open SM000")
+        try t.press("Tab")
+        try t.press("Tab")
+        try t.waitFor("SM0001  Zabriskie, John")
+        try t.waitFor("SM0002  Zabriskie, Jane")
+        try t.press("C-u")
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
+    }
+}
+
+/// The same rules with the records on PostgreSQL 15: a failed `open`, a server error among
+/// them, leaves no chart current, and the note meant for the second patient lands nowhere.
+@Suite(.serialized) struct ClinicalCorePostgresEndToEndTests {
+    /// A demo home whose site names a fresh database holding the clinical bundle.
+    static func home(_ server: PostgresServer) throws -> (BatchHome, String) {
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let h = try BatchHome(patients: 5)
+        let url = "postgresql://\(server.user)@\(socket):\(server.port)/\(database)"
+        try
+            "[[plugin]]\nname = \"audit-log\"\n\n[records]\nbackend = \"postgresql\"\nurl = \"\(url)\"\n\(TerminalHarness.unguarded)"
+            .write(toFile: h.site, atomically: true, encoding: .utf8)
+        _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
+        #expect(TerminalHarness.lastStatus == 0)
+        let file = h.directory.appendingPathComponent("clinical.json")
+        try ClinicalCoreEndToEndTests.bundle.write(to: file)
+        let imported = try TerminalHarness.runToEnd(
+            ["import", file.path],
+            environment: h.environment,
+            capturingIn: h.directory
+        )
+        #expect(imported.status == 0, "\(String(decoding: imported.err, as: UTF8.self))")
+        return (h, database)
+    }
+
+    @Test func everyFailedOpen_leavesNoChartCurrent_andTheNoteLandsNowhere() throws {
+        let server = try PostgresServer()
+        let (h, database) = try Self.home(server)
+        for failing in ClinicalCoreEndToEndTests.failedOpens + ["find o'brien\nopen 9"] {
+            let (status, p) = try ClinicalCoreEndToEndTests.batch(
+                h,
+                ["open S0000001"] + failing.split(separator: "\n").map(String.init) + [
+                    "note Meant for another patient."
+                ]
+            )
+            #expect(status == 65, "\(failing): \(p.standardError)")
+            #expect(p.standardError.contains("no chart is current"), "\(failing)")
+        }
+        #expect(try server.psql("SELECT count(*) FROM note", database: database) == "0\n")
+        let (status, p) = try ClinicalCoreEndToEndTests.batch(
+            h,
+            ["find sondergaard", "find o'brien", "find obrien", "open MRNABC", "open NONAME1"]
+        )
+        #expect(status == 0, "\(p.standardError)")
+        #expect(p.standardOutput.contains("S0000001") && p.standardOutput.contains(ClinicalCoreEndToEndTests.obrien))
+        #expect(p.standardOutput.contains("Opened NONAME1: (no name), born (unknown)"))
+    }
+
+    /// The records server fails the second `open` (its table is gone for the moment): no chart
+    /// is current, and once the server is whole again the note still goes nowhere.
+    @Test func aServerError_duringOpen_leavesNoChartCurrent() throws {
+        let server = try PostgresServer()
+        let (h, database) = try Self.home(server)
+        let p = try h.start([
+            "--batch", "-", "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
+        ])
+        p.send("open S0000001")
+        try p.waitFor("Opened S0000001")
+        try server.psql("ALTER TABLE patient RENAME TO patient_away", database: database)
+        p.send("open SM0001")
+        try p.waitFor("<stdin>:2:", inError: true)
+        try server.psql("ALTER TABLE patient_away RENAME TO patient", database: database)
+        p.send("note Meant for Zabriskie, John.")
+        p.closeInput()
+        #expect(try p.waitForExit(timeout: .seconds(30)) == 65)
+        #expect(p.standardError.contains("<stdin>:3: no chart is current"))
+        #expect(try server.psql("SELECT count(*) FROM note", database: database) == "0\n")
+        #expect(try h.auditRecords().filter { $0["action"] as? String == "write" }.isEmpty)
     }
 }
