@@ -243,4 +243,38 @@ import Testing
         #expect(try server.psql("SELECT count(*) FROM note", database: database) == "0\n")
         #expect(try h.auditRecords().filter { $0["action"] as? String == "write" }.isEmpty)
     }
+
+    /// At the terminal, on PostgreSQL: the prompt names the chart twice; a failed `open` leaves
+    /// none current, and the note goes nowhere.
+    @Test func atTheTerminal_aFailedOpenLeavesNoChartCurrent() throws {
+        let server = try PostgresServer()
+        let database = try server.createDatabase("records")
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
+        let site =
+            "plugin = []\n\n[records]\nbackend = \"postgresql\"\n"
+            + "url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\"\n"
+            + TerminalHarness.unguarded
+        try PostgresRecordsEndToEndTests.migrate(site: site)
+        let t = try TerminalHarness(site: site, columns: 140, rows: 30)
+        let file = t.directory.appendingPathComponent("clinical.json")
+        try ClinicalCoreEndToEndTests.bundle.write(to: file)
+        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let imported = try TerminalHarness.runToEnd(
+            ["import", file.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
+        #expect(imported.status == 0, "\(String(decoding: imported.err, as: UTF8.self))")
+        try t.signOn()
+        try t.enter("open S0000001")
+        try t.waitFor("ward [Søndergaard S0000001]>")
+        try t.enter("open SM")
+        try t.waitFor("several MRNs start with 'SM'; nothing was opened.")
+        try t.waitFor("\nward>")
+        try t.enter("note Meant for a Zabriskie.")
+        try t.waitFor("no chart is current (1 chart is open: 'charts' lists them).")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+        #expect(try server.psql("SELECT count(*) FROM note", database: database) == "0\n")
+    }
 }
