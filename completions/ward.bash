@@ -516,13 +516,13 @@ _ward_audit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    verify|show|rotate)
+    verify|show|report|rotate)
         # Offer subcommand argument completions
         "_ward_audit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'verify show rotate' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'verify show report rotate' -- "${cur}"))
         ;;
     esac
 }
@@ -554,8 +554,8 @@ _ward_audit_verify() {
 _ward_audit_show() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
-    repeating_options=(--kind)
-    non_repeating_options=(--home --site --user --mrn --since --until --outcome --format)
+    repeating_options=(--user --mrn --action --outcome --kind)
+    non_repeating_options=(--home --site --since --until --count-by --format)
     __ward_offer_flags_options 1
 
     # Offer option value completions
@@ -572,6 +572,9 @@ _ward_audit_show() {
     '--mrn')
         return
         ;;
+    '--action')
+        return
+        ;;
     '--since')
         return
         ;;
@@ -585,8 +588,43 @@ _ward_audit_show() {
     '--kind')
         return
         ;;
+    '--count-by')
+        __ward_add_completions -W 'user'$'\n''mrn'$'\n''action'$'\n''day'$'\n''outcome'
+        return
+        ;;
     '--format')
-        __ward_add_completions -W 'text'$'\n''json'
+        __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
+        return
+        ;;
+    esac
+}
+
+_ward_audit_report() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site --mrn --since --until --format)
+    __ward_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    '--mrn')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--until')
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
         return
         ;;
     esac

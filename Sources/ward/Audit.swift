@@ -14,7 +14,7 @@ extension Ward {
                 the one before. 'verify' checks the chain (of every rotated file too); 'show' \
                 prints the records as a table; 'rotate' starts a new file chained to the old one.
                 """,
-            subcommands: [Verify.self, Show.self, Rotate.self]
+            subcommands: [Verify.self, Show.self, Report.self, Rotate.self]
         )
 
         /// The log to read: `FILE` when given, else the site's `audit-log` `path`, else the

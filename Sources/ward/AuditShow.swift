@@ -2,15 +2,21 @@ import ArgumentParser
 import AuditLog
 import Glibc
 import WardCore
+import WardShell
 
 extension Ward.Audit {
-    /// `ward audit show [FILE]`: the records as a table, or as their JSON lines.
+    /// `ward audit show [FILE]`: the records that answer an auditor's question, as a table, the
+    /// records' own JSON lines, CSV, or counts.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print audit records as a table.",
+            abstract: "Print audit records as a table, JSON lines or CSV, or count them.",
             discussion: """
-                Times are UTC: '2026-11-22', '2026-11-22T09:30', or a duration ago ('2h', '30m'). \
-                The filters combine: every one given must match. \
+                Each filter may be given several times: its values are alternatives (--user alice \
+                --user audrey), and the filters combine (every one given must match). --mrn ignores \
+                case and takes the start of an MRN when only one MRN in the log starts so. \
+                Times are UTC: '2026-11-22', '2026-11-22T09:30', a time with its offset \
+                ('2026-11-27T10:33-05:00'), 'today', 'yesterday', or a duration ago ('30d', '12h'). \
+                A user or MRN that no record names is said on standard error. \
                 The log is read with its rotated files (FILE.N ... FILE.1, then FILE), oldest first, \
                 as 'ward audit verify' reads it. \
                 Show does not check the chain; run 'ward audit verify' for that.
@@ -18,40 +24,58 @@ extension Ward.Audit {
         )
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
-            case text, json
+            case text, json, csv
+        }
+
+        /// What `--count-by` groups records by.
+        enum CountBy: String, ExpressibleByArgument, CaseIterable {
+            case user, mrn, action, day, outcome
         }
 
         @OptionGroup var global: GlobalOptions
 
         @Option(
             help: ArgumentHelp(
-                "Only records of this user: signed on, or named by an administrative command.",
+                "Only records of this user: signed on, or named by an administrative command. Repeatable.",
                 valueName: "name"
             )
         )
-        var user: String?
+        var user: [String] = []
 
         @Option(
             help: ArgumentHelp(
-                "Only records of what was done to this MRN (listed, opened, read, written, closed, break-glass).",
+                "Only records of what was done to this MRN, or the one MRN that starts so; any case. Repeatable.",
                 valueName: "mrn"
             )
         )
-        var mrn: String?
+        var mrn: [String] = []
 
-        @Option(help: ArgumentHelp("Only records from this time on (UTC), or this long ago ('2h').", valueName: "time"))
+        @Option(
+            help: ArgumentHelp(
+                "Only what was done to records: list, open, read, write, close or break-glass. Repeatable.",
+                valueName: "action"
+            )
+        )
+        var action: [String] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "Only records from this time on (UTC, an offset, today, or '30d' ago).",
+                valueName: "time"
+            )
+        )
         var since: String?
 
-        @Option(help: ArgumentHelp("Only records before this time (UTC), or this long ago.", valueName: "time"))
+        @Option(help: ArgumentHelp("Only records before this time, written as for --since.", valueName: "time"))
         var until: String?
 
         @Option(
             help: ArgumentHelp(
-                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too) or failed.",
+                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too) or failed. Repeatable.",
                 valueName: "outcome"
             )
         )
-        var outcome: RecordAccess.Outcome?
+        var outcome: [RecordAccess.Outcome] = []
 
         @Option(
             help: ArgumentHelp(
@@ -61,7 +85,18 @@ extension Ward.Audit {
         )
         var kind: [String] = []
 
-        @Option(help: "Output: a table (text) or the records' own JSON lines, every field in order (json).")
+        @Option(
+            name: .customLong("count-by"),
+            help: ArgumentHelp("Count the records by user, mrn, action, day (UTC) or outcome, instead of listing them.")
+        )
+        var countBy: CountBy?
+
+        @Option(
+            help: """
+                Output: a table (text), the records' own JSON lines, every field in order (json), or CSV \
+                with a header row of every field (csv).
+                """
+        )
         var format: Format = .text
 
         @Argument(
@@ -74,11 +109,17 @@ extension Ward.Audit {
 
         func validate() throws {
             for (name, value) in [("--since", since), ("--until", until)] {
-                if let value, Self.time(value) == nil {
+                if let value, AuditTime.parse(value) == nil {
                     throw ValidationError(
-                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30' or a duration ago such as '2h'."
+                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30', "
+                            + "'2026-11-22T09:30-05:00', 'today', 'yesterday' or a duration ago such as '30d' or '2h'."
                     )
                 }
+            }
+            for value in action where !AuditFilter.actionNames.contains(value) {
+                throw ValidationError(
+                    "--action '\(value)' is not an action; choose from \(AuditFilter.actionNames.joined(separator: ", "))."
+                )
             }
             _ = try kinds()
         }
@@ -97,51 +138,105 @@ extension Ward.Audit {
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
             let filter = AuditFilter(
-                user: user,
-                mrn: mrn,
-                since: since.flatMap(Self.time),
-                until: until.flatMap(Self.time),
-                outcomes: outcome.map { [$0] },
-                kinds: try kinds()
+                users: user.isEmpty ? nil : Set(user),
+                since: since.flatMap { AuditTime.parse($0) },
+                until: until.flatMap { AuditTime.parse($0) },
+                outcomes: outcome.isEmpty ? nil : Set(outcome),
+                kinds: try kinds(),
+                actions: action.isEmpty ? nil : Set(action)
             )
-            var rows: [AuditRecord] = []
-            // An auditor asks who opened a chart over months, not since the last rotation.
-            let series = AuditSeries(log: path)
-            for warning in series.warnings { StandardError.report(warning) }
-            for file in series.files {
-                // Between logrotate's rename and the next record, the current file is not there yet.
-                if file == path, series.files.count > 1, access(file, F_OK) != 0 { continue }
-                try FileSecurity.checkIfPresent(atPath: file)
-                let log = try AuditLogFile.read(path: file)
-                let chosen = log.records.filter { filter.matches($0.record) }
-                switch format {
-                case .json:
-                    // The log's own compact JSON lines, byte for byte: every field, in the order
-                    // written, the hash last. Only what could drive the terminal changes: C0, DEL,
-                    // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
-                    // character, so the fields parse to what was written.
-                    for item in chosen { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
-                case .text:
-                    rows += chosen.map(\.record)
-                }
-                if log.unreadable > 0 {
-                    StandardError.report(
-                        "\(file): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
-                    )
-                }
+            let query = try AuditQuery(path: path, filter: filter, typedMRNs: mrn)
+            if let countBy {
+                return print(Self.counts(query.records.map(\.record), by: countBy, format: format), terminator: "")
             }
-            // AuditTable sanitized every cell before measuring it; one table, so the columns
-            // line up across the files.
-            if format == .text { print(AuditTable.render(rows), terminator: "") }
+            switch format {
+            case .json:
+                // The log's own compact JSON lines, byte for byte: every field, in the order
+                // written, the hash last. Only what could drive the terminal changes: C0, DEL,
+                // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
+                // character, so the fields parse to what was written.
+                for item in query.records { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
+            case .csv:
+                print(Self.csv(query.records.map(\.record)), terminator: "")
+            case .text:
+                // AuditTable sanitized every cell before measuring it; one table, so the columns
+                // line up across the files.
+                print(AuditTable.render(query.records.map(\.record)), terminator: "")
+            }
         }
 
-        /// Milliseconds since the epoch for a UTC time or a duration ago.
-        static func time(_ text: String) -> Int64? {
-            if let ms = UTCTimestamp.parse(text) { return ms }
-            if let ago = DurationText.parse(text) {
-                return UTCTimestamp.nowMilliseconds() - ago.nanoseconds / 1_000_000
+        /// Every field of every record as CSV: a header row of the fields in the order they first
+        /// appear, then a row a record, each line ending in CRLF. Cells are sanitized and a
+        /// formula is defused, as the shell's CSV does.
+        static func csv(_ records: [AuditRecord]) -> String {
+            var keys: [String] = []
+            var seen = Set<String>()
+            for record in records {
+                for field in record.object.fields where seen.insert(field.key).inserted { keys.append(field.key) }
             }
-            return nil
+            var out = CSV.record(keys) + "\r\n"
+            for record in records {
+                out += CSV.record(keys.map { record.object[$0].map(Self.text) ?? "" }) + "\r\n"
+            }
+            return out
+        }
+
+        /// A field's value as a cell: a string as it is, a number in digits, null as nothing.
+        static func text(_ value: CanonicalJSON.Value) -> String {
+            switch value {
+            case .string(let text): text
+            case .integer(let number): String(number)
+            default: ""
+            }
+        }
+
+        /// The records counted by `key`, most first (ties in the key's order), as a table, JSON
+        /// lines (`{"user":"alice","count":3}`) or CSV.
+        static func counts(_ records: [AuditRecord], by key: CountBy, format: Format) -> String {
+            var counts: [String: Int] = [:]
+            for record in records {
+                let value: String? =
+                    switch key {
+                    case .user: record.user ?? record.object.string("target")
+                    case .mrn: record.mrn
+                    case .action: record.action ?? record.kind
+                    case .day: record.timestamp.map { String($0.prefix(10)) }
+                    case .outcome: record.outcome?.rawValue
+                    }
+                counts[value ?? "-", default: 0] += 1
+            }
+            let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            switch format {
+            case .json:
+                return sorted.map { #"{"\#(key.rawValue)":"\#(jsonEscaped($0.key))","count":\#($0.value)}"# + "\n" }
+                    .joined()
+            case .csv:
+                return ([CSV.record([key.rawValue, "count"])] + sorted.map { CSV.record([$0.key, String($0.value)]) })
+                    .map { $0 + "\r\n" }.joined()
+            case .text:
+                let header = key.rawValue.uppercased()
+                let width = max(header.count, sorted.map { Sanitizer.line($0.key).count }.max() ?? 0)
+                let line = { (a: String, b: String) in a + String(repeating: " ", count: width - a.count + 2) + b + "\n"
+                }
+                return line(header, "COUNT") + sorted.map { line(Sanitizer.line($0.key), String($0.value)) }.joined()
+            }
+        }
+
+        /// `text` inside a JSON string: quotes, backslashes and controls escaped.
+        static func jsonEscaped(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return Sanitizer.json(out)
         }
     }
 }

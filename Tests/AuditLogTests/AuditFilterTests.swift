@@ -102,3 +102,30 @@ import WardCore
         #expect(demo.details.map(\.key) == ["unix_user", "uid", "patients", "seed", "records", "outcome"])
     }
 }
+
+/// Several values of one filter are alternatives; MRNs ignore case; actions pick accesses.
+@Suite struct AuditFilterAlternativesTests {
+    let directory = TempDirectory()
+
+    @Test func severalUsers_orTheirValues_andActionsPickWhatWasDone() throws {
+        let path = directory.file("audit.jsonl")
+        let writer = try AuditWriter(path: path, clock: steppingClock())
+        let alice = AuditRecord.SessionFields(id: "s-1", user: "alice", role: "clinician")
+        let audrey = AuditRecord.SessionFields(id: "s-2", user: "audrey", role: "auditor")
+        try writer.append(.access(RecordAccess(.listed, record: "MRN-A", outcome: .ok)), session: alice, source: "tty")
+        try writer.append(.access(RecordAccess(.opened, record: "MRN-A", outcome: .ok)), session: alice, source: "tty")
+        try writer.append(
+            .access(RecordAccess(.read, record: "mrn-a", detail: "labs", outcome: .ok)),
+            session: audrey,
+            source: "tty"
+        )
+        try writer.append(.access(RecordAccess(.opened, record: "MRN-B", outcome: .ok)), session: audrey, source: "tty")
+        writer.close()
+        let rs = lines(of: readBytes(path)).enumerated().compactMap { AuditRecord(line: $0 + 1, bytes: $1[...]) }
+        func seqs(_ filter: AuditFilter) -> [Int64] { rs.filter(filter.matches).map(\.seq) }
+        #expect(seqs(AuditFilter(users: ["alice", "audrey"])) == [1, 2, 3, 4])
+        #expect(seqs(AuditFilter(mrns: ["mrn-a"])) == [1, 2, 3])
+        #expect(seqs(AuditFilter(actions: ["open"])) == [2, 4])
+        #expect(seqs(AuditFilter(users: ["audrey"], mrns: ["MRN-A"], actions: ["open", "read"])) == [3])
+    }
+}

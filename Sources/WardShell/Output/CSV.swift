@@ -13,12 +13,12 @@ import WardCore
 ///   shown as text. A negative number therefore reads `'-5`: the price of never running a cell.
 /// - Terminal controls: every cell passes `Sanitizer.text` first, so an escape sequence in a
 ///   record is written as `\e`, never sent; a line break in a cell (a note) stays one, quoted.
-enum CSV {
+public enum CSV {
     /// The characters that make a spreadsheet read a cell as a formula.
     static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// One record, without its CRLF (the writer ends it).
-    static func record(_ cells: [String]) -> String {
+    public static func record(_ cells: [String]) -> String {
         cells.map(cell).joined(separator: ",")
     }
 

@@ -1,0 +1,76 @@
+import ArgumentParser
+import AuditLog
+import Glibc
+import WardCore
+
+/// The records of an audit log and its rotated files that answer one question, as `ward audit
+/// show` and `ward audit report` ask it: the filters, with every MRN typed resolved as `open`
+/// resolves one (whole, ignoring case, or the one MRN it starts), and what the log never names
+/// said on standard error, so that an empty answer is never a typo's.
+struct AuditQuery {
+    /// The records that match, oldest first, each with its line as written.
+    private(set) var records: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
+
+    /// Reads `path`'s series once. `typedMRNs` are resolved against the MRNs the log names.
+    ///
+    /// - Throws: a usage error (exit 64) for an MRN that several MRNs start with, naming them;
+    ///   file errors as `FileSecurity` and the reader throw them.
+    init(path: String, filter: AuditFilter, typedMRNs: [String]) throws {
+        let prefixes = typedMRNs.map(AuditFilter.folded)
+        var withoutMRNs = filter
+        withoutMRNs.mrns = nil
+        var knownUsers = Set<String>()
+        /// The MRNs the log names that start as one typed, folded, each as the log spells it.
+        var knownMRNs: [String: String] = [:]
+        var kept: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
+        let series = AuditSeries(log: path)
+        for warning in series.warnings { StandardError.report(warning) }
+        for file in series.files {
+            // Between logrotate's rename and the next record, the current file is not there yet.
+            if file == path, series.files.count > 1, access(file, F_OK) != 0 { continue }
+            try FileSecurity.checkIfPresent(atPath: file)
+            let log = try AuditLogFile.read(path: file)
+            for item in log.records {
+                let record = item.record
+                if let user = record.user { knownUsers.insert(user) }
+                if let target = record.object.string("target") { knownUsers.insert(target) }
+                let mrn = record.mrn.map(AuditFilter.folded)
+                if let mrn, prefixes.contains(where: mrn.hasPrefix), knownMRNs[mrn] == nil {
+                    knownMRNs[mrn] = record.mrn
+                }
+                guard withoutMRNs.matches(record) else { continue }
+                if !prefixes.isEmpty, !(mrn.map { m in prefixes.contains(where: m.hasPrefix) } ?? false) { continue }
+                kept.append(item)
+            }
+            if log.unreadable > 0 {
+                StandardError.report(
+                    "\(file): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
+                )
+            }
+        }
+        for user in filter.users ?? [] where !knownUsers.contains(user) {
+            StandardError.report("no record of \(path) names the user '\(Sanitizer.line(user))'.")
+        }
+        var mrns = Set<String>()
+        for typed in typedMRNs {
+            switch AuditFilter.resolve(typed, among: Set(knownMRNs.keys)) {
+            case .mrn(let mrn): mrns.insert(mrn)
+            case .unknown:
+                StandardError.report(
+                    "no record of \(path) names an MRN that is or starts with '\(Sanitizer.line(typed))'."
+                )
+            case .ambiguous(let candidates):
+                let listed = candidates.prefix(10).map { Sanitizer.line(knownMRNs[$0] ?? $0) }.joined(separator: ", ")
+                let more = candidates.count > 10 ? " and \(candidates.count - 10) more" : ""
+                throw ValidationError(
+                    "several MRNs in the log start with '\(Sanitizer.line(typed))': \(listed)\(more). Type more of the MRN."
+                )
+            }
+        }
+        if !typedMRNs.isEmpty {
+            let resolved = AuditFilter(mrns: mrns)
+            kept = kept.filter { resolved.matches($0.record) }
+        }
+        records = kept
+    }
+}

@@ -1,0 +1,190 @@
+import ArgumentParser
+import AuditLog
+import Foundation
+import WardCore
+import WardRecords
+import WardShell
+
+extension Ward.Audit {
+    /// `ward audit report --mrn MRN`: the accounting of one patient's record, as a patient may
+    /// ask for it (HIPAA, 45 CFR 164.528): who listed, opened, read, wrote or closed it, and every
+    /// break of the glass with its reason, grouped by day.
+    ///
+    /// The patient is named at the top by name and MRN, the name read from the site's records
+    /// when they can be opened; the MRN alone when they cannot (a host without the records, a
+    /// patient since removed). The report reads the same log, rotated files and all, as `show`.
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Account for every access to one patient's record, by day.",
+            discussion: """
+                The MRN ignores case, and may be the start of one when only one MRN in the log starts so. \
+                Times are written as for 'ward audit show': UTC, an offset, 'today', 'yesterday' or '30d' ago.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("The patient's MRN, or its start.", valueName: "mrn"))
+        var mrn: String
+
+        @Option(help: ArgumentHelp("Only accesses from this time on.", valueName: "time"))
+        var since: String?
+
+        @Option(help: ArgumentHelp("Only accesses before this time.", valueName: "time"))
+        var until: String?
+
+        @Option(help: "Output: text grouped by day, CSV (one row an access), or one JSON object.")
+        var format: Show.Format = .text
+
+        @Argument(help: ArgumentHelp("The log to read; default: the site's audit log.", valueName: "file"))
+        var file: String?
+
+        func validate() throws {
+            for (name, value) in [("--since", since), ("--until", until)] {
+                if let value, AuditTime.parse(value) == nil {
+                    throw ValidationError(
+                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30-05:00', 'today' or '30d'."
+                    )
+                }
+            }
+        }
+
+        /// One access as the report lists it.
+        struct Access: Encodable {
+            var time: String
+            var user: String
+            var role: String
+            var action: String
+            var section: String
+            var outcome: String
+            var reason: String
+        }
+
+        /// One day's accesses, oldest first.
+        struct Day: Encodable {
+            var day: String
+            var accesses: [Access]
+        }
+
+        /// The whole report, as JSON writes it.
+        struct Accounting: Encodable {
+            var mrn: String
+            var name: String?
+            var days: [Day]
+        }
+
+        func run() throws {
+            let path = try Ward.Audit.logPath(file: file, global: global)
+            let filter = AuditFilter(
+                since: since.flatMap { AuditTime.parse($0) },
+                until: until.flatMap { AuditTime.parse($0) },
+                actions: Set(AuditFilter.actionNames)
+            )
+            let query = try AuditQuery(path: path, filter: filter, typedMRNs: [mrn])
+            let records = query.records.map(\.record)
+            let storedMRN = records.first?.mrn ?? mrn
+            let accounting = Accounting(mrn: storedMRN, name: patientName(storedMRN), days: Self.days(records))
+            switch format {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(Sanitizer.json(String(decoding: try encoder.encode(accounting), as: UTF8.self)))
+            case .csv:
+                var out =
+                    CSV.record(["day", "time", "user", "role", "action", "section", "outcome", "reason"]) + "\r\n"
+                for day in accounting.days {
+                    for a in day.accesses {
+                        out +=
+                            CSV.record([day.day, a.time, a.user, a.role, a.action, a.section, a.outcome, a.reason])
+                            + "\r\n"
+                    }
+                }
+                print(out, terminator: "")
+            case .text:
+                print(Self.text(accounting), terminator: "")
+            }
+        }
+
+        /// The records grouped by their UTC day, in the log's order.
+        static func days(_ records: [AuditRecord]) -> [Day] {
+            var days: [Day] = []
+            for record in records {
+                let ts = record.timestamp ?? ""
+                let access = Access(
+                    time: String(ts.dropFirst(11)),
+                    user: record.user ?? "",
+                    role: record.object.string("role") ?? "",
+                    action: record.action ?? "",
+                    section: record.object.string("section") ?? "",
+                    outcome: record.outcome?.rawValue ?? "",
+                    reason: record.kind == AuditEntry.Kind.breakGlass.rawValue
+                        ? record.object.string("reason") ?? "" : ""
+                )
+                let day = String(ts.prefix(10))
+                if days.last?.day == day {
+                    days[days.count - 1].accesses.append(access)
+                } else {
+                    days.append(Day(day: day, accesses: [access]))
+                }
+            }
+            return days
+        }
+
+        /// The report for people: the patient, then each day's accesses in aligned columns. Every
+        /// field is escaped: names and reasons came from records and users.
+        static func text(_ accounting: Accounting) -> String {
+            let who =
+                accounting.name.map { "\(Sanitizer.line($0)) (MRN \(Sanitizer.line(accounting.mrn)))" }
+                ?? "MRN \(Sanitizer.line(accounting.mrn))"
+            let count = accounting.days.reduce(0) { $0 + $1.accesses.count }
+            var out =
+                "Accesses to the record of \(who): \(count) in \(accounting.days.count) day"
+                + (accounting.days.count == 1 ? "" : "s") + " (times UTC).\n"
+            let header = ["TIME", "USER", "ROLE", "ACTION", "SECTION", "OUTCOME", "REASON"]
+            let rows = accounting.days.flatMap(\.accesses).map {
+                [$0.time, $0.user, $0.role, $0.action, $0.section, $0.outcome, $0.reason].map(Sanitizer.line)
+            }
+            var widths = header.map(\.count)
+            for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) } }
+            func line(_ cells: [String]) -> String {
+                let padded = cells.enumerated().map { i, cell in
+                    i == cells.count - 1
+                        ? cell : cell + String(repeating: " ", count: widths[i] - DisplayWidth.of(cell) + 2)
+                }
+                return "  " + padded.joined().replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+                    + "\n"
+            }
+            var index = 0
+            for day in accounting.days {
+                out += "\n\(day.day)\n" + line(header)
+                for _ in day.accesses {
+                    out += line(rows[index])
+                    index += 1
+                }
+            }
+            return out
+        }
+
+        /// The patient's name from the site's records, or nil when they cannot be read here.
+        private func patientName(_ mrn: String) -> String? {
+            do {
+                let store: (any RecordStore)?
+                if let shared = try sharedRecordsStore(global: global) {
+                    store = shared
+                } else {
+                    let home = try WardHome.open(option: global.home, create: false)
+                    store =
+                        FileManager.default.fileExists(atPath: home.recordsPath)
+                        ? try SQLiteRecordStore(path: home.recordsPath) : nil
+                }
+                guard let store else { return nil }
+                defer { store.close() }
+                guard let match = try store.lookUp(mrn: mrn) else { return nil }
+                let name = match.given.isEmpty ? match.family : "\(match.family), \(match.given)"
+                return name.isEmpty ? nil : name
+            } catch {
+                return nil
+            }
+        }
+    }
+}

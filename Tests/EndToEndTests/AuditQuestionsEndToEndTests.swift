@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// An auditor's questions put to `ward audit show` and `ward audit report`, the real binary, on
+/// records a batch wrote: who opened a patient, several users at once, an MRN typed in lower case
+/// or by its start, times with an offset, counts, and a CSV read back.
+@Suite(.serialized) struct AuditQuestionsEndToEndTests {
+    static func home() throws -> BatchHome {
+        let h = try BatchHome(patients: 100)
+        let script = try h.script([
+            "find alvarez", "open W0000011", "show", "note Seen.", "open W0000076 --reason Mother asked", "close",
+        ])
+        let p = try h.start(["--batch", script, "--user", "demo", "--password-file", h.passwordFile])
+        #expect(try p.waitForExit() == 0, "\(p.standardError)")
+        return h
+    }
+
+    /// `ward ARGS` in the home: standard output, standard error and the exit status.
+    static func ward(_ h: BatchHome, _ arguments: [String]) throws -> (out: String, err: String, status: Int32) {
+        let run = try TerminalHarness.runToEnd(arguments, environment: h.environment, capturingIn: h.directory)
+        return (String(decoding: run.out, as: UTF8.self), String(decoding: run.err, as: UTF8.self), run.status)
+    }
+
+    @Test func whoOpenedAPatient_byLowerCaseMRN_orItsStart_asCSVReadBack() throws {
+        let h = try Self.home()
+        let (out, err, status) = try Self.ward(
+            h,
+            ["audit", "show", "--mrn", "w0000011", "--action", "open", "--action", "read", "--format", "csv"]
+        )
+        #expect(status == 0 && err.isEmpty, "\(err)")
+        let rows = out.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let header = try #require(rows.first).map(String.init)
+        let action = try #require(header.firstIndex(of: "action"))
+        let mrn = try #require(header.firstIndex(of: "mrn"))
+        #expect(rows.dropFirst().map { String($0[action]) } == ["open", "read"])
+        #expect(rows.dropFirst().allSatisfy { $0[mrn] == "W0000011" })
+
+        let ambiguous = try Self.ward(h, ["audit", "show", "--mrn", "w00000"])
+        #expect(ambiguous.status == 64)
+        #expect(ambiguous.err.contains("several MRNs in the log start with 'w00000': W0000011, W0000076"))
+        let nobody = try Self.ward(
+            h,
+            ["audit", "show", "--user", "demo", "--user", "nosuchuser", "--count-by", "user"]
+        )
+        #expect(nobody.status == 0)
+        #expect(nobody.err.contains("names the user 'nosuchuser'"))
+        #expect(nobody.out.hasPrefix("USER  COUNT\ndemo  "))
+    }
+
+    @Test func timesWithAnOffset_areTheInstantMeant() throws {
+        let h = try Self.home()
+        // Every record is from the last minutes: an hour ago at -05:00 is an hour ago in UTC.
+        let ago = Date().addingTimeInterval(-3600)
+        var parts = tm()
+        var seconds = time_t(ago.timeIntervalSince1970 - 5 * 3600)
+        gmtime_r(&seconds, &parts)
+        let local = String(
+            format: "%04d-%02d-%02dT%02d:%02d-05:00",
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min)
+        )
+        let all = try Self.ward(h, ["audit", "show", "--since", local, "--count-by", "action", "--format", "json"])
+        #expect(all.status == 0, "\(all.err)")
+        #expect(all.out.contains(#"{"action":"open","count":2}"#))
+        let none = try Self.ward(h, ["audit", "show", "--until", local, "--mrn", "W0000011"])
+        #expect(none.out.split(separator: "\n").count == 1, "only the header: nothing before an hour ago")
+        let refused = try Self.ward(h, ["audit", "show", "--since", "2026-11-27T10:33-5"])
+        #expect(refused.status == 64)
+    }
+
+    @Test func theAccountingOfOneRecord_namesThePatient_andEveryAccessByDay() throws {
+        let h = try Self.home()
+        let (out, err, status) = try Self.ward(h, ["audit", "report", "--mrn", "w0000076"])
+        #expect(status == 0, "\(err)")
+        let lines = out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines[0].hasPrefix("Accesses to the record of ") && lines[0].contains("(MRN W0000076): 3 in 1 day"))
+        #expect(lines.contains { $0.contains("demo clinician break-glass ok Mother asked") })
+        #expect(lines.contains { $0.contains("demo clinician open ok") })
+        let json = try Self.ward(h, ["audit", "report", "--mrn", "W0000011", "--format", "json"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(object["mrn"] as? String == "W0000011" && object["name"] as? String == "Alvarez, Brandon")
+        let accesses = (object["days"] as? [[String: Any]])?.flatMap { ($0["accesses"] as? [[String: Any]]) ?? [] }
+        #expect(accesses?.compactMap { $0["action"] as? String } == ["list", "open", "read", "write"])
+    }
+}
