@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "CWardSystem"),
 
         // What a plugin needs and nothing more: events, the plugin protocol and its context,
-        // the clock, settings, errors. No C, no TOML, no crypto (DESIGN.md, Layout).
+        // the clock, settings, errors. No C, no TOML, no crypto (docs/ARCHITECTURE.md §1).
         .target(
             name: "WardPluginAPI",
             dependencies: [.product(name: "Logging", package: "swift-log")]
@@ -96,7 +96,7 @@ let package = Package(
             dependencies: ["WardCore", "AuditLog", "ExternalPlugin", "IdleTimer", "SuspendGuard", "FocusGuard"]
         ),
 
-        // The records: SQLite store through GRDB, schema, demo generator, FHIR R4 import, LoadedChart.
+        // The records: SQLite store (GRDB) or PostgreSQL (postgres-nio), schemas, demo, FHIR R4 import, LoadedChart.
         .target(
             name: "WardRecords",
             dependencies: [

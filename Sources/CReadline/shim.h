@@ -12,7 +12,7 @@
 #include <readline/history.h>
 
 /* Internals that libreadline.so.8 exports but no public header declares (rlprivate.h).
-   The wipe needs them: ../shared/notes/readline.md §3. */
+   The wipe needs them: docs/readline.md §3. */
 extern int _rl_last_command_was_kill;
 extern HIST_ENTRY *_rl_saved_line_for_history;
 
@@ -20,7 +20,7 @@ extern HIST_ENTRY *_rl_saved_line_for_history;
 static inline int ward_rl_message(const char *text) { return rl_message("%s", text); }
 
 /* ---- readline's globals, touched only here: Swift 6 refuses unsynchronised C globals, and the
-   recipes below come from ../shared/notes/readline.md, written and checked in C. ---- */
+   recipes below, explained in docs/readline.md, were written and checked in C. ---- */
 
 /* Before the first handler install: no signal handlers of readline's own, input only from ours (§1, §2). */
 static inline void ward_rl_configure(rl_getc_func_t *getc_fn, rl_hook_func_t *available_fn,

@@ -1,7 +1,7 @@
 // free and realloc that zero each block before glibc gets it back.
 //
 // Why: glibc keeps freed chunks (tcache, fastbins, the top chunk) with their old contents, and
-// M_PERTURB leaves the last bytes of small chunks untouched (../shared/notes/readline.md §4).
+// M_PERTURB leaves the last bytes of small chunks untouched (docs/readline.md §4).
 // Defined in the executable, these symbols interpose glibc's for every library in the process:
 // libreadline, libhistory, the Swift runtime and Foundation all free through them.
 #define _GNU_SOURCE

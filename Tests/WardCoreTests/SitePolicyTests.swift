@@ -1,7 +1,7 @@
 import Testing
 import WardCore
 
-/// The site file as DESIGN.md shows it.
+/// The site file as docs/ARCHITECTURE.md §10 shows it.
 private let designExample = """
     [session]
     idle-timeout = "5m"        # lock after this long without a key

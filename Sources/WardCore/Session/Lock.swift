@@ -4,7 +4,7 @@
 /// cannot be forgotten: it registers here, or it is not part of the session. The driver
 /// registers the shell first; each front end then registers what it holds (readline, the key
 /// decoder, the typeahead, standard output's buffer), in the order readline's own wipe needs
-/// (notes/readline.md §3: the line editor is taken away before its memory is wiped).
+/// (docs/readline.md §3: the line editor is taken away before its memory is wiped).
 ///
 /// - Important: Not `Sendable`. It belongs to the loop's thread, like the driver.
 public final class Lock {

@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Readline would keep the password in its line buffer, undo list and history; in canonical mode
 /// the kernel holds the partial line and Ward sees it only when Enter is pressed
-/// (notes/readline.md §7). `TCSAFLUSH` throws away whatever was typed ahead of the prompt, so a
+/// (docs/readline.md §7). `TCSAFLUSH` throws away whatever was typed ahead of the prompt, so a
 /// line typed at a locked screen is never taken for a password, nor run.
 ///
 /// - Important: The password bytes are zeroed as soon as they have been checked.

@@ -102,7 +102,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// Registers, in the order a lock wipes them after the shell: keys typed ahead (counted),
     /// the question, the page being read (before readline, whose wipe zeroes standard output's
     /// buffer, which held the last page drawn), readline (taken away first, then wiped:
-    /// notes/readline.md §3), and the key decoder's held bytes.
+    /// docs/readline.md §3), and the key decoder's held bytes.
     public func attach(to driver: SessionDriver, lock: Lock) {
         self.driver = driver
         editor.completer = { [unowned driver] word, before in driver.runner.completions(for: word, before: before) }

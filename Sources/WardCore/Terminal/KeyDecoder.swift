@@ -3,7 +3,7 @@
 /// One `read()` may carry several keys, half of an escape sequence, or half of a UTF-8
 /// character. Each key must reach the chain on its own, and readline must get whole sequences:
 /// in callback mode it waits forever on a lone ESC, and in i-search an ESC followed by more input
-/// is replayed as a prefix (notes/readline.md §1). So a partial `ESC` or `ESC [` is held, and
+/// is replayed as a prefix (docs/readline.md §1). So a partial `ESC` or `ESC [` is held, and
 /// handed on as it is after `escapeTimeout` of silence (the loop asks `pendingDeadline`).
 ///
 /// A bracketed paste (`ESC[200~` … `ESC[201~`) becomes one key press holding the whole paste, so

@@ -9,7 +9,7 @@ nonisolated(unsafe) private weak var boundEditor: LineEditor?
 ///
 /// Readline never reads the terminal itself. The loop reads the bytes, the chain sees each key,
 /// and only the keys that passed are queued here; readline pulls them through `rl_getc_function`
-/// and asks `rl_input_available_hook` whether more are waiting (notes/readline.md §1: without the
+/// and asks `rl_input_available_hook` whether more are waiting (docs/readline.md §1: without the
 /// hook readline `select()`s the real tty and reads an empty queue). So a lock can land between
 /// two keys of a half-typed line, and no key reaches the line without passing the chain.
 ///
@@ -61,7 +61,7 @@ public final class LineEditor {
     public init() {
         boundEditor = self
         // Readline installs no signal handlers and leaves LINES/COLUMNS alone: signals belong to
-        // the loop (notes §2).
+        // the loop (docs/readline.md §2).
         ward_rl_configure(
             { _ in boundEditor?.nextByte() ?? EOF },
             { boundEditor?.hasQueuedInput == true ? 1 : 0 },
@@ -117,7 +117,7 @@ public final class LineEditor {
     /// Why: readline redraws the whole line after every `rl_callback_read_char`, and a key at a
     /// time made a 300 KB paste (one the terminal did not bracket) cost a redraw per character,
     /// O(n²): ~90 s (issue 12). Taken together, self-insert reads every queued character in one
-    /// call (notes/readline.md §1), and the redraw comes once, at the end of the burst.
+    /// call (docs/readline.md §1), and the redraw comes once, at the end of the burst.
     public func queueText(_ bytes: [UInt8]) {
         guard queueIsText || !hasQueuedInput else { return feed(bytes) }
         queue.append(contentsOf: bytes)
@@ -266,7 +266,7 @@ public final class LineEditor {
     /// After `fg`: takes the terminal again and redraws the line as it was.
     ///
     /// Deprep first: prep does nothing while readline believes it is still prepped, which it
-    /// does after an uncaught SIGSTOP (notes §2).
+    /// does after an uncaught SIGSTOP (docs/readline.md §2).
     public func resumeAfterStop() {
         guard isInstalled else { return }
         rl_deprep_terminal()
@@ -281,7 +281,7 @@ public final class LineEditor {
     /// line, both search strings, readline's display buffers, Ward's queue and stdout's buffer.
     ///
     /// Readline has no API for several of these; `ward_rl_wipe` follows the order checked in
-    /// notes/readline.md §3. What it frees is zeroed by the scrubbing `free` in the executable.
+    /// docs/readline.md §3. What it frees is zeroed by the scrubbing `free` in the executable.
     /// The screen shows a line of junk for a moment; the caller clears the screen next.
     public func wipe() {
         clearQueue()

@@ -8,7 +8,7 @@ nonisolated(unsafe) private var originalFD: Int32 = -1
 /// The controlling terminal: its settings as Ward found them, and the escape sequences Ward sends.
 ///
 /// Ward keeps its own copy of the settings taken at start, because readline's prep re-saves the
-/// *current* settings as its "original" (../shared/notes/readline.md §2): after an odd stop it
+/// *current* settings as its "original" (docs/readline.md §2): after an odd stop it
 /// would restore a raw terminal. Every exit path restores this copy: a normal exit, Ctrl-D,
 /// SIGHUP, SIGTERM, a thrown error (through `defer`), and `exit()` from anywhere (`atexit`).
 public final class Terminal {
@@ -98,7 +98,7 @@ public final class Terminal {
     /// Clears the screen and then the scrollback: `ESC[H ESC[2J ESC[3J`.
     ///
     /// The order matters: tmux moves a screen cleared with `2J` into its history, so `3J` has to
-    /// come after it (notes/readline.md §5).
+    /// come after it (docs/readline.md §5).
     public static let clearScreenAndScrollback = "\u{1B}[H\u{1B}[2J\u{1B}[3J"
 
     /// Turns the terminal's focus reports (`ESC[I`, `ESC[O`) on.
