@@ -23,17 +23,35 @@ struct AuditQuery {
         /// The MRNs the log names that start as one typed, folded, each as the log spells it.
         var knownMRNs: [String: String] = [:]
         var kept: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
+        // Lines that cannot match are passed over unparsed: a byte search for the MRNs typed,
+        // and for the users asked about, which also says which users the log names at all.
+        let mrnKeys = [Array(#""mrn":""#.utf8), Array(#""chart":""#.utf8)]
+        let mrnPrefixes = prefixes.map { Array($0.utf8) }
+        let askedUsers = (filter.users ?? []).sorted()
+        let userNeedles = askedUsers.map { user in
+            [Array(#""user":"\#(user)""#.utf8), Array(#""target":"\#(user)""#.utf8)]
+        }
+        let keeping: ((UnsafeRawBufferPointer) -> Bool)? =
+            mrnPrefixes.isEmpty && askedUsers.isEmpty
+            ? nil
+            : { line in
+                for (user, needles) in zip(askedUsers, userNeedles) where !knownUsers.contains(user) {
+                    if needles.contains(where: { AuditLineSearch.contains(line, $0) }) { knownUsers.insert(user) }
+                }
+                if !mrnPrefixes.isEmpty, !AuditLineSearch.hasField(line, keys: mrnKeys, startingWith: mrnPrefixes) {
+                    return false
+                }
+                return askedUsers.isEmpty || userNeedles.contains { $0.contains { AuditLineSearch.contains(line, $0) } }
+            }
         let series = AuditSeries(log: path)
         for warning in series.warnings { StandardError.report(warning) }
         for file in series.files {
             // Between logrotate's rename and the next record, the current file is not there yet.
             if file == path, series.files.count > 1, access(file, F_OK) != 0 { continue }
             try FileSecurity.checkIfPresent(atPath: file)
-            let log = try AuditLogFile.read(path: file)
+            let log = try AuditLogFile.read(path: file, keeping: keeping)
             for item in log.records {
                 let record = item.record
-                if let user = record.user { knownUsers.insert(user) }
-                if let target = record.object.string("target") { knownUsers.insert(target) }
                 let mrn = record.mrn.map(AuditFilter.folded)
                 if let mrn, prefixes.contains(where: mrn.hasPrefix), knownMRNs[mrn] == nil {
                     knownMRNs[mrn] = record.mrn
