@@ -1,46 +1,37 @@
 import Foundation
-import WardPluginAPI
+import WardCore
 import WardRecords
 
 /// How the shell writes dates, names and values: one place, so every table reads the same.
 enum ChartFormat {
-    /// `2020-05-06T12:08Z`: when a note was written or a value taken, in ISO 8601 and in UTC, so
-    /// a time reads the same on every machine and says which zone it is in (the store keeps the
-    /// instant, not the offset the source wrote).
-    static func time(_ date: Date?) -> String {
+    /// `2020-05-13T21:20-07:00`: when a note was written or a value taken, to the minute in the
+    /// site's zone (`LocalTime`), with the offset, so a time says which instant it is on every
+    /// host (the store keeps the instant, not the offset the source wrote). A value that is a
+    /// day (`RecordDay`) is written as that day, without a time it does not have.
+    static func time(_ date: Date?, in zone: LocalTime.Zone? = nil) -> String {
         guard let date else { return "" }
-        return utc(date, withSeconds: false)
+        if let day = RecordDay.day(of: date) { return CivilDate.string(days: day) }
+        return LocalTime.minute(seconds(date), in: zone)
     }
 
-    /// `2020-05-06T12:08:09Z`: an instant to the second, as JSON and CSV give it (`TableValue`).
-    static func instant(_ date: Date) -> String {
-        utc(date, withSeconds: true)
+    /// `2020-05-13T21:20:05-07:00`: an instant to the second with its offset (RFC 3339), as
+    /// JSON and CSV give it (`TableValue`); a value that is a day, as that day (`2020-05-13`).
+    static func instant(_ date: Date, in zone: LocalTime.Zone? = nil) -> String {
+        if let day = RecordDay.day(of: date) { return CivilDate.string(days: day) }
+        return LocalTime.second(seconds(date), in: zone)
     }
 
-    /// `2020-05-06`: onset, recorded, authored. The day in UTC, as `time` writes it: a FHIR date
-    /// without a time (`2020-05-06`) is kept as that day's first instant in UTC, and a day in the
-    /// terminal's zone showed it as the day before west of Greenwich. `show --since` and
-    /// `--until` take the same days (`RowFilter`).
-    static func day(_ date: Date?) -> String {
+    /// `2020-05-13`: onset, recorded, authored: the day in the site's zone, as `time` writes
+    /// it. A FHIR date without a time is that day in every zone (`RecordDay`). `show --since`
+    /// and `--until` take the same days (`RowFilter`).
+    static func day(_ date: Date?, in zone: LocalTime.Zone? = nil) -> String {
         guard let date else { return "" }
-        return CivilDate.string(days: CivilDate.split(seconds: seconds(date)).days)
+        return CivilDate.string(days: days(date, in: zone))
     }
 
-    private static func utc(_ date: Date, withSeconds: Bool) -> String {
-        let (days, secondOfDay) = CivilDate.split(seconds: seconds(date))
-        var out: [UInt8] = []
-        out.reserveCapacity(20)
-        CivilDate.append(days: days, to: &out)
-        out.append(UInt8(ascii: "T"))
-        CivilDate.appendDigits(secondOfDay / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        CivilDate.appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
-        if withSeconds {
-            out.append(UInt8(ascii: ":"))
-            CivilDate.appendDigits(secondOfDay % 60, width: 2, to: &out)
-        }
-        out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+    /// The day `day(_:)` writes, counted from 1970-01-01.
+    static func days(_ date: Date, in zone: LocalTime.Zone? = nil) -> Int {
+        RecordDay.day(of: date) ?? LocalTime.fields(seconds(date), in: zone).days
     }
 
     /// Whole seconds since 1970, rounded toward the past as a clock reads (`12:08:59` is

@@ -36,8 +36,8 @@ struct ShowCommand: ShellCommand {
                 + " Ward records which section was shown, never these words."
         ),
         options: [
-            .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD, UTC)."),
-            .init("until", value: "day", help: "Keep rows up to this day, included (YYYY-MM-DD, UTC)."),
+            .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD, as the table shows days)."),
+            .init("until", value: "day", help: "Keep rows up to this day, included (YYYY-MM-DD)."),
             .init("all", help: "Show every row, not only the newest."),
         ]
     )
