@@ -50,19 +50,31 @@ enum ChartFormat {
 
     /// A value as a clinician reads it: `72`, `5.4`, or the coded text.
     static func value(_ observation: Observation) -> String {
-        if let value = observation.value {
-            return value.rounded() == value && abs(value) < 1e15
-                ? String(Int64(value)) : String(format: "%.4g", value)
-        }
+        if let value = observation.value { return self.value(value) }
         return observation.text ?? ""
+    }
+
+    /// `72`, `5.4`: a number as a clinician reads it, four significant digits at most.
+    static func value(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(format: "%.4g", number)
+    }
+
+    /// A report's result as a clinician reads it: `Glucose: 95 mg/dL`, `SARS-CoV-2 RNA …:
+    /// Detected`, or its name alone when the report gave no value.
+    static func result(_ result: ReportResult) -> String {
+        if let number = result.value {
+            return "\(result.name): \(value(number))" + (result.unit.isEmpty ? "" : " \(result.unit)")
+        }
+        if let text = result.text { return "\(result.name): \(text)" }
+        return result.name
     }
 
     /// A list of names in one cell: `Diabetic diet; Exercise`.
     static func list(_ items: [String]) -> String { items.joined(separator: "; ") }
 
-    /// What a report found: its results by name, else its conclusion.
+    /// What a report found: its results with their values, else its conclusion.
     static func findings(_ report: DiagnosticReport) -> String {
-        report.results.isEmpty ? conclusion(report) : list(report.results)
+        report.results.isEmpty ? conclusion(report) : list(report.results.map(result))
     }
 
     /// A report's conclusion, else what its presented form holds (a note's text, or an
