@@ -59,11 +59,26 @@ enum ChartFormat {
         number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(format: "%.4g", number)
     }
 
+    /// A UCUM unit as people write it, where they write it otherwise (`Cel` is °C, `mm[Hg]`
+    /// mmHg, `kg/m2` kg/m²); every other unit as the record holds it. JSON keeps the
+    /// record's code, which a program can look up.
+    static func unit(_ code: String) -> String {
+        humanUnits[code] ?? code
+    }
+
+    private static let humanUnits: [String: String] = [
+        "Cel": "°C", "[degF]": "°F", "mm[Hg]": "mmHg", "kg/m2": "kg/m²", "m2": "m²", "[lb_av]": "lb", "[in_i]": "in",
+        "[ft_i]": "ft", "ug": "µg", "ug/dL": "µg/dL", "ug/L": "µg/L", "ug/mL": "µg/mL", "uL": "µL",
+        "10*3/uL": "10³/µL", "10*6/uL": "10⁶/µL", "10*9/L": "10⁹/L", "10*12/L": "10¹²/L", "umol/L": "µmol/L",
+        "mL/min/{1.73_m2}": "mL/min/1.73 m²",
+    ]
+
     /// A report's result as a clinician reads it: `Glucose: 95 mg/dL`, `SARS-CoV-2 RNA …:
     /// Detected`, or its name alone when the report gave no value.
     static func result(_ result: ReportResult) -> String {
         if let number = result.value {
-            return "\(result.name): \(value(number))" + (result.unit.isEmpty ? "" : " \(result.unit)")
+            let unit = self.unit(result.unit)
+            return "\(result.name): \(value(number))" + (unit.isEmpty ? "" : " \(unit)")
         }
         if let text = result.text { return "\(result.name): \(text)" }
         return result.name

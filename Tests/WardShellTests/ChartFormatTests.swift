@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WardCore
+import WardRecords
 
 @testable import WardShell
 
@@ -71,6 +72,22 @@ import WardCore
         #expect(ChartFormat.time(Date(timeIntervalSince1970: 59.9), in: utc) == "1970-01-01T00:00Z")
         #expect(ChartFormat.time(Date(timeIntervalSince1970: -0.5), in: utc) == "1969-12-31T23:59Z")
         #expect(ChartFormat.day(Date(timeIntervalSince1970: -0.5), in: utc) == "1969-12-31")
+    }
+
+    @Test func ucumUnits_readAsPeopleWriteThem_andOthersAsWritten() {
+        #expect(ChartFormat.unit("Cel") == "°C")
+        #expect(ChartFormat.unit("[degF]") == "°F")
+        #expect(ChartFormat.unit("mm[Hg]") == "mmHg")
+        #expect(ChartFormat.unit("kg/m2") == "kg/m²")
+        for unit in ["mg/dL", "%", "/min", "kg", "cm", "{score}", ""] { #expect(ChartFormat.unit(unit) == unit) }
+        #expect(
+            ChartFormat.result(ReportResult(name: "Body temperature", value: 37.25, unit: "Cel"))
+                == "Body temperature: 37.25 °C"
+        )
+        #expect(
+            ChartFormat.result(ReportResult(name: "SARS-CoV-2 RNA", text: "Detected")) == "SARS-CoV-2 RNA: Detected"
+        )
+        #expect(ChartFormat.result("Glucose") == "Glucose")
     }
 
     @Test func noDate_isAnEmptyCell_andADamagedOne_doesNotTrap() {

@@ -244,7 +244,7 @@ struct ShowCommand: ShellCommand {
             date: { $0.time },
             shell,
             values: ChartJSON.row,
-            cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }
+            cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), ChartFormat.unit($0.unit)] }
         )
     }
 
