@@ -187,6 +187,17 @@ import WardShell
         #expect(f.run("show nonsense").result == .failed)
     }
 
+    @Test func show_expanded_showsEveryFieldUncut_evenWhereTheTableCutsIt() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        f.width = 40
+        let output = f.run("show encounters --expanded").output
+        #expect(output.hasPrefix("-[ RECORD 1 ]"))
+        #expect(!output.contains("…"))
+        #expect(output.contains("VISIT  | Encounter for check up"))
+        for line in output.split(separator: "\n") { #expect(line.count <= 40) }
+    }
+
     @Test func show_fitsTheTerminalWidth_truncatingCells() throws {
         let f = try ShellFixture()
         f.run("open M1")

@@ -2,8 +2,8 @@ import Foundation
 import WardCore
 import WardRecords
 
-/// `show [SECTION] [WORD...] [--since DAY] [--until DAY] [--all]`: one section of the current
-/// chart, as a table that fits the terminal.
+/// `show [SECTION] [WORD...] [--since DAY] [--until DAY] [--all] [--expanded]`: one section of
+/// the current chart, as a table that fits the terminal, or one field a line (`--expanded`).
 ///
 /// Everyone may see `summary` (demographics); the clinical sections (every other `ChartSection`)
 /// are for clinicians only, refused by the shell for a clerk or an auditor before anything is
@@ -39,6 +39,7 @@ struct ShowCommand: ShellCommand {
             .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD, as the table shows days)."),
             .init("until", value: "day", help: "Keep rows up to this day, included (YYYY-MM-DD)."),
             .init("all", help: "Show every row, not only the newest."),
+            .init("expanded", help: "Show each row as its fields, one a line, nothing cut."),
         ]
     )
 
@@ -49,10 +50,12 @@ struct ShowCommand: ShellCommand {
 
     let section: ChartSection
     let all: Bool
+    let expanded: Bool
     let filter: RowFilter
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         all = arguments.flags.contains("all")
+        expanded = arguments.flags.contains("expanded")
         filter = try RowFilter(
             words: Array(arguments.operands.dropFirst()),
             since: arguments.values["since"],
@@ -266,7 +269,14 @@ struct ShowCommand: ShellCommand {
             return
         }
         let shown = all ? kept : Array(kept.prefix(Self.recent))
-        shell.write(TextTable(headers: headers, rows: shown.map(cells), values: shown.map(values)))
+        shell.write(
+            TextTable(
+                headers: headers,
+                rows: shown.map(cells),
+                layout: expanded ? .expanded : .columns,
+                values: shown.map(values)
+            )
+        )
         if shown.count < kept.count {
             shell.write(
                 "\(kept.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."
