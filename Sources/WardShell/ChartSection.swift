@@ -57,6 +57,30 @@ public enum ChartSection: String, CaseIterable, Sendable {
         return noun.prefix(1).uppercased() + noun.dropFirst()
     }
 
+    /// The statuses a word after this section keeps (`show meds active`), by the word as
+    /// `RowFilter` reads it (letters and digits, lower case): FHIR's codes for the section's
+    /// resource, `active` taking in a problem's recurrence and relapse. Empty for a section
+    /// whose rows have no status: its words match names and codes only.
+    var statuses: [String: Set<String>] {
+        switch self {
+        case .problems:
+            [
+                "active": ["active", "recurrence", "relapse"], "recurrence": ["recurrence"], "relapse": ["relapse"],
+                "inactive": ["inactive", "remission", "resolved"], "remission": ["remission"],
+                "resolved": ["resolved"],
+            ]
+        case .meds:
+            [
+                "active": ["active"], "onhold": ["on-hold"], "cancelled": ["cancelled"], "completed": ["completed"],
+                "stopped": ["stopped"], "draft": ["draft"], "enteredinerror": ["entered-in-error"],
+            ]
+        case .allergies:
+            ["active": ["active"], "inactive": ["inactive"], "resolved": ["resolved"]]
+        default:
+            [:]
+        }
+    }
+
     /// The section's line in `help show`.
     var help: String {
         switch self {

@@ -12,6 +12,9 @@ import WardPluginAPI
 /// included; a row without a date is left out once a day is given, since nothing says it falls
 /// inside.
 ///
+/// In a section whose rows have a status (`ChartSection.statuses`), a word that names one keeps
+/// the rows of that status instead (`show meds active`, `show problems resolved`).
+///
 /// The filter is what the user looked for, which may be clinical ("hiv"): the access record notes
 /// the section, never the filter.
 struct RowFilter: Sendable, Equatable {
@@ -20,19 +23,32 @@ struct RowFilter: Sendable, Equatable {
     let since: Int?
     /// The last day kept (`--until`).
     let until: Int?
+    /// The statuses kept, nil for every one.
+    let statuses: Set<String>?
 
     /// No filter: every row.
     static let none = RowFilter(words: [], since: nil, until: nil)
 
-    init(words: [String], since: Int?, until: Int?) {
+    init(words: [String], since: Int?, until: Int?, statuses: Set<String>? = nil) {
         self.words = words
         self.since = since
         self.until = until
+        self.statuses = statuses
     }
 
     /// Reads the words and the two day options, failing with `usage` for a day that is not one.
-    init(words: [String], since: String?, until: String?, syntax: CommandSyntax) throws(UsageError) {
-        self.words = words.map(Self.normalized).filter { !$0.isEmpty }
+    /// A word that `statuses` holds (the section's: `ChartSection.statuses`) keeps those statuses.
+    init(
+        words: [String],
+        since: String?,
+        until: String?,
+        statuses: [String: Set<String>] = [:],
+        syntax: CommandSyntax
+    ) throws(UsageError) {
+        let normalized = words.map(Self.normalized).filter { !$0.isEmpty }
+        self.words = normalized.filter { statuses[$0] == nil }
+        let kept = normalized.compactMap { statuses[$0] }
+        self.statuses = kept.isEmpty ? nil : kept.reduce(into: Set<String>()) { $0.formUnion($1) }
         self.since = try since.map { text throws(UsageError) in try Self.day(text, "--since", syntax) }
         self.until = try until.map { text throws(UsageError) in try Self.day(text, "--until", syntax) }
         if let first = self.since, let last = self.until, last < first {
@@ -43,10 +59,11 @@ struct RowFilter: Sendable, Equatable {
         }
     }
 
-    var isEmpty: Bool { words.isEmpty && since == nil && until == nil }
+    var isEmpty: Bool { words.isEmpty && since == nil && until == nil && statuses == nil }
 
-    /// Whether a row of this `name`, `code` (empty when it has none) and `date` is kept.
-    func keeps(name: String, code: String, date: Date?) -> Bool {
+    /// Whether a row of this `name`, `code` (empty when it has none), `date` and `status` is kept.
+    func keeps(name: String, code: String, date: Date?, status: String = "") -> Bool {
+        if let statuses, !statuses.contains(status) { return false }
         if !words.isEmpty {
             let name = Self.normalized(name)
             let normalizedCode = Self.normalized(code)

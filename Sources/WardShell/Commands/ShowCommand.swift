@@ -12,7 +12,8 @@ import WardRecords
 /// screenful is the sensible default.
 ///
 /// Words after the section keep the rows each one matches, by name, code or abbreviation
-/// (`show labs hba1c`); `--since` and `--until` keep the rows of those days (`RowFilter`).
+/// (`show labs hba1c`), or, for a section with statuses, by status (`show meds active`);
+/// `--since` and `--until` keep the rows of those days (`RowFilter`).
 ///
 /// Each table carries its rows typed too (`ChartJSON`), for JSON.
 ///
@@ -32,7 +33,8 @@ struct ShowCommand: ShellCommand {
             help: "The section to show (listed above), or a prefix only it starts with; Tab completes it."
                 + " Words after it keep the rows each word matches: in the name, ignoring case, spaces and"
                 + " punctuation; the whole code ('show labs 4548-4'); or a common abbreviation (hba1c, a1c,"
-                + " bmi, bp, ldl, hdl, egfr, hb, wbc...: man ward, FILTERS): 'show labs hba1c'."
+                + " bmi, bp, ldl, hdl, egfr, hb, wbc...: man ward, FILTERS): 'show labs hba1c'. For meds,"
+                + " problems and allergies, a status keeps the rows of that status: 'show meds active'."
                 + " Ward records which section was shown, never these words."
         ),
         options: [
@@ -56,22 +58,35 @@ struct ShowCommand: ShellCommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         all = arguments.flags.contains("all")
         expanded = arguments.flags.contains("expanded")
+        let section = try arguments.operands.first.map { word throws(UsageError) in try Self.section(word) }
         filter = try RowFilter(
             words: Array(arguments.operands.dropFirst()),
             since: arguments.values["since"],
             until: arguments.values["until"],
+            statuses: section?.statuses ?? [:],
             syntax: Self.syntax
         )
-        guard let word = arguments.operands.first else {
+        guard let section else {
             guard filter.isEmpty else {
                 throw UsageError(.invalid("Filters need a section: 'show labs a1c'"), syntax: Self.syntax)
             }
-            section = .summary
+            self.section = .summary
             return
         }
+        self.section = section
+        guard section != .summary || filter.isEmpty else {
+            throw UsageError(
+                .invalid("The summary has no rows to filter; name a section: 'show labs a1c'"),
+                syntax: Self.syntax
+            )
+        }
+    }
+
+    /// The section a typed word names, or why it names none.
+    private static func section(_ word: String) throws(UsageError) -> ChartSection {
         switch ChartSection.lookUp(word) {
         case .found(let section):
-            self.section = section
+            return section
         case .ambiguous(let candidates):
             let names = candidates.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw UsageError(.invalid("'\(word)' could be any of \(names); type more letters"), syntax: Self.syntax)
@@ -80,12 +95,6 @@ struct ShowCommand: ShellCommand {
         case .unknown(nearest: nil):
             throw UsageError(
                 .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)),
-                syntax: Self.syntax
-            )
-        }
-        guard section != .summary || filter.isEmpty else {
-            throw UsageError(
-                .invalid("The summary has no rows to filter; name a section: 'show labs a1c'"),
                 syntax: Self.syntax
             )
         }
@@ -111,6 +120,7 @@ struct ShowCommand: ShellCommand {
                 name: \.substance,
                 code: \.code,
                 date: \.recorded,
+                status: \.status,
                 shell,
                 values: ChartJSON.row
             ) { [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)] }
@@ -121,6 +131,7 @@ struct ShowCommand: ShellCommand {
                 name: \.display,
                 code: \.code,
                 date: \.authored,
+                status: \.status,
                 shell,
                 values: ChartJSON.row
             ) { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] }
@@ -131,6 +142,7 @@ struct ShowCommand: ShellCommand {
                 name: \.display,
                 code: \.code,
                 date: \.onset,
+                status: \.status,
                 shell,
                 values: ChartJSON.row
             ) { [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)] }
@@ -259,11 +271,14 @@ struct ShowCommand: ShellCommand {
         name: (Item) -> String,
         code: (Item) -> String,
         date: (Item) -> Date?,
+        status: (Item) -> String = { _ in "" },
         _ shell: Shell,
         values: (Item) -> [String: TableValue],
         cells: (Item) -> [String]
     ) {
-        let kept = items.filter { filter.keeps(name: name($0), code: code($0), date: date($0)) }
+        let kept = items.filter {
+            filter.keeps(name: name($0), code: code($0), date: date($0), status: status($0))
+        }
         guard !kept.isEmpty else {
             shell.write(filter.isEmpty ? "No \(section.noun) in this chart." : "No \(section.noun) match.")
             return
