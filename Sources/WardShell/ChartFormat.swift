@@ -43,6 +43,33 @@ enum ChartFormat {
         return Int64(max(-1e15, min(1e15, seconds)))
     }
 
+    /// `56 years`, `14 months`, `12 days`: the age on `date` (its day in the site's zone) of
+    /// someone born on `birthDate` (`YYYY-MM-DD`; a partial `YYYY-MM` or `YYYY` gives `about
+    /// …`); empty when the birth date is not a date or is after `date`.
+    static func age(birthDate: String, on date: Date) -> String {
+        let today = LocalTime.fields(seconds(date)).days
+        let (year, month, day) = CivilDate.fields(days: today)
+        let parts = birthDate.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(parts.count), birthDate.utf8.first != UInt8(ascii: "-"),
+            let born = parts[0], parts.allSatisfy({ $0 != nil })
+        else { return "" }
+        func plural(_ count: Int, _ unit: String) -> String { count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
+        guard parts.count == 3 else {
+            // A year, or a year and a month: the age within one.
+            let months = (year - born) * 12 + (parts.count == 2 ? month - (parts[1] ?? 1) : 0)
+            guard months >= 0 else { return "" }
+            return months >= 24 || parts.count == 1
+                ? "about " + plural(months / 12, "year") : "about " + plural(months, "month")
+        }
+        guard let bornDays = CivilDate.days(parsing: birthDate) else { return "" }
+        let (_, bornMonth, bornDay) = CivilDate.fields(days: bornDays)
+        let months = (year - born) * 12 + (month - bornMonth) - (day < bornDay ? 1 : 0)
+        guard today >= bornDays else { return "" }
+        if months >= 24 { return plural(months / 12, "year") }
+        if months >= 1 { return plural(months, "month") }
+        return plural(today - bornDays, "day")
+    }
+
     /// `Family, Given`.
     static func name(given: String, family: String) -> String {
         given.isEmpty ? family : "\(family), \(given)"

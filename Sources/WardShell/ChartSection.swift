@@ -81,10 +81,22 @@ public enum ChartSection: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether a row of this section with `status` belongs on the cover sheet (`show`): an
+    /// active problem or medication; an allergy unless it is known to be over, since one whose
+    /// record gives no status may still hold.
+    func isActive(_ status: String) -> Bool {
+        switch self {
+        case .allergies: !["inactive", "resolved", "entered-in-error"].contains(status)
+        default: statuses["active"]?.contains(status) ?? false
+        }
+    }
+
     /// The section's line in `help show`.
     var help: String {
         switch self {
-        case .summary: "Demographics, and how many entries each section holds (every role)."
+        case .summary:
+            "Demographics with the age (every role); the active problems, medications and allergies, and how many"
+                + " entries each section holds."
         case .allergies: "Allergies and intolerances: substance, category, criticality, status."
         case .meds: "Medication orders: medication, dosage, status, when authored."
         case .problems: "The problem list: condition, status, onset, abatement."

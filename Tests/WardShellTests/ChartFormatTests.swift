@@ -90,6 +90,22 @@ import WardRecords
         #expect(ChartFormat.result("Glucose") == "Glucose")
     }
 
+    @Test func age_inYearsMonthsOrDays_onTheDayGiven_andNoneForAnUnknownBirthDate() {
+        func on(_ day: String) -> Date {
+            Date(timeIntervalSince1970: TimeInterval(CivilDate.days(parsing: day)! * 86_400 + 43_200))
+        }
+        #expect(ChartFormat.age(birthDate: "1980-02-29", on: on("2026-02-28")) == "45 years")
+        #expect(ChartFormat.age(birthDate: "1980-02-29", on: on("2026-03-01")) == "46 years")
+        #expect(ChartFormat.age(birthDate: "2025-01-15", on: on("2026-11-14")) == "21 months")
+        #expect(ChartFormat.age(birthDate: "2026-10-14", on: on("2026-11-14")) == "1 month")
+        #expect(ChartFormat.age(birthDate: "2026-11-01", on: on("2026-11-14")) == "13 days")
+        #expect(ChartFormat.age(birthDate: "1970", on: on("2026-11-14")) == "about 56 years")
+        #expect(ChartFormat.age(birthDate: "2026-05", on: on("2026-11-14")) == "about 6 months")
+        for unknown in ["", "(unknown)", "2027-01-01", "1970-13-01", "-1970"] {
+            #expect(ChartFormat.age(birthDate: unknown, on: on("2026-11-14")) == "", "\(unknown)")
+        }
+    }
+
     @Test func noDate_isAnEmptyCell_andADamagedOne_doesNotTrap() {
         #expect(ChartFormat.time(nil) == "")
         #expect(ChartFormat.day(nil) == "")

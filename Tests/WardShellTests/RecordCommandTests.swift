@@ -165,6 +165,27 @@ import WardShell
         #expect(output.contains("Labs            1"))
     }
 
+    /// The cover sheet: the age beside the birth date, then the active problems, medications and
+    /// allergies, a clinician's first look.
+    @Test func show_summary_givesTheAge_andTheActiveProblemsMedicationsAndAllergies() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        let output = f.run("show").output
+        // Born 1815-12-10; the fixture's clock reads 2023-11-14.
+        #expect(output.contains("Born            1815-12-10\nAge             207 years\n"), "\(output)")
+        #expect(output.contains("Active problems     Diabetes"), "\(output)")
+        #expect(output.contains("Active medications  metformin, twice daily"), "\(output)")
+        #expect(output.contains("Allergies           Peanut (high)"), "\(output)")
+    }
+
+    @Test func show_summary_ofAClerk_givesTheAge_butNoClinicalList() throws {
+        let f = try ShellFixture(role: .clerk, user: "bob")
+        f.run("open M1")
+        let output = f.run("show").output
+        #expect(output.split(separator: "\n").contains { $0.hasPrefix("Age ") && $0.hasSuffix(" 207 years") })
+        #expect(!output.contains("Active problems") && !output.contains("Diabetes"))
+    }
+
     @Test func show_eachSection_printsItsTable() throws {
         let f = try ShellFixture()
         f.run("open M1")

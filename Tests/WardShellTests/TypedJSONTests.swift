@@ -90,6 +90,9 @@ import WardShell
         #expect((encounter["start"] as? String).map(Self.isInstant) == true)
         let summary = try f.objects("show")
         #expect(summary.first { $0["field"] as? String == "Immunizations" }?["value"] as? Int == 2)
+        // The cover sheet's lists whole, as arrays.
+        #expect(summary.first { $0["field"] as? String == "Active problems" }?["value"] as? [String] != nil)
+        #expect(summary.first { $0["field"] as? String == "Age" }?["value"] as? String != nil)
     }
 
     @Test func aReportWithOnlyAPresentedForm_showsItsTextAsTheConclusion() throws {

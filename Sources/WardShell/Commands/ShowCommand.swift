@@ -15,6 +15,10 @@ import WardRecords
 /// (`show labs hba1c`), or, for a section with statuses, by status (`show meds active`);
 /// `--since` and `--until` keep the rows of those days (`RowFilter`).
 ///
+/// The summary is the cover sheet: demographics with the age, then, for a clinician, how many
+/// entries each section holds and the active problems, active medications and allergies, each
+/// in a few lines.
+///
 /// Each table carries its rows typed too (`ChartJSON`), for JSON.
 ///
 /// A section shown is the chart `read`, with the section, whether or not it has rows; a
@@ -216,7 +220,8 @@ struct ShowCommand: ShellCommand {
         var rows = [
             ["MRN", p.mrn + (p.restricted ? " (restricted)" : "")],
             ["Name", ChartFormat.name(given: p.given, family: p.family)],
-            ["Born", p.birthDate], ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
+            ["Born", p.birthDate], ["Age", ChartFormat.age(birthDate: p.birthDate, on: shell.now())],
+            ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
         ]
         // JSON: the same field and value, a count as a number.
         var values = rows.map { ["field": TableValue.text($0[0]), "value": TableValue.text($0[1])] }
@@ -228,7 +233,42 @@ struct ShowCommand: ShellCommand {
             }
         }
         shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields, values: values))
+        if shell.chartContents == .full { coverSheet(chart, shell) }
     }
+
+    /// The cover sheet under the summary: what a clinician must know before anything else,
+    /// each list in at most `coverLines` lines, the last saying how many more there are.
+    private func coverSheet(_ chart: LoadedChart, _ shell: Shell) {
+        let problems = chart.problems.reversed().filter { ChartSection.problems.isActive($0.status) }.map(\.display)
+        let medications = chart.medications.reversed().filter { ChartSection.meds.isActive($0.status) }
+            .map { $0.dosage.isEmpty ? $0.display : "\($0.display), \($0.dosage)" }
+        let allergies = chart.allergies.reversed().filter { ChartSection.allergies.isActive($0.status) }
+            .map { $0.criticality.isEmpty ? $0.substance : "\($0.substance) (\($0.criticality))" }
+        var rows: [[String]] = []
+        for (label, items, more) in [
+            ("Active problems", problems, "show problems active"),
+            ("Active medications", medications, "show meds active"),
+            ("Allergies", allergies, "show allergies"),
+        ] {
+            let lines =
+                items.isEmpty
+                ? ["none recorded"]
+                : items.count <= Self.coverLines
+                    ? items
+                    : items.prefix(Self.coverLines - 1) + ["and \(items.count - Self.coverLines + 1) more: '\(more)'"]
+            for (index, line) in lines.enumerated() { rows.append([index == 0 ? label : "", line]) }
+        }
+        // JSON: each whole list, nothing left out.
+        let values: [[String: TableValue]] = [
+            ["field": .text("Active problems"), "value": .list(problems)],
+            ["field": .text("Active medications"), "value": .list(medications)],
+            ["field": .text("Allergies"), "value": .list(allergies)],
+        ]
+        shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields, values: values))
+    }
+
+    /// The most lines a list of the cover sheet takes.
+    static let coverLines = 3
 
     /// How many rows `section` holds in `chart`, for the summary.
     static func count(_ section: ChartSection, _ chart: LoadedChart) -> Int {
