@@ -534,11 +534,15 @@ extension TerminalFrontEnd {
         stopPaging()
     }
 
-    /// q: the normal screen and the prompt come back; the page is wiped.
+    /// q: the normal screen and the prompt come back, under the last page, so that what was
+    /// read stays in view (the next lock clears it with the screen and its scrollback); the
+    /// pager's copy is wiped.
     private func stopPaging() {
         let result = afterPaging ?? .succeeded
+        let lastPage = pager?.lastPage() ?? []
         wipePager()
         leaveAlternateScreen()
+        if !lastPage.isEmpty { Terminal.write(lastPage.joined(separator: "\r\n") + "\r\n") }
         terminal.restore()
         input = .shell
         finished(result)
