@@ -219,6 +219,26 @@ import WardShell
         for line in output.split(separator: "\n") { #expect(line.count <= 40) }
     }
 
+    @Test func help_andTheBanner_breakBetweenWords_at80ColumnsAndLess() throws {
+        let f = try ShellFixture()
+        for width in [80, 60, 40] {
+            f.width = width
+            for command in ["help", "help show", "help find"] {
+                let output = f.run(command).output
+                let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.allSatisfy { $0.count <= width }, "\(command) at \(width): \(output)")
+                // Every word whole: the words of the text, whatever the breaks.
+                f.width = 10_000
+                let unbroken = f.run(command).output
+                f.width = width
+                #expect(
+                    output.split(whereSeparator: \.isWhitespace) == unbroken.split(whereSeparator: \.isWhitespace),
+                    "\(command) at \(width)"
+                )
+            }
+        }
+    }
+
     @Test func show_fitsTheTerminalWidth_truncatingCells() throws {
         let f = try ShellFixture()
         f.run("open M1")

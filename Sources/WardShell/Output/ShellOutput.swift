@@ -60,7 +60,12 @@ public final class TextOutput: ShellOutput {
         self.printHeader = printHeader
     }
 
-    public func message(_ text: String, _ mode: Sanitizer.Mode) { print(Sanitizer.sanitize(text, mode)) }
+    /// A message Ward laid out (`.text`: help, the banner) breaks between words at the width,
+    /// where the terminal would cut a word at its edge (`WordWrap`).
+    public func message(_ text: String, _ mode: Sanitizer.Mode) {
+        let text = Sanitizer.sanitize(text, mode)
+        print(mode == .text ? WordWrap.text(text, width: width()) : text)
+    }
 
     public func table(_ table: TextTable) {
         switch format {
