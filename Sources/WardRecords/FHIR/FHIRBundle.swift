@@ -4,8 +4,9 @@ import Foundation
 /// passes over its bytes, one entry at a time.
 ///
 /// A bundle can be hundreds of megabytes (one long life in Synthea), so it is never held whole:
-/// the first pass (`init(reading:)`) keeps only the Patients, the Medications and the names of
-/// Conditions and Observations (for references without a `display`), checks each
+/// the first pass (`init(reading:)`) keeps only the Patients, the Medications, the names of
+/// Conditions and Observations (for references without a `display`) and the Observations'
+/// values (for a report's results), checks each
 /// patient's id and MRN, and refuses two Patients with the same id or MRN; the second
 /// (`readResources`) converts each entry and hands it to the writer, which writes it in the
 /// bundle's one transaction. Memory is one entry plus the bundle's patients, whatever the size;
