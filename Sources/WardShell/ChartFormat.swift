@@ -1,46 +1,37 @@
 import Foundation
-import WardPluginAPI
+import WardCore
 import WardRecords
 
 /// How the shell writes dates, names and values: one place, so every table reads the same.
 enum ChartFormat {
-    /// `2020-05-06T12:08Z`: when a note was written or a value taken, in ISO 8601 and in UTC, so
-    /// a time reads the same on every machine and says which zone it is in (the store keeps the
-    /// instant, not the offset the source wrote).
-    static func time(_ date: Date?) -> String {
+    /// `2020-05-13T21:20-07:00`: when a note was written or a value taken, to the minute in the
+    /// site's zone (`LocalTime`), with the offset, so a time says which instant it is on every
+    /// host (the store keeps the instant, not the offset the source wrote). A value that is a
+    /// day (`RecordDay`) is written as that day, without a time it does not have.
+    static func time(_ date: Date?, in zone: LocalTime.Zone? = nil) -> String {
         guard let date else { return "" }
-        return utc(date, withSeconds: false)
+        if let day = RecordDay.day(of: date) { return CivilDate.string(days: day) }
+        return LocalTime.minute(seconds(date), in: zone)
     }
 
-    /// `2020-05-06T12:08:09Z`: an instant to the second, as JSON and CSV give it (`TableValue`).
-    static func instant(_ date: Date) -> String {
-        utc(date, withSeconds: true)
+    /// `2020-05-13T21:20:05-07:00`: an instant to the second with its offset (RFC 3339), as
+    /// JSON and CSV give it (`TableValue`); a value that is a day, as that day (`2020-05-13`).
+    static func instant(_ date: Date, in zone: LocalTime.Zone? = nil) -> String {
+        if let day = RecordDay.day(of: date) { return CivilDate.string(days: day) }
+        return LocalTime.second(seconds(date), in: zone)
     }
 
-    /// `2020-05-06`: onset, recorded, authored. The day in UTC, as `time` writes it: a FHIR date
-    /// without a time (`2020-05-06`) is kept as that day's first instant in UTC, and a day in the
-    /// terminal's zone showed it as the day before west of Greenwich. `show --since` and
-    /// `--until` take the same days (`RowFilter`).
-    static func day(_ date: Date?) -> String {
+    /// `2020-05-13`: onset, recorded, authored: the day in the site's zone, as `time` writes
+    /// it. A FHIR date without a time is that day in every zone (`RecordDay`). `show --since`
+    /// and `--until` take the same days (`RowFilter`).
+    static func day(_ date: Date?, in zone: LocalTime.Zone? = nil) -> String {
         guard let date else { return "" }
-        return CivilDate.string(days: CivilDate.split(seconds: seconds(date)).days)
+        return CivilDate.string(days: days(date, in: zone))
     }
 
-    private static func utc(_ date: Date, withSeconds: Bool) -> String {
-        let (days, secondOfDay) = CivilDate.split(seconds: seconds(date))
-        var out: [UInt8] = []
-        out.reserveCapacity(20)
-        CivilDate.append(days: days, to: &out)
-        out.append(UInt8(ascii: "T"))
-        CivilDate.appendDigits(secondOfDay / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        CivilDate.appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
-        if withSeconds {
-            out.append(UInt8(ascii: ":"))
-            CivilDate.appendDigits(secondOfDay % 60, width: 2, to: &out)
-        }
-        out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+    /// The day `day(_:)` writes, counted from 1970-01-01.
+    static func days(_ date: Date, in zone: LocalTime.Zone? = nil) -> Int {
+        RecordDay.day(of: date) ?? LocalTime.fields(seconds(date), in: zone).days
     }
 
     /// Whole seconds since 1970, rounded toward the past as a clock reads (`12:08:59` is
@@ -52,6 +43,33 @@ enum ChartFormat {
         return Int64(max(-1e15, min(1e15, seconds)))
     }
 
+    /// `56 years`, `14 months`, `12 days`: the age on `date` (its day in the site's zone) of
+    /// someone born on `birthDate` (`YYYY-MM-DD`; a partial `YYYY-MM` or `YYYY` gives `about
+    /// …`); empty when the birth date is not a date or is after `date`.
+    static func age(birthDate: String, on date: Date) -> String {
+        let today = LocalTime.fields(seconds(date)).days
+        let (year, month, day) = CivilDate.fields(days: today)
+        let parts = birthDate.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(parts.count), birthDate.utf8.first != UInt8(ascii: "-"),
+            let born = parts[0], parts.allSatisfy({ $0 != nil })
+        else { return "" }
+        func plural(_ count: Int, _ unit: String) -> String { count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
+        guard parts.count == 3 else {
+            // A year, or a year and a month: the age within one.
+            let months = (year - born) * 12 + (parts.count == 2 ? month - (parts[1] ?? 1) : 0)
+            guard months >= 0 else { return "" }
+            return months >= 24 || parts.count == 1
+                ? "about " + plural(months / 12, "year") : "about " + plural(months, "month")
+        }
+        guard let bornDays = CivilDate.days(parsing: birthDate) else { return "" }
+        let (_, bornMonth, bornDay) = CivilDate.fields(days: bornDays)
+        let months = (year - born) * 12 + (month - bornMonth) - (day < bornDay ? 1 : 0)
+        guard today >= bornDays else { return "" }
+        if months >= 24 { return plural(months / 12, "year") }
+        if months >= 1 { return plural(months, "month") }
+        return plural(today - bornDays, "day")
+    }
+
     /// `Family, Given`.
     static func name(given: String, family: String) -> String {
         given.isEmpty ? family : "\(family), \(given)"
@@ -59,19 +77,46 @@ enum ChartFormat {
 
     /// A value as a clinician reads it: `72`, `5.4`, or the coded text.
     static func value(_ observation: Observation) -> String {
-        if let value = observation.value {
-            return value.rounded() == value && abs(value) < 1e15
-                ? String(Int64(value)) : String(format: "%.4g", value)
-        }
+        if let value = observation.value { return self.value(value) }
         return observation.text ?? ""
+    }
+
+    /// `72`, `5.4`: a number as a clinician reads it, four significant digits at most.
+    static func value(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(format: "%.4g", number)
+    }
+
+    /// A UCUM unit as people write it, where they write it otherwise (`Cel` is °C, `mm[Hg]`
+    /// mmHg, `kg/m2` kg/m²); every other unit as the record holds it. JSON keeps the
+    /// record's code, which a program can look up.
+    static func unit(_ code: String) -> String {
+        humanUnits[code] ?? code
+    }
+
+    private static let humanUnits: [String: String] = [
+        "Cel": "°C", "[degF]": "°F", "mm[Hg]": "mmHg", "kg/m2": "kg/m²", "m2": "m²", "[lb_av]": "lb", "[in_i]": "in",
+        "[ft_i]": "ft", "ug": "µg", "ug/dL": "µg/dL", "ug/L": "µg/L", "ug/mL": "µg/mL", "uL": "µL",
+        "10*3/uL": "10³/µL", "10*6/uL": "10⁶/µL", "10*9/L": "10⁹/L", "10*12/L": "10¹²/L", "umol/L": "µmol/L",
+        "mL/min/{1.73_m2}": "mL/min/1.73 m²",
+    ]
+
+    /// A report's result as a clinician reads it: `Glucose: 95 mg/dL`, `SARS-CoV-2 RNA …:
+    /// Detected`, or its name alone when the report gave no value.
+    static func result(_ result: ReportResult) -> String {
+        if let number = result.value {
+            let unit = self.unit(result.unit)
+            return "\(result.name): \(value(number))" + (unit.isEmpty ? "" : " \(unit)")
+        }
+        if let text = result.text { return "\(result.name): \(text)" }
+        return result.name
     }
 
     /// A list of names in one cell: `Diabetic diet; Exercise`.
     static func list(_ items: [String]) -> String { items.joined(separator: "; ") }
 
-    /// What a report found: its results by name, else its conclusion.
+    /// What a report found: its results with their values, else its conclusion.
     static func findings(_ report: DiagnosticReport) -> String {
-        report.results.isEmpty ? conclusion(report) : list(report.results)
+        report.results.isEmpty ? conclusion(report) : list(report.results.map(result))
     }
 
     /// A report's conclusion, else what its presented form holds (a note's text, or an

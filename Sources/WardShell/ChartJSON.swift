@@ -68,12 +68,14 @@ enum ChartJSON {
         ]
     }
 
-    /// `results` is the list of result names; `conclusion` the conclusion, else what the
-    /// presented form holds (`ChartFormat.conclusion`).
+    /// `results` is the list of result names, `findings` each with its value as text shows it
+    /// (`Glucose: 95 mg/dL`); `conclusion` the conclusion, else what the presented form holds
+    /// (`ChartFormat.conclusion`).
     static func row(_ report: DiagnosticReport) -> [String: TableValue] {
         [
             "date": .time(report.date), "report": .text(report.name), "status": .text(report.status),
-            "results": .list(report.results), "conclusion": .text(ChartFormat.conclusion(report)),
+            "results": .list(report.results.map(\.name)), "findings": .list(report.results.map(ChartFormat.result)),
+            "conclusion": .text(ChartFormat.conclusion(report)),
             "code": .code(report.system, report.code, report.name),
         ]
     }

@@ -57,10 +57,46 @@ public enum ChartSection: String, CaseIterable, Sendable {
         return noun.prefix(1).uppercased() + noun.dropFirst()
     }
 
+    /// The statuses a word after this section keeps (`show meds active`), by the word as
+    /// `RowFilter` reads it (letters and digits, lower case): FHIR's codes for the section's
+    /// resource, `active` taking in a problem's recurrence and relapse. Empty for a section
+    /// whose rows have no status: its words match names and codes only.
+    var statuses: [String: Set<String>] {
+        switch self {
+        case .problems:
+            [
+                "active": ["active", "recurrence", "relapse"], "recurrence": ["recurrence"], "relapse": ["relapse"],
+                "inactive": ["inactive", "remission", "resolved"], "remission": ["remission"],
+                "resolved": ["resolved"],
+            ]
+        case .meds:
+            [
+                "active": ["active"], "onhold": ["on-hold"], "cancelled": ["cancelled"], "completed": ["completed"],
+                "stopped": ["stopped"], "draft": ["draft"], "enteredinerror": ["entered-in-error"],
+            ]
+        case .allergies:
+            ["active": ["active"], "inactive": ["inactive"], "resolved": ["resolved"]]
+        default:
+            [:]
+        }
+    }
+
+    /// Whether a row of this section with `status` belongs on the cover sheet (`show`): an
+    /// active problem or medication; an allergy unless it is known to be over, since one whose
+    /// record gives no status may still hold.
+    func isActive(_ status: String) -> Bool {
+        switch self {
+        case .allergies: !["inactive", "resolved", "entered-in-error"].contains(status)
+        default: statuses["active"]?.contains(status) ?? false
+        }
+    }
+
     /// The section's line in `help show`.
     var help: String {
         switch self {
-        case .summary: "Demographics, and how many entries each section holds (every role)."
+        case .summary:
+            "Demographics with the age (every role); the active problems, medications and allergies, and how many"
+                + " entries each section holds."
         case .allergies: "Allergies and intolerances: substance, category, criticality, status."
         case .meds: "Medication orders: medication, dosage, status, when authored."
         case .problems: "The problem list: condition, status, onset, abatement."

@@ -31,6 +31,8 @@ struct SessionSetup {
         // The home is created 0700 when missing; one others can write is refused, with the fix.
         home = try WardHome.open(option: global.home, create: true)
         policy = try site ?? SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+        // Before any time is shown: the lockout message at sign-on is the first.
+        LocalTime.show(in: policy.records.shownZone)
         // A chain without the audit log or the idle timer runs only where the site says so.
         try policy.requireGuards()
         chain = try pluginRegistry.makeChain(

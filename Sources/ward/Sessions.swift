@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuiltInPlugins
 import WardCore
 
 extension Ward {
@@ -25,6 +26,7 @@ extension Ward {
 
         func run() throws {
             let (home, _) = try Ward.User.open(global)
+            LocalTime.show(in: try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records.shownZone)
             let entries = SessionRegistry(home: home).entries()
             switch format {
             case .json:
@@ -33,6 +35,18 @@ extension Ward {
             case .text:
                 print(Self.table(entries), terminator: "")
             }
+        }
+
+        /// `started` (`2026-11-25T17:04:05Z`, as the entry keeps it) to the minute in the site's
+        /// zone with its offset, as `user list` shows times; as kept when it is not that form.
+        static func shown(started: String) -> String {
+            let text = Array(started.utf8)
+            guard text.count == 20, text[10] == UInt8(ascii: "T"), text[19] == UInt8(ascii: "Z"),
+                let days = CivilDate.days(parsing: started.prefix(10)),
+                let hour = Int(started.dropFirst(11).prefix(2)), let minute = Int(started.dropFirst(14).prefix(2)),
+                let second = Int(started.dropFirst(17).prefix(2))
+            else { return started }
+            return LocalTime.minute(Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second))
         }
 
         /// The entries as a table with a header, every cell sanitized before it is measured;
@@ -44,7 +58,7 @@ extension Ward {
                 + entries.map { entry in
                     [
                         entry.id, entry.user, entry.role, entry.state.rawValue, String(entry.pid), entry.tty ?? "-",
-                        entry.peer ?? "-", entry.started,
+                        entry.peer ?? "-", Self.shown(started: entry.started),
                     ]
                 }
                 .map { $0.map(Sanitizer.line) }

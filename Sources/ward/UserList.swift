@@ -1,12 +1,12 @@
 import ArgumentParser
-import Glibc
+import BuiltInPlugins
 import WardCore
 
 extension Ward.User {
     /// `ward user list`: names, roles, whose password (Ward's, or the system's through PAM),
     /// last sign-on, failed attempts since and, for a locked
-    /// account, until when, in ISO 8601 UTC (`2026-11-23T10:42Z`) as `audit show` and the chart
-    /// tables write times. Never a hash.
+    /// account, until when, in the site's zone with its offset (`2026-11-23T02:42-08:00`) as the
+    /// chart tables write times. Never a hash.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -16,15 +16,16 @@ extension Ward.User {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
+            LocalTime.show(in: try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records.shownZone)
             let users = try Ward.User.store(global).users()
             let now = SignOnSummary.currentTime()
             let rows =
                 [["NAME", "ROLE", "PASSWORD", "LAST SIGN-ON", "FAILED", "LOCKED UNTIL"]]
                 + users.map { user in
                     let last = user.lastSignOn.map { record in
-                        UTCMinute.format(record.time) + (record.tty.map { " from \($0)" } ?? "")
+                        LocalTime.minute(record.time) + (record.tty.map { " from \($0)" } ?? "")
                     }
-                    let locked = user.isLocked(at: now) ? user.lockedUntil.map(UTCMinute.format) : nil
+                    let locked = user.isLocked(at: now) ? user.lockedUntil.map { LocalTime.minute($0) } : nil
                     return [
                         user.name, user.role.rawValue, user.usesSystemPassword ? "system (pam)" : "ward",
                         last ?? "never", String(user.failedAttempts), locked ?? "-",
@@ -41,18 +42,5 @@ extension Ward.User {
                 print(padded.joined(separator: "  "))  // cells sanitized above
             }
         }
-    }
-}
-
-/// `2026-11-23T10:42Z`: a time to the minute in ISO 8601, in UTC, so a listing reads the same on
-/// every machine and sorts as text.
-enum UTCMinute {
-    static func format(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return "\(seconds)s since 1970" }
-        var buffer = [CChar](repeating: 0, count: 32)
-        let n = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%MZ", &parts)
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

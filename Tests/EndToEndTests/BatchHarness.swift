@@ -10,7 +10,10 @@ final class BatchHome {
     var site: String { directory.appendingPathComponent("site.toml").path }
     var passwordFile: String { directory.appendingPathComponent("password").path }
     var environment: [String: String] {
-        ["WARD_HOME": home, "WARD_SITE": site, "HOME": directory.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        [
+            "WARD_HOME": home, "WARD_SITE": site, "HOME": directory.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+            "TZ": "UTC",
+        ]
     }
 
     /// `patients` synthetic patients (seed 1: `W0000011` is Alvarez, Brandon) and a password

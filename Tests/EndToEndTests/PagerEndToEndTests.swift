@@ -91,9 +91,17 @@ import Testing
         #expect(screen[0].hasPrefix(Self.header))
         #expect(screen.contains { $0.hasPrefix("-- end --") })
 
+        // h shows the keys in place of the page; any key brings the page back.
+        try t.press("h")
+        try t.waitFor("Keys of the pager:")
+        try t.press("Space")
+        try t.waitFor("-- end --")
+
+        // q leaves the last page on the normal screen, the prompt under it.
         try t.press("q")
-        let back = try t.waitFor("\(Self.mrn)]> show labs --all\nward [")
+        let back = try t.waitFor(rows[rows.count - 1] + "\nward [")
         #expect(!back.contains("-- more --") && !back.contains("-- end --"))
+        #expect(back.contains(wanted) && back.contains(Self.header))
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
     }

@@ -27,6 +27,34 @@ import Testing
         #expect(screen[9].contains("q: quit"))
     }
 
+    @Test func hOrQuestionMark_showsTheKeys_andAnyKeyGoesBackToThePage_qQuits() {
+        for key in ["h", "?"] {
+            var pager = Pager(buffer: Self.table(rows: 30), rows: 15, columns: 80)
+            let page = pager.screen()
+            #expect(pager.handle(Self.keys(key)) == .redraw)
+            let keys = pager.screen()
+            #expect(keys.count == 15 && keys[0] == "Keys of the pager:")
+            #expect(keys.contains { $0.contains("next page") } && keys.contains { $0.hasPrefix("  q, Ctrl-C") })
+            #expect(keys.allSatisfy { $0.count <= 80 })
+            #expect(keys.last == "Any key: back to the page  q: quit")
+            #expect(pager.handle(Self.space) == .redraw)
+            #expect(pager.screen() == page, "the key that leaves the keys does not also move the page")
+            _ = pager.handle(Self.keys(key))
+            #expect(pager.handle(Self.keys("q")) == .quit)
+        }
+        #expect(Pager(buffer: Self.table(rows: 30), rows: 10, columns: 80).screen()[9].contains("h: keys"))
+    }
+
+    @Test func lastPage_isThePageOnScreen_withoutTheStatusLine_orTheBlankRowsUnderIt() {
+        var pager = Pager(buffer: Self.table(rows: 30), rows: 10, columns: 80)
+        _ = pager.handle(Self.space)
+        #expect(pager.lastPage() == Array(pager.screen().dropLast()))
+        _ = pager.handle(Self.keys("G"))
+        #expect(pager.lastPage() == ["TIME  NAME"] + (23...30).map { "row \($0)" })
+        let short = Pager(buffer: Self.table(rows: 3), rows: 10, columns: 80)
+        #expect(short.lastPage() == ["TIME  NAME", "row 1", "row 2", "row 3"])
+    }
+
     @Test func space_showsTheNextRows_underTheHeaderKeptOnTop() {
         var pager = Pager(buffer: Self.table(rows: 30), rows: 10, columns: 80)
         #expect(pager.handle(Self.space) == .redraw)

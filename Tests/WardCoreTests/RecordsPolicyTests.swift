@@ -173,3 +173,28 @@ import WardCore
         #expect(messages(caFile: scratch.path).first?.contains("not a regular file") == true)
     }
 }
+
+/// `[records] time-zone`: the zone days and times are shown in.
+@Suite struct RecordsTimeZoneTests {
+    private func policy(_ text: String) throws -> SitePolicy {
+        try SitePolicy.parse(text, file: "site.toml", plugins: standInPlugins)
+    }
+
+    @Test func aZoneOfTheDatabase_isTheSites_andNoneIsTheSystems() throws {
+        let records = try policy("[records]\ntime-zone = \"America/Los_Angeles\"\n").records
+        #expect(records.timeZone == "America/Los_Angeles")
+        #expect(records.shownZone == .named("America/Los_Angeles"))
+        #expect(records.summary.contains("time-zone = \"America/Los_Angeles\""))
+        #expect(try policy("").records.shownZone == .system)
+    }
+
+    @Test func aZoneNotInTheDatabase_isAnErrorNamingFileAndLine() {
+        let error = configError { try policy("[records]\nbackend = \"sqlite\"\ntime-zone = \"Mars/Olympus\"\n") }
+        #expect(error?.exitStatus == .configuration)
+        #expect(
+            error?.description
+                == "site.toml:3: 'time-zone' is \"Mars/Olympus\"; allowed: a zone of the tz database "
+                + "(no file /usr/share/zoneinfo/Mars/Olympus)."
+        )
+    }
+}

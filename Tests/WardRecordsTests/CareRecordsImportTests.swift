@@ -5,6 +5,12 @@ import Testing
 
 @testable import WardRecords
 
+/// The results of `Bundles.everyKind`'s panel, with the values of the Observations it refers to.
+private let panelResults = [
+    ReportResult(name: "Glucose", value: 88, unit: "mg/dL"),
+    ReportResult(name: "Urea Nitrogen", value: 12, unit: "mg/dL"),
+]
+
 /// Immunizations, procedures, care plans, diagnostic reports, social history and surveys, and
 /// structured dosage (issue 15): parsed as Synthea writes them, stored, and read back.
 @Suite struct CareRecordsImportTests {
@@ -86,7 +92,7 @@ import Testing
                     name: "Basic metabolic panel - Blood",
                     status: "final",
                     date: Self.day("2016-01-02T03:04:05-05:00"),
-                    results: ["Glucose", "Urea Nitrogen"],
+                    results: panelResults,
                     system: "http://loinc.org"
                 )
             ]
@@ -119,7 +125,7 @@ import Testing
         #expect(chart.procedures.map(\.reason) == ["", "Appendicitis"])
         #expect(chart.procedures.first?.performed == Self.day("2016-01-02T03:04:05-05:00"))
         #expect(chart.carePlans.map(\.activities) == [[]])
-        #expect(chart.reports.map(\.results) == [["Cholesterol"], []])
+        #expect(chart.reports.map(\.results) == [[ReportResult(name: "Cholesterol", value: 180, unit: "mg/dL")], []])
         #expect(chart.reports.map(\.conclusion) == ["", "No acute findings."])
     }
 
@@ -221,6 +227,40 @@ import Testing
         #expect(chart.immunizations.isEmpty && chart.procedures.isEmpty && chart.carePlans.isEmpty)
         #expect(chart.reports.isEmpty && chart.socialHistory.isEmpty && chart.surveys.isEmpty)
     }
+
+    @Test func aReportsResults_carryTheirObservationsValues_codedOrNumber_andANameAloneWhenNotImported() throws {
+        var covid = Bundles.labResult("p1", id: "p1-covid", display: "SARS-CoV-2 RNA Pnl Resp NAA+probe", value: 0)
+        var resource = covid["resource"] as! [String: Any]
+        resource.removeValue(forKey: "valueQuantity")
+        resource["valueCodeableConcept"] = ["coding": [["code": "260373001", "display": "Detected (qualifier value)"]]]
+        covid["resource"] = resource
+        let (home, store, _) = try imported([
+            Bundles.patient("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"),
+            Bundles.diagnosticReport(
+                "p1",
+                name: "SARS-CoV-2 panel",
+                results: [("p1-covid", "SARS-CoV-2 RNA Pnl Resp NAA+probe"), ("elsewhere", "Influenza A RNA")]
+            ),
+            covid,
+        ])
+        defer { home.remove() }
+        #expect(
+            try store.chart(mrn: "M1").reports.first?.results == [
+                ReportResult(name: "SARS-CoV-2 RNA Pnl Resp NAA+probe", text: "Detected (qualifier value)"),
+                "Influenza A RNA",
+            ]
+        )
+    }
+
+    @Test func resultsColumn_readsRowsWrittenBeforeValues_andWritesANameAloneAsBefore() {
+        #expect(RecordsSchema.results(#"["Glucose","Urea"]"#) == ["Glucose", "Urea"])
+        #expect(
+            RecordsSchema.results(#"["A",{"name":"B","value":5.5,"unit":"mg/dL"},{"name":"C","text":"Detected"}]"#)
+                == ["A", ReportResult(name: "B", value: 5.5, unit: "mg/dL"), ReportResult(name: "C", text: "Detected")]
+        )
+        #expect(RecordsSchema.resultsText(["Glucose"]) == #"["Glucose"]"#)
+        #expect(RecordsSchema.results("not json") == [])
+    }
 }
 
 @Suite struct CareRecordsMigrationTests {
@@ -305,7 +345,7 @@ import Testing
             #expect(a.procedures == b.procedures && a.carePlans == b.carePlans && a.reports == b.reports)
         }
         #expect(try exportStore.chart(mrn: "M1").procedures.first?.reason == "Hypertension")
-        #expect(try exportStore.chart(mrn: "M2").reports.first?.results == ["Glucose", "Urea Nitrogen"])
+        #expect(try exportStore.chart(mrn: "M2").reports.first?.results == panelResults)
     }
 
     @Test func aBadLine_namesFileAndLine_andImportsNothingOfTheExport() throws {
@@ -417,7 +457,7 @@ import Testing
         let report = FHIRImporter(store: store).importBundles(at: [directory])
         #expect(report.failures.isEmpty && report.exportsImported == 1 && report.patients == 2)
         #expect(report.imported["Observation"] == 12 && report.imported["Immunization"] == 4)
-        #expect(try store.chart(mrn: "M2").reports.first?.results == ["Glucose", "Urea Nitrogen"])
+        #expect(try store.chart(mrn: "M2").reports.first?.results == panelResults)
     }
 
     @Test func aGzipFileCutShort_orNotGzip_isRefusedAtTheLineItReached() throws {

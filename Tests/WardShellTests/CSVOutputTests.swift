@@ -78,6 +78,12 @@ import WardShell
         #expect(f.run("find zzz").output == "No patient matches. Try fewer letters, or fewer words.")
         #expect(f.run("format text").result == .succeeded)
         #expect(f.run("find lov").output.hasPrefix("#  MRN  NAME"))
+        #expect(f.run("format expanded") == (.succeeded, "Tables are shown as expanded."))
+        #expect(f.run("format") == (.succeeded, "Tables are shown as expanded."))
+        #expect(f.run("find lov").output.hasPrefix("-[ RECORD 1 ]"))
+        #expect(f.run("find lov").output.contains("| Lovelace, Ada Augusta"))
+        #expect(f.run("format text").result == .succeeded)
+        #expect(f.run("format xml").output.contains("'text', 'expanded', 'json', 'csv'"))
         #expect(f.run("format xml").result == .failed)
         #expect(f.run("help format").output.contains("= + - @"))
     }

@@ -172,6 +172,27 @@ import WardShell
         #expect(output.contains("Labs            1"))
     }
 
+    /// The cover sheet: the age beside the birth date, then the active problems, medications and
+    /// allergies, a clinician's first look.
+    @Test func show_summary_givesTheAge_andTheActiveProblemsMedicationsAndAllergies() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        let output = f.run("show").output
+        // Born 1815-12-10; the fixture's clock reads 2023-11-14.
+        #expect(output.contains("Born            1815-12-10\nAge             207 years\n"), "\(output)")
+        #expect(output.contains("Active problems     Diabetes"), "\(output)")
+        #expect(output.contains("Active medications  metformin, twice daily"), "\(output)")
+        #expect(output.contains("Allergies           Peanut (high)"), "\(output)")
+    }
+
+    @Test func show_summary_ofAClerk_givesTheAge_butNoClinicalList() throws {
+        let f = try ShellFixture(role: .clerk, user: "bob")
+        f.run("open M1")
+        let output = f.run("show").output
+        #expect(output.split(separator: "\n").contains { $0.hasPrefix("Age ") && $0.hasSuffix(" 207 years") })
+        #expect(!output.contains("Active problems") && !output.contains("Diabetes"))
+    }
+
     @Test func show_eachSection_printsItsTable() throws {
         let f = try ShellFixture()
         f.run("open M1")
@@ -192,6 +213,37 @@ import WardShell
         #expect(!f.run("show vitals").output.contains("Hemoglobin"))
         #expect(f.run("show notes").output == "No notes in this chart.")
         #expect(f.run("show nonsense").result == .failed)
+    }
+
+    @Test func show_expanded_showsEveryFieldUncut_evenWhereTheTableCutsIt() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        f.width = 40
+        let output = f.run("show encounters --expanded").output
+        #expect(output.hasPrefix("-[ RECORD 1 ]"))
+        #expect(!output.contains("…"))
+        #expect(output.contains("VISIT  | Encounter for check up"))
+        for line in output.split(separator: "\n") { #expect(line.count <= 40) }
+    }
+
+    @Test func help_andTheBanner_breakBetweenWords_at80ColumnsAndLess() throws {
+        let f = try ShellFixture()
+        for width in [80, 60, 40] {
+            f.width = width
+            for command in ["help", "help show", "help find"] {
+                let output = f.run(command).output
+                let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.allSatisfy { $0.count <= width }, "\(command) at \(width): \(output)")
+                // Every word whole: the words of the text, whatever the breaks.
+                f.width = 10_000
+                let unbroken = f.run(command).output
+                f.width = width
+                #expect(
+                    output.split(whereSeparator: \.isWhitespace) == unbroken.split(whereSeparator: \.isWhitespace),
+                    "\(command) at \(width)"
+                )
+            }
+        }
     }
 
     @Test func show_fitsTheTerminalWidth_truncatingCells() throws {

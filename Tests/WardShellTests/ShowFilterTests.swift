@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import WardCore
-import WardShell
+
+@testable import WardShell
 
 /// `show SECTION WORD... [--since DAY] [--until DAY]`: the rows whose name holds every word, of
 /// those days; the access record names the section, never the filter.
@@ -16,6 +17,36 @@ import WardShell
         #expect(f.run("show labs a1c glucose") == (.succeeded, "No labs match."))
         #expect(f.run("show vitals heart").output.contains("72"))
         #expect(f.run("show vitals weight") == (.succeeded, "No vitals match."))
+    }
+
+    @Test func aStatusWord_keepsTheRowsOfThatStatus_inMedsProblemsAndAllergies() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        #expect(f.run("show meds active").output.contains("metformin"))
+        #expect(f.run("show meds ACTIVE metformin").output.contains("metformin"))
+        #expect(f.run("show meds stopped") == (.succeeded, "No medications match."))
+        #expect(f.run("show problems active").output.contains("Diabetes"))
+        #expect(f.run("show problems resolved") == (.succeeded, "No problems match."))
+        #expect(f.run("show allergies active").output.contains("Peanut"))
+        // Elsewhere a status is a word of the name like any other.
+        #expect(f.run("show labs active") == (.succeeded, "No labs match."))
+    }
+
+    @Test func activeProblems_takeInRecurrenceAndRelapse_andAStatusIsNeverANameWord() throws {
+        let filter = try RowFilter(
+            words: ["active"],
+            since: nil,
+            until: nil,
+            statuses: ChartSection.problems.statuses,
+            syntax: ShowCommand.syntax
+        )
+        #expect(filter.words.isEmpty && !filter.isEmpty)
+        for status in ["active", "recurrence", "relapse"] {
+            #expect(filter.keeps(name: "Asthma", code: "", date: nil, status: status), "\(status)")
+        }
+        for status in ["resolved", "inactive", "remission", ""] {
+            #expect(!filter.keeps(name: "Inactive asthma", code: "", date: nil, status: status), "\(status)")
+        }
     }
 
     @Test func days_keepTheRowsOfThoseDays_bothEndsIncluded() throws {

@@ -3,6 +3,31 @@ import Testing
 @testable import WardShell
 
 @Suite struct TextTableTests {
+    @Test func expanded_showsEachRowAsItsFields_oneALine_wrappingNotCutting() {
+        let table = TextTable(
+            headers: ["TIME", "MEASUREMENT", "VALUE"],
+            rows: [
+                ["2020-05-06", "Hemoglobin A1c/Hemoglobin.total in Blood by calculation", "5.4"],
+                ["", "Pulse", "\u{1B}72"],
+            ]
+        )
+        #expect(
+            table.render(width: 40, layout: .expanded) == [
+                "-[ RECORD 1 ]" + String(repeating: "-", count: 21),
+                "TIME        | 2020-05-06",
+                "MEASUREMENT | Hemoglobin",
+                "            | A1c/Hemoglobin.total in",
+                "            | Blood by calculation",
+                "VALUE       | 5.4",
+                "-[ RECORD 2 ]" + String(repeating: "-", count: 21),
+                "TIME        |",
+                "MEASUREMENT | Pulse",
+                "VALUE       | \\e72",
+            ]
+        )
+        #expect(table.render(width: 40) != table.render(width: 40, layout: .expanded))
+    }
+
     @Test func aligns_columns_andTrimsTrailingSpace() {
         let table = TextTable(headers: ["A", "BB"], rows: [["xxx", "y"], ["", "zz"]])
         #expect(table.render(width: 80) == ["A    BB", "xxx  y", "     zz"])

@@ -84,11 +84,15 @@ import WardShell
         #expect(plan["activities"] as? [String] != nil)
         let report = try #require(try f.objects("show reports").first)
         #expect(report["results"] as? [String] == ["Glucose", "Urea Nitrogen"])
+        #expect(report["findings"] as? [String] == ["Glucose: 88 mg/dL", "Urea Nitrogen: 12 mg/dL"])
         #expect((report["code"] as? [String: String])?["code"] == "51990-0")
         let encounter = try #require(try f.objects("show encounters").first)
         #expect((encounter["start"] as? String).map(Self.isInstant) == true)
         let summary = try f.objects("show")
         #expect(summary.first { $0["field"] as? String == "Immunizations" }?["value"] as? Int == 2)
+        // The cover sheet's lists whole, as arrays.
+        #expect(summary.first { $0["field"] as? String == "Active problems" }?["value"] as? [String] != nil)
+        #expect(summary.first { $0["field"] as? String == "Age" }?["value"] as? String != nil)
     }
 
     @Test func aReportWithOnlyAPresentedForm_showsItsTextAsTheConclusion() throws {

@@ -22,8 +22,8 @@ public struct SignOnSummary: Sendable, Equatable {
         self.failedAttempts = failedAttempts
     }
 
-    /// The lines to print after sign-on, in local time:
-    /// `You last signed on Nov 22, 2025 at 09:14 from /dev/pts/3.` and
+    /// The lines to print after sign-on, in the site's zone with its offset:
+    /// `You last signed on Nov 22, 2025 at 09:14 (UTC-08:00) from /dev/pts/3.` and
     /// `There were 2 unsuccessful attempts since you last signed on.`
     public var lines: [String] {
         var lines: [String] = []
@@ -41,16 +41,9 @@ public struct SignOnSummary: Sendable, Equatable {
         return lines
     }
 
-    /// `Nov 22, 2025 at 09:14` in the process's time zone.
+    /// `Nov 22, 2025 at 09:14 (UTC-08:00)`, in the site's zone (`LocalTime`).
     public static func localTime(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        guard localtime_r(&time, &parts) != nil else { return "at \(seconds) (seconds since 1970)" }
-        var buffer = [CChar](repeating: 0, count: 64)
-        let n = strftime(&buffer, buffer.count, "%b %e, %Y at %H:%M", &parts)
-        let text = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // %e pads single-digit days with a space: "Nov  2" reads better as "Nov 2".
-        return text.replacing("  ", with: " ")
+        LocalTime.sentence(seconds)
     }
 
     /// Wall-clock seconds since 1970, for `SignOnRecord.time`.

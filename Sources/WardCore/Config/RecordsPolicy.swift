@@ -11,6 +11,7 @@ import Glibc
 /// ca-file = "/etc/ward/records-ca.pem"                     # trust this CA, not the system's
 /// connect-timeout = "5s"
 /// statement-timeout = "5s"
+/// time-zone = "America/Los_Angeles"                       # days and times shown; default: the system's
 /// ```
 ///
 /// A site, not a user, chooses: a user file cannot name a backend. The password is never in the
@@ -60,6 +61,13 @@ public struct RecordsPolicy: Equatable, Sendable {
     public var caFile: String?
     public var connectTimeout: Duration = defaultTimeout
     public var statementTimeout: Duration = defaultTimeout
+    /// The zone chart days and times, sign-on and lockout times are shown in (`LocalTime`);
+    /// nil for the system's. A key of `[records]` whatever the backend: the site, not the
+    /// server or the terminal, decides which day a clinician reads.
+    public var timeZone: String?
+
+    /// The zone `LocalTime` shows times in for this site.
+    public var shownZone: LocalTime.Zone { timeZone.map(LocalTime.Zone.named) ?? .system }
 
     /// No `[records]`: the home's SQLite file.
     public static func sqlite(file: String) -> RecordsPolicy { RecordsPolicy(file: file, line: 0) }
@@ -69,6 +77,7 @@ public struct RecordsPolicy: Equatable, Sendable {
     public var summary: String {
         let origin = line > 0 ? "    # line \(line)\n" : "    # built-in default: the home's own SQLite file\n"
         var text = "\n[records]" + origin + "backend = \"\(backend.rawValue)\"\n"
+        if let timeZone { text += "time-zone = \"\(timeZone)\"\n" }
         guard backend == .postgresql, let url else { return text }
         text += "url = \"\(Self.format(url))\"\n"
         if let passwordFile { text += "password-file = \"\(passwordFile)\"\n" }
@@ -289,6 +298,23 @@ extension RecordsPolicy {
             if let timeout = try table.duration("statement-timeout", in: timeoutRange) {
                 serverKeys.append("statement-timeout")
                 policy.statementTimeout = timeout
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let zone = try table.string("time-zone") {
+                if let problem = LocalTime.zoneProblem(zone) {
+                    errors.append(
+                        .outOfRange(
+                            file: file,
+                            line: table.line(of: "time-zone"),
+                            key: "time-zone",
+                            value: "\"\(zone)\"",
+                            allowed: problem
+                        )
+                    )
+                } else {
+                    policy.timeZone = zone
+                }
             }
         } catch { errors += (error as? ConfigError)?.all ?? [] }
         errors += table.unknownKeyErrors

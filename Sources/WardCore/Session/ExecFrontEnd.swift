@@ -553,7 +553,11 @@ public final class ExecFrontEnd: SessionFrontEnd {
         Terminal.write(LockScreen.howToUnlock)
     }
 
-    public func showBanner(_ text: String) -> Bool { Terminal.writeChecked(text.hasSuffix("\n") ? text : text + "\n") }
+    /// The site's notice, its lines broken between words at the window's width (`WordWrap`).
+    public func showBanner(_ text: String) -> Bool {
+        let wrapped = WordWrap.text(text, width: terminal.size.columns)
+        return Terminal.writeChecked(wrapped.hasSuffix("\n") ? wrapped : wrapped + "\n")
+    }
 
     // MARK: Signals
 

@@ -406,7 +406,11 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         Terminal.write(LockScreen.howToUnlock)
     }
 
-    public func showBanner(_ text: String) -> Bool { Terminal.writeChecked(text.hasSuffix("\n") ? text : text + "\n") }
+    /// The site's notice, its lines broken between words at the window's width (`WordWrap`).
+    public func showBanner(_ text: String) -> Bool {
+        let wrapped = WordWrap.text(text, width: terminal.size.columns)
+        return Terminal.writeChecked(wrapped.hasSuffix("\n") ? wrapped : wrapped + "\n")
+    }
 
     // MARK: Signals
 
@@ -535,11 +539,15 @@ extension TerminalFrontEnd {
         stopPaging()
     }
 
-    /// q: the normal screen and the prompt come back; the page is wiped.
+    /// q: the normal screen and the prompt come back, under the last page, so that what was
+    /// read stays in view (the next lock clears it with the screen and its scrollback); the
+    /// pager's copy is wiped.
     private func stopPaging() {
         let result = afterPaging ?? .succeeded
+        let lastPage = pager?.lastPage() ?? []
         wipePager()
         leaveAlternateScreen()
+        if !lastPage.isEmpty { Terminal.write(lastPage.joined(separator: "\r\n") + "\r\n") }
         terminal.restore()
         input = .shell
         finished(result)

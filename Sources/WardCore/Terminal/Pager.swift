@@ -14,7 +14,8 @@ import Glibc
 ///
 /// Keys: space, f, Ctrl-F, Page Down: next page; b, Ctrl-B, Page Up: back; Enter, j, Down: one
 /// row on; k, Up: one row back; g, Home: the first page; G, End: the last; `/` a word and Enter:
-/// the next line holding it (case ignored); n: the next match; q: done.
+/// the next line holding it (case ignored); n: the next match; h or ?: these keys, on a screen
+/// of their own until the next key; q: done.
 ///
 /// - Important: Not `Sendable`: it reads a `PageBuffer`, which belongs to the loop's thread.
 public struct Pager {
@@ -51,6 +52,24 @@ public struct Pager {
     private var search: [UInt8] = []
     /// Shown in the status line until the next key: not found, a plugin's notice.
     private var message: String?
+    /// The keys are on screen in place of the page (`h`, `?`), until the next key.
+    public private(set) var isShowingKeys = false
+
+    /// What `h` and `?` show: every key, one a line, short enough for 80 columns.
+    static let keyHelp = [
+        "Keys of the pager:",
+        "",
+        "  space, f, Ctrl-F, Page Down   next page",
+        "  b, Ctrl-B, Page Up            previous page",
+        "  Enter, j, Down                one line on",
+        "  k, y, Up                      one line back",
+        "  g, <, Home                    first page",
+        "  G, >, End                     last page",
+        "  /word Enter                   the next line holding the word (case ignored)",
+        "  n                             the next line holding it again",
+        "  h, ?                          these keys",
+        "  q, Ctrl-C                     back to the prompt; the last page stays on screen",
+    ]
 
     public init(buffer: PageBuffer, rows: Int, columns: Int) {
         self.buffer = buffer
@@ -182,6 +201,10 @@ public struct Pager {
     public mutating func handle(_ key: [UInt8]) -> Action {
         message = nil
         if typing != nil { return type(key) }
+        if isShowingKeys {
+            isShowingKeys = false
+            return key == Array("q".utf8) || key == Array("Q".utf8) ? .quit : .redraw
+        }
         switch key {
         case [0x20], Array("f".utf8), [0x06], Array("\u{1B}[6~".utf8):
             if isAtEnd { message = "(end) q: back to the prompt  b: back" } else { nextPage() }
@@ -197,6 +220,8 @@ public struct Pager {
             top = lastTop
         case Array("q".utf8), Array("Q".utf8):
             return .quit
+        case Array("h".utf8), Array("H".utf8), Array("?".utf8):
+            isShowingKeys = true
         case Array("/".utf8):
             typing = []
         case Array("n".utf8):
@@ -282,7 +307,26 @@ public struct Pager {
     // MARK: Drawing
 
     /// The screen, top to bottom: the kept header, the rows, the status line; `rows` lines.
+    /// While the keys are shown (`h`), they are the screen.
     public func screen() -> [String] {
+        if isShowingKeys {
+            var lines = Self.keyHelp.prefix(max(0, rows - 1)).map { DisplayWidth.prefix($0, columns: columns) }
+            while lines.count < rows - 1 { lines.append("") }
+            lines.append(DisplayWidth.prefix("Any key: back to the page  q: quit", columns: columns))
+            return lines
+        }
+        return page()
+    }
+
+    /// The page as q leaves it on the normal screen: the kept header and the rows on screen,
+    /// without the status line or the blank rows under the last page.
+    public func lastPage() -> [String] {
+        var lines = Array(page().dropLast())
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    private func page() -> [String] {
         var lines: [String] = []
         if let header = keptHeader(above: top) {
             lines.append(buffer.style.header(DisplayWidth.prefix(buffer.text(at: header), columns: columns)))
@@ -306,8 +350,8 @@ public struct Pager {
         let first = wrapped[min(top, wrapped.count - 1)].line + 1
         let last = wrapped[max(0, end - 1)].line + 1
         let place = "lines \(first)-\(last) of \(buffer.count)"
-        // Short enough for 80 columns: q, the way out, must not be cut off.
-        let keys = "(space: more, b: back, /: search, q: quit)"
+        // Short enough for 80 columns: q, the way out, must not be cut off; h after it may be.
+        let keys = "(space: more, b: back, /: search, q: quit, h: keys)"
         return (end >= wrapped.count ? "-- end -- " : "-- more -- ") + place + " " + keys
     }
 
@@ -318,6 +362,7 @@ public struct Pager {
         zero(&typing)
         zero(&search)
         message = nil
+        isShowingKeys = false
         wrapped = []
         top = 0
     }

@@ -128,7 +128,7 @@ struct BundleWriter {
                     table: .report,
                     values: [
                         .integer(try id(reference)), .text(report.code), .text(report.name), .text(report.status),
-                        .integer(seconds(report.date)), .text(RecordsSchema.listText(report.results)),
+                        .integer(seconds(report.date)), .text(RecordsSchema.resultsText(report.results)),
                         .text(report.conclusion), .text(report.system), .text(report.presentedForm),
                     ]
                 )

@@ -4,8 +4,9 @@ import Foundation
 /// passes over its bytes, one entry at a time.
 ///
 /// A bundle can be hundreds of megabytes (one long life in Synthea), so it is never held whole:
-/// the first pass (`init(reading:)`) keeps only the Patients, the Medications and the names of
-/// Conditions and Observations (for references without a `display`), checks each
+/// the first pass (`init(reading:)`) keeps only the Patients, the Medications, the names of
+/// Conditions and Observations (for references without a `display`) and the Observations'
+/// values (for a report's results), checks each
 /// patient's id and MRN, and refuses two Patients with the same id or MRN; the second
 /// (`readResources`) converts each entry and hands it to the writer, which writes it in the
 /// bundle's one transaction. Memory is one entry plus the bundle's patients, whatever the size;
@@ -61,6 +62,8 @@ struct FHIRBundle {
     /// Conditions' and Observations' names, by `fullUrl` and `Type/id`: what an encounter's or a
     /// procedure's `reasonReference`, or a report's `result`, names when it has no `display`.
     private var names: [String: String] = [:]
+    /// Observations' values, by the same keys as `names`: what a report's `result` shows.
+    private var values: [String: ObservedValue] = [:]
     /// Bounds `names`: a reference past it shows its `display` or nothing, the import goes on.
     static let nameLimit = 200_000
 
@@ -99,7 +102,14 @@ struct FHIRBundle {
                 let code = try resource.field("code")
             {
                 let name = try Self.concept(code).display
-                for key in [fullURL, id.map { "\(type)/\($0)" }].compactMap({ $0 }) { names[key] = name }
+                // A value this pass cannot read is left to the second, which names its path.
+                let value = type == "Observation" ? (try? Self.value(resource)) ?? nil : nil
+                for key in [fullURL, id.map { "\(type)/\($0)" }].compactMap({ $0 }) {
+                    names[key] = name
+                    if let value {
+                        values[key] = ObservedValue(number: value.number, text: value.text, unit: value.unit)
+                    }
+                }
             }
         }
     }
@@ -128,7 +138,8 @@ struct FHIRBundle {
 
     /// A resource as the first pass needs it: built whole when it is a Patient or a Medication;
     /// only its `resourceType`, `id` and `code` when it is a Condition or an Observation (whose
-    /// names references may need); else only as far as its `resourceType` (Synthea writes it
+    /// names references may need), and an Observation's value (what a report's results show);
+    /// else only as far as its `resourceType` (Synthea writes it
     /// first). The rest is checked as JSON and skipped, so the first pass builds little more than
     /// the patients. Everything the second pass builds and checks in full, duplicate keys included.
     static func firstPassResource(_ reader: JSONStreamReader) throws -> JSONValue {
@@ -142,7 +153,12 @@ struct FHIRBundle {
             if member == "resourceType", case .string(let type) = value {
                 switch type {
                 case "Patient", "Medication": keep = nil
-                case "Condition", "Observation": keep = ["resourceType", "id", "code"]
+                case "Condition": keep = ["resourceType", "id", "code"]
+                case "Observation":
+                    keep = [
+                        "resourceType", "id", "code", "valueQuantity", "valueCodeableConcept", "valueString",
+                        "valueInteger", "valueBoolean",
+                    ]
                 default: keep = []
                 }
             }
@@ -298,7 +314,7 @@ struct FHIRBundle {
             var date = try Self.time(resource, "effectiveDateTime")
             if date == nil, let period = try resource.field("effectivePeriod") { date = try Self.time(period, "start") }
             if date == nil { date = try Self.time(resource, "issued") }
-            let results = try resource.array("result").compactMap(name(of:))
+            let results = try resource.array("result").compactMap(result(of:))
             return .report(
                 try subject("subject"),
                 DiagnosticReport(
@@ -331,6 +347,21 @@ struct FHIRBundle {
         if let display = try reference.string("display") { return display }
         guard let target = try reference.string("reference") else { return nil }
         return names[target]
+    }
+
+    /// What a report's `result` reference names, with the value of the Observation it refers
+    /// to when that is in this input; nil when it names nothing.
+    private func result(of reference: JSONCursor) throws -> ReportResult? {
+        guard let name = try name(of: reference) else { return nil }
+        let value = try reference.string("reference").flatMap { values[$0] }
+        return ReportResult(name: name, value: value?.number, text: value?.text, unit: value?.unit ?? "")
+    }
+
+    /// An Observation's value, kept from the first pass for the reports that refer to it.
+    private struct ObservedValue {
+        var number: Double?
+        var text: String?
+        var unit: String
     }
 
     /// A Patient's FHIR id: its `id`, else the entry's `fullUrl`; printable ASCII without spaces,

@@ -11,8 +11,9 @@ public struct DiagnosticReport: Sendable, Equatable {
     /// `effectiveDateTime`, else the start of `effectivePeriod`, else `issued`.
     public var date: Date?
     /// The referenced Observations, by name: each reference's `display` (Synthea writes one),
-    /// else the name of the Observation it refers to in the same import.
-    public var results: [String]
+    /// else the name of the Observation it refers to in the same import; with the
+    /// Observation's value when it is in the same import.
+    public var results: [ReportResult]
     /// The report's free-text conclusion, or empty.
     public var conclusion: String
 
@@ -29,7 +30,7 @@ public struct DiagnosticReport: Sendable, Equatable {
         name: String,
         status: String = "final",
         date: Date? = nil,
-        results: [String] = [],
+        results: [ReportResult] = [],
         conclusion: String = "",
         system: String = "",
         presentedForm: String = ""

@@ -178,7 +178,7 @@ struct ChartLoader {
                     name: $0.text(1),
                     status: $0.text(2),
                     date: date($0[3]),
-                    results: RecordsSchema.list($0.text(4)),
+                    results: RecordsSchema.results($0.text(4)),
                     conclusion: $0.text(5),
                     system: $0.text(6),
                     presentedForm: $0.text(7)

@@ -223,7 +223,7 @@ private struct Slots {
                     name: try need(t.1),
                     status: try need(t.2),
                     date: date(i.0),
-                    results: RecordsSchema.list(try need(t.3)),
+                    results: RecordsSchema.results(try need(t.3)),
                     conclusion: try need(t.4),
                     system: try need(t.5),
                     presentedForm: try need(t.6)

@@ -127,7 +127,7 @@ extension PostgresRecordStore {
             try rows(
                 """
                 INSERT INTO diagnostic_report (patient_id, code, name, status, date, results, conclusion, system, presented_form)
-                VALUES (\(id), \(r.code), \(r.name), \(r.status), \(seconds(r.date)), \(RecordsSchema.listText(r.results)),
+                VALUES (\(id), \(r.code), \(r.name), \(r.status), \(seconds(r.date)), \(RecordsSchema.resultsText(r.results)),
                     \(r.conclusion), \(r.system), \(r.presentedForm))
                 """
             )

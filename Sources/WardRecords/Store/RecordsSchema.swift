@@ -284,6 +284,17 @@ enum RecordsSchema {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A report's results as its `results` column holds them (`ReportResult`'s JSON).
+    static func resultsText(_ results: [ReportResult]) -> String {
+        guard let data = try? JSONEncoder().encode(results) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The results a `results` column holds; empty for text that is not such an array.
+    static func results(_ text: String) -> [ReportResult] {
+        (try? JSONDecoder().decode([ReportResult].self, from: Data(text.utf8))) ?? []
+    }
+
     /// The names a list column holds; empty for text that is not a JSON array of strings.
     static func list(_ text: String) -> [String] {
         (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []

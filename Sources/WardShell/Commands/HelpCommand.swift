@@ -30,7 +30,7 @@ struct HelpCommand: ShellCommand {
             shell.write("  \(name)\(pad)  \(type.syntax.abstract)")
         }
         shell.write("Type 'help COMMAND' for one command. Tab completes commands.")
-        shell.write("Output taller than the window is paged: space next page, b back, / search, q quit.")
+        shell.write("Output taller than the window is paged: space next page, b back, / search, h keys, q quit.")
         return .succeeded
     }
 }

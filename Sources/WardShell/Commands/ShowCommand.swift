@@ -2,8 +2,8 @@ import Foundation
 import WardCore
 import WardRecords
 
-/// `show [SECTION] [WORD...] [--since DAY] [--until DAY] [--all]`: one section of the current
-/// chart, as a table that fits the terminal.
+/// `show [SECTION] [WORD...] [--since DAY] [--until DAY] [--all] [--expanded]`: one section of
+/// the current chart, as a table that fits the terminal, or one field a line (`--expanded`).
 ///
 /// Everyone may see `summary` (demographics); the clinical sections (every other `ChartSection`)
 /// are for clinicians only, refused by the shell for a clerk or an auditor before anything is
@@ -12,7 +12,12 @@ import WardRecords
 /// screenful is the sensible default.
 ///
 /// Words after the section keep the rows each one matches, by name, code or abbreviation
-/// (`show labs hba1c`); `--since` and `--until` keep the rows of those days (`RowFilter`).
+/// (`show labs hba1c`), or, for a section with statuses, by status (`show meds active`);
+/// `--since` and `--until` keep the rows of those days (`RowFilter`).
+///
+/// The summary is the cover sheet: demographics with the age, then, for a clinician, how many
+/// entries each section holds and the active problems, active medications and allergies, each
+/// in a few lines.
 ///
 /// Each table carries its rows typed too (`ChartJSON`), for JSON.
 ///
@@ -32,13 +37,15 @@ struct ShowCommand: ShellCommand {
             help: "The section to show (listed above), or a prefix only it starts with; Tab completes it."
                 + " Words after it keep the rows each word matches: in the name, ignoring case, spaces and"
                 + " punctuation; the whole code ('show labs 4548-4'); or a common abbreviation (hba1c, a1c,"
-                + " bmi, bp, ldl, hdl, egfr, hb, wbc...: man ward, FILTERS): 'show labs hba1c'."
+                + " bmi, bp, ldl, hdl, egfr, hb, wbc...: man ward, FILTERS): 'show labs hba1c'. For meds,"
+                + " problems and allergies, a status keeps the rows of that status: 'show meds active'."
                 + " Ward records which section was shown, never these words."
         ),
         options: [
-            .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD, UTC)."),
-            .init("until", value: "day", help: "Keep rows up to this day, included (YYYY-MM-DD, UTC)."),
+            .init("since", value: "day", help: "Keep rows from this day on (YYYY-MM-DD, as the table shows days)."),
+            .init("until", value: "day", help: "Keep rows up to this day, included (YYYY-MM-DD)."),
             .init("all", help: "Show every row, not only the newest."),
+            .init("expanded", help: "Show each row as its fields, one a line, nothing cut."),
         ]
     )
 
@@ -49,26 +56,41 @@ struct ShowCommand: ShellCommand {
 
     let section: ChartSection
     let all: Bool
+    let expanded: Bool
     let filter: RowFilter
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         all = arguments.flags.contains("all")
+        expanded = arguments.flags.contains("expanded")
+        let section = try arguments.operands.first.map { word throws(UsageError) in try Self.section(word) }
         filter = try RowFilter(
             words: Array(arguments.operands.dropFirst()),
             since: arguments.values["since"],
             until: arguments.values["until"],
+            statuses: section?.statuses ?? [:],
             syntax: Self.syntax
         )
-        guard let word = arguments.operands.first else {
+        guard let section else {
             guard filter.isEmpty else {
                 throw UsageError(.invalid("Filters need a section: 'show labs a1c'"), syntax: Self.syntax)
             }
-            section = .summary
+            self.section = .summary
             return
         }
+        self.section = section
+        guard section != .summary || filter.isEmpty else {
+            throw UsageError(
+                .invalid("The summary has no rows to filter; name a section: 'show labs a1c'"),
+                syntax: Self.syntax
+            )
+        }
+    }
+
+    /// The section a typed word names, or why it names none.
+    private static func section(_ word: String) throws(UsageError) -> ChartSection {
         switch ChartSection.lookUp(word) {
         case .found(let section):
-            self.section = section
+            return section
         case .ambiguous(let candidates):
             let names = candidates.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw UsageError(.invalid("'\(word)' could be any of \(names); type more letters"), syntax: Self.syntax)
@@ -77,12 +99,6 @@ struct ShowCommand: ShellCommand {
         case .unknown(nearest: nil):
             throw UsageError(
                 .invalidValue(word, for: "<section>", allowed: ChartSection.allCases.map(\.rawValue)),
-                syntax: Self.syntax
-            )
-        }
-        guard section != .summary || filter.isEmpty else {
-            throw UsageError(
-                .invalid("The summary has no rows to filter; name a section: 'show labs a1c'"),
                 syntax: Self.syntax
             )
         }
@@ -108,6 +124,7 @@ struct ShowCommand: ShellCommand {
                 name: \.substance,
                 code: \.code,
                 date: \.recorded,
+                status: \.status,
                 shell,
                 values: ChartJSON.row
             ) { [$0.substance, $0.category, $0.criticality, $0.status, ChartFormat.day($0.recorded)] }
@@ -118,6 +135,7 @@ struct ShowCommand: ShellCommand {
                 name: \.display,
                 code: \.code,
                 date: \.authored,
+                status: \.status,
                 shell,
                 values: ChartJSON.row
             ) { [$0.display, $0.dosage, $0.status, ChartFormat.day($0.authored)] }
@@ -128,6 +146,7 @@ struct ShowCommand: ShellCommand {
                 name: \.display,
                 code: \.code,
                 date: \.onset,
+                status: \.status,
                 shell,
                 values: ChartJSON.row
             ) { [$0.display, $0.status, ChartFormat.day($0.onset), ChartFormat.day($0.abated)] }
@@ -201,7 +220,8 @@ struct ShowCommand: ShellCommand {
         var rows = [
             ["MRN", p.mrn + (p.restricted ? " (restricted)" : "")],
             ["Name", ChartFormat.name(given: p.given, family: p.family)],
-            ["Born", p.birthDate], ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
+            ["Born", p.birthDate], ["Age", ChartFormat.age(birthDate: p.birthDate, on: shell.now())],
+            ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
         ]
         // JSON: the same field and value, a count as a number.
         var values = rows.map { ["field": TableValue.text($0[0]), "value": TableValue.text($0[1])] }
@@ -213,7 +233,42 @@ struct ShowCommand: ShellCommand {
             }
         }
         shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields, values: values))
+        if shell.chartContents == .full { coverSheet(chart, shell) }
     }
+
+    /// The cover sheet under the summary: what a clinician must know before anything else,
+    /// each list in at most `coverLines` lines, the last saying how many more there are.
+    private func coverSheet(_ chart: LoadedChart, _ shell: Shell) {
+        let problems = chart.problems.reversed().filter { ChartSection.problems.isActive($0.status) }.map(\.display)
+        let medications = chart.medications.reversed().filter { ChartSection.meds.isActive($0.status) }
+            .map { $0.dosage.isEmpty ? $0.display : "\($0.display), \($0.dosage)" }
+        let allergies = chart.allergies.reversed().filter { ChartSection.allergies.isActive($0.status) }
+            .map { $0.criticality.isEmpty ? $0.substance : "\($0.substance) (\($0.criticality))" }
+        var rows: [[String]] = []
+        for (label, items, more) in [
+            ("Active problems", problems, "show problems active"),
+            ("Active medications", medications, "show meds active"),
+            ("Allergies", allergies, "show allergies"),
+        ] {
+            let lines =
+                items.isEmpty
+                ? ["none recorded"]
+                : items.count <= Self.coverLines
+                    ? items
+                    : items.prefix(Self.coverLines - 1) + ["and \(items.count - Self.coverLines + 1) more: '\(more)'"]
+            for (index, line) in lines.enumerated() { rows.append([index == 0 ? label : "", line]) }
+        }
+        // JSON: each whole list, nothing left out.
+        let values: [[String: TableValue]] = [
+            ["field": .text("Active problems"), "value": .list(problems)],
+            ["field": .text("Active medications"), "value": .list(medications)],
+            ["field": .text("Allergies"), "value": .list(allergies)],
+        ]
+        shell.write(TextTable(headers: ["FIELD", "VALUE"], rows: rows, layout: .fields, values: values))
+    }
+
+    /// The most lines a list of the cover sheet takes.
+    static let coverLines = 3
 
     /// How many rows `section` holds in `chart`, for the summary.
     static func count(_ section: ChartSection, _ chart: LoadedChart) -> Int {
@@ -244,7 +299,7 @@ struct ShowCommand: ShellCommand {
             date: { $0.time },
             shell,
             values: ChartJSON.row,
-            cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), $0.unit] }
+            cells: { [ChartFormat.time($0.time), $0.display, ChartFormat.value($0), ChartFormat.unit($0.unit)] }
         )
     }
 
@@ -256,17 +311,27 @@ struct ShowCommand: ShellCommand {
         name: (Item) -> String,
         code: (Item) -> String,
         date: (Item) -> Date?,
+        status: (Item) -> String = { _ in "" },
         _ shell: Shell,
         values: (Item) -> [String: TableValue],
         cells: (Item) -> [String]
     ) {
-        let kept = items.filter { filter.keeps(name: name($0), code: code($0), date: date($0)) }
+        let kept = items.filter {
+            filter.keeps(name: name($0), code: code($0), date: date($0), status: status($0))
+        }
         guard !kept.isEmpty else {
             shell.write(filter.isEmpty ? "No \(section.noun) in this chart." : "No \(section.noun) match.")
             return
         }
         let shown = all ? kept : Array(kept.prefix(Self.recent))
-        shell.write(TextTable(headers: headers, rows: shown.map(cells), values: shown.map(values)))
+        shell.write(
+            TextTable(
+                headers: headers,
+                rows: shown.map(cells),
+                layout: expanded ? .expanded : .columns,
+                values: shown.map(values)
+            )
+        )
         if shown.count < kept.count {
             shell.write(
                 "\(kept.count - shown.count) older not shown; 'show \(section.rawValue) --all' lists every one."

@@ -85,7 +85,10 @@ public final class BatchOutput: ShellOutput, BatchReporter {
     public func message(_ text: String, _ mode: Sanitizer.Mode) {
         guard current != nil else { return standardError(text) }
         switch format {
-        case .text: standardOutput(Sanitizer.sanitize(text, mode))
+        case .text:
+            // Broken between words only at a terminal: a script reads each message whole.
+            let text = Sanitizer.sanitize(text, mode)
+            standardOutput(mode == .text ? WordWrap.text(text, width: width()) : text)
         case .json: messages.append(text)
         case .csv: standardError(text)
         }

@@ -38,6 +38,9 @@ public final class TextOutput: ShellOutput {
     private let print: (String) -> Void
     private let printHeader: ((String) -> Void)?
     public var format: BatchOutput.Format = .text
+    /// Text shows each table's rows as their fields, one a line (`format expanded`:
+    /// `TextTable.Layout.expanded`), where a row of columns would cut its cells.
+    public var expanded = false
     /// Colour for table headers at a terminal (`TerminalStyle`); plain unless the shell's
     /// executable says so.
     public var style = TerminalStyle.plain
@@ -57,20 +60,26 @@ public final class TextOutput: ShellOutput {
         self.printHeader = printHeader
     }
 
-    public func message(_ text: String, _ mode: Sanitizer.Mode) { print(Sanitizer.sanitize(text, mode)) }
+    /// A message Ward laid out (`.text`: help, the banner) breaks between words at the width,
+    /// where the terminal would cut a word at its edge (`WordWrap`).
+    public func message(_ text: String, _ mode: Sanitizer.Mode) {
+        let text = Sanitizer.sanitize(text, mode)
+        print(mode == .text ? WordWrap.text(text, width: width()) : text)
+    }
 
     public func table(_ table: TextTable) {
         switch format {
         case .text:
-            let lines = table.render(width: width())
-            // `.fields` and `.paragraphs` have no header line to keep. A pager's buffer styles the
-            // header itself, after it has measured it.
-            if table.layout == .columns, let printHeader, let header = lines.first {
+            let layout = expanded && table.layout == .columns ? .expanded : table.layout
+            let lines = table.render(width: width(), layout: layout)
+            // Only `.columns` has a header line to keep. A pager's buffer styles the header
+            // itself, after it has measured it.
+            if layout == .columns, let printHeader, let header = lines.first {
                 printHeader(header)
                 for line in lines.dropFirst() { print(line) }
             } else {
                 for (index, line) in lines.enumerated() {
-                    print(index == 0 && table.layout == .columns ? style.header(line) : line)
+                    print(index == 0 && layout == .columns ? style.header(line) : line)
                 }
             }
         case .json:

@@ -3,14 +3,15 @@ import Foundation
 /// A cell as JSON writes it (`ward --batch --format json`, the shell's `format json`): typed, so
 /// a script reads a number as a number and a time as a time, not text to parse again.
 ///
-/// Text shows a row for reading (`72`, `2020-05-06T12:08Z`, the code's display); JSON keeps what
-/// the record holds: the number, the instant to the second with its offset, the code with its
-/// system. `TextTable.values` holds a row's cells so, by key.
+/// Text shows a row for reading (`72`, `2020-05-06T05:08-07:00`, the code's display); JSON keeps
+/// what the record holds: the number, the instant to the second with its offset, the code with
+/// its system. `TextTable.values` holds a row's cells so, by key.
 public enum TableValue: Sendable, Equatable {
     case text(String)
     case number(Double)
     case bool(Bool)
-    /// An instant, written `2020-01-02T03:04:05Z` (ISO 8601, UTC, with its offset).
+    /// An instant, written `2020-01-02T03:04:05-08:00` (RFC 3339, in the site's zone with its
+    /// offset); a FHIR date without a time as that day (`2020-01-02`, `ChartFormat.instant`).
     case time(Date)
     /// A code with its system, as the record holds them: `{"system": …, "code": …, "display": …}`,
     /// each key only when not empty (rows imported before migration 4 have no system).
@@ -26,10 +27,10 @@ public enum TableValue: Sendable, Equatable {
         code.isEmpty ? .null : .code(system: system, code: code, display: display)
     }
 
-    /// `2020-01-02T03:04:05Z`.
+    /// `2020-01-02T03:04:05-08:00`.
     static func iso8601(_ date: Date) -> String {
         // Not `Date.ISO8601FormatStyle`: it builds a calendar in the process's time zone, which
-        // reads ICU's zone data (resident memory) to write a UTC time.
+        // reads ICU's zone data (resident memory); the C library's zone functions do it.
         ChartFormat.instant(date)
     }
 }

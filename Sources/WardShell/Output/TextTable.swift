@@ -23,6 +23,10 @@ public struct TextTable: Sendable {
         /// Each row as a heading of all but its last cell, then the last cell wrapped to the
         /// width and indented: text that is read, not scanned (`show notes`).
         case paragraphs
+        /// Each row as its fields, one a line, `HEADER | value`, under a `-[ RECORD n ]-` line,
+        /// as psql's `\x` shows them: a value too long for the width goes on over the next
+        /// lines, never cut (`show labs --expanded`, `format expanded`).
+        case expanded
     }
 
     public var headers: [String]
@@ -87,11 +91,37 @@ public struct TextTable: Sendable {
     /// The lines of the table as text, none longer than `width` (unless even the narrowest
     /// columns cannot fit).
     public func render(width: Int) -> [String] {
+        render(width: width, layout: layout)
+    }
+
+    /// The lines as `layout` lays the rows out, whatever the table's own.
+    public func render(width: Int, layout: Layout) -> [String] {
         switch layout {
         case .columns: columns(width: width)
         case .fields: Array(columns(width: width).dropFirst())
         case .paragraphs: paragraphs(width: width)
+        case .expanded: expanded(width: width)
         }
+    }
+
+    private func expanded(width: Int) -> [String] {
+        let labels = headers.map(Sanitizer.line)
+        let labelWidth = labels.map(DisplayWidth.of).max() ?? 0
+        let valueWidth = max(20, width - labelWidth - 3)
+        var lines: [String] = []
+        for (number, row) in rows.enumerated() {
+            let title = "-[ RECORD \(number + 1) ]"
+            lines.append(title + String(repeating: "-", count: max(0, min(width, labelWidth + 3 + 20) - title.count)))
+            for (index, label) in labels.enumerated() {
+                let pad = String(repeating: " ", count: labelWidth - DisplayWidth.of(label))
+                let value = Sanitizer.line(index < row.count ? row[index] : "")
+                for (part, text) in Self.wrap(value, width: valueWidth).enumerated() {
+                    let head = part == 0 ? label + pad : String(repeating: " ", count: labelWidth)
+                    lines.append(Self.trimmingTrailingSpaces(Array((head + " | " + text).utf8)))
+                }
+            }
+        }
+        return lines
     }
 
     private func paragraphs(width: Int) -> [String] {
