@@ -219,8 +219,8 @@ struct ShowCommand: ShellCommand {
         let p = chart.patient
         var rows = [
             ["MRN", p.mrn + (p.restricted ? " (restricted)" : "")],
-            ["Name", ChartFormat.name(given: p.given, family: p.family)],
-            ["Born", p.birthDate], ["Age", ChartFormat.age(birthDate: p.birthDate, on: shell.now())],
+            ["Name", PatientLabel.name(p)],
+            ["Born", PatientLabel.born(p.birthDate)], ["Age", ChartFormat.age(birthDate: p.birthDate, on: shell.now())],
             ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
         ]
         // JSON: the same field and value, a count as a number.
