@@ -232,9 +232,11 @@ extension AuditEntry {
         }
     }
 
-    /// How an administrative command ended: `outcome` ok, or failed with the exit `status`.
-    public static func outcomeFields(_ status: ExitStatus) -> [(key: String, value: CanonicalJSON.Value)] {
-        status == .success
+    /// How an administrative command ended: `outcome` ok, or failed with the exit `status`; nil
+    /// for the record written before the change (`outcome` started), whose end is not known yet.
+    public static func outcomeFields(_ status: ExitStatus?) -> [(key: String, value: CanonicalJSON.Value)] {
+        guard let status else { return [("outcome", .string(RecordAccess.Outcome.started.rawValue))] }
+        return status == .success
             ? [("outcome", .string(RecordAccess.Outcome.ok.rawValue))]
             : [
                 ("outcome", .string(RecordAccess.Outcome.failed.rawValue)),
@@ -247,7 +249,7 @@ extension AuditEntry {
         _ kind: Kind,
         by user: UnixUser,
         _ details: [(key: String, value: CanonicalJSON.Value)],
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         AuditEntry(kind, user.fields + details + outcomeFields(status))
     }
@@ -258,7 +260,7 @@ extension AuditEntry {
         target: String,
         role: Role? = nil,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         let role = role.map { [(key: "target_role", value: CanonicalJSON.Value.string($0.rawValue))] } ?? []
         return administrative(kind, by: user, [("target", .string(target))] + role, status: status)
@@ -271,7 +273,7 @@ extension AuditEntry {
         wardUser: String?,
         target: String,
         sessions: [String],
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         administrative(
             .lockRequest,
@@ -328,7 +330,7 @@ extension AuditEntry {
         allowed: String?,
         reason: String?,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         var fields: [(key: String, value: CanonicalJSON.Value)] = [
             ("peer", peer.map { .string($0) } ?? .null), ("port", port.map { .integer(Int64($0)) } ?? .null),
@@ -343,7 +345,7 @@ extension AuditEntry {
         path: String,
         counts: ImportCounts,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     )
         -> AuditEntry
     {
@@ -370,7 +372,7 @@ extension AuditEntry {
         version: Int?,
         applied: [String],
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         administrative(
             .dbMigrate,
@@ -385,13 +387,14 @@ extension AuditEntry {
         )
     }
 
-    /// `ward demo`: how many patients from which seed, and whether they were `made` or `reused`.
+    /// `ward demo`: how many patients from which seed, and whether they were `made` or `reused`
+    /// (nil, written null, before the command knows).
     public static func demo(
         patients: Int,
         seed: UInt64,
-        reused: Bool,
+        reused: Bool?,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     )
         -> AuditEntry
     {
@@ -400,7 +403,7 @@ extension AuditEntry {
             by: user,
             [
                 ("patients", .integer(Int64(patients))), ("seed", .string(String(seed))),
-                ("records", .string(reused ? "reused" : "made")),
+                ("records", reused.map { .string($0 ? "reused" : "made") } ?? .null),
             ],
             status: status
         )

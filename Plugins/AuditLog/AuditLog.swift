@@ -235,14 +235,14 @@ public final class AuditLog: Plugin {
         case .accessed(let access):
             // The command has run: an access that showed or changed a record and cannot be
             // recorded locks the session; a refused or failed one is reported.
-            return record(.access(access), context: context, grantsAccess: access.outcome == .ok)
+            return record(.access(access), context: context, grantsAccess: access.outcome.mustBeRecorded)
         case .accessedTogether(let accesses):
             // One group: one lock, one write, one sync; each access still its own record.
             return record(
                 accesses.map(AuditEntry.access),
                 context: context,
                 source: nil,
-                grantsAccess: accesses.contains { $0.outcome == .ok }
+                grantsAccess: accesses.contains { $0.outcome.mustBeRecorded }
             )
         case .promptReady:
             // Not an event that matters to an auditor; the end of a command that showed no
@@ -300,7 +300,11 @@ public final class AuditLog: Plugin {
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(kind.rawValue)"])
             // Accesses (a break of the glass among them) are written while their command runs,
             // before it shows the records: it ran, and what it found is not shown.
-            let what = entries.allSatisfy { [.access, .breakGlass].contains($0.kind) } ? "Not shown" : "Not run"
+            // A write's `started` record comes before the write, which then is not made.
+            let what =
+                entries.contains { $0.details.contains { $0.key == "outcome" && $0.value == .string("started") } }
+                ? "Not written"
+                : entries.allSatisfy { [.access, .breakGlass].contains($0.kind) } ? "Not shown" : "Not run"
             let message = "\(what): the audit log cannot be written (\(error)). The session is locked."
             if grantsAccess {
                 context.lock(reason: .failure)

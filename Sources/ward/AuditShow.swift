@@ -47,7 +47,7 @@ extension Ward.Audit {
 
         @Option(
             help: ArgumentHelp(
-                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too) or failed.",
+                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too), failed or started.",
                 valueName: "outcome"
             )
         )

@@ -78,7 +78,7 @@ extension Ward {
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let registry = SessionRegistry(home: home)
             var asked: [String] = []
-            let record = { (status: ExitStatus) in
+            let record = { (status: ExitStatus?) in
                 AuditEntry.lockRequest(
                     by: audit.unixUser,
                     wardUser: requester,

@@ -83,9 +83,12 @@ import Testing
         let after = try sessions(first)
         #expect(after.count == 2 && after.allSatisfy { $0["state"] as? String == "locked" })
 
-        // Audited: the request, with the Unix user and the sessions; each session's lock, by whom.
+        // Audited: the request before it was made (`started`), then with the Unix user and the
+        // sessions; each session's lock, by whom.
         let records = try auditRecords(first)
-        let request = try #require(records.first { $0["kind"] as? String == "lock-request" })
+        let requests = records.filter { $0["kind"] as? String == "lock-request" }
+        #expect(requests.map { $0["outcome"] as? String } == ["started", "ok"])
+        let request = try #require(requests.last)
         #expect(request["by"] as? String == "bob" && request["target"] as? String == "user alice")
         #expect(request["outcome"] as? String == "ok")
         #expect(

@@ -51,6 +51,21 @@ public struct SessionRegistry: Sendable {
         try replace(entryPath(entry.id), with: Array((entry.json() + "\n").utf8))
     }
 
+    /// Checks, before anyone signs on, that this process can keep an entry here: the directory is
+    /// made or checked, and a probe of an entry's size is written and removed. A session whose
+    /// entry cannot be written is one `ward lock` cannot reach, so Ward refuses to start it
+    /// rather than run it unlisted.
+    public func checkWritable() throws(SessionRegistryError) {
+        do throws(FileSecurityError) {
+            try prepareDirectory()
+            let probe = directory + "/probe.\(getpid()).new"
+            try replace(probe, with: [UInt8](repeating: 0x20, count: 1024))
+            unlink(probe)
+        } catch {
+            throw SessionRegistryError.cannotRegister(directory: directory, error)
+        }
+    }
+
     /// Removes the session's entry and any request left for it. Nothing when there is none.
     public func remove(id: String) {
         guard Self.isValidID(id) else { return }

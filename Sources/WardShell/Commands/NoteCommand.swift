@@ -3,9 +3,11 @@ import WardRecords
 
 /// `note TEXT...`: appends a note to the current chart, signed with the user's name and timed.
 ///
-/// Clinicians only: a clerk or an auditor never writes into a chart. The store saves the note
-/// before the open chart shows it, so what is on screen is what was kept. The chart is `wrote`
-/// (`ok`, or `failed` when the store refused the note), never with the note's text.
+/// Clinicians only: a clerk or an auditor never writes into a chart. The audit log holds the
+/// write's `started` record before the store saves the note (`Shell.writing`), and the store
+/// saves it before the open chart shows it, so what is on screen is what was kept. The chart is
+/// `wrote` (`started`, then `ok`, or `failed` when the store refused the note), never with the
+/// note's text.
 struct NoteCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "note",
@@ -29,7 +31,7 @@ struct NoteCommand: ShellCommand {
 
     func run(in shell: Shell) throws -> CommandResult {
         let chart = try shell.currentChart()
-        let note = try shell.accessing(.wrote, chart.mrn) {
+        let note = try shell.writing(chart.mrn) {
             try shell.records().addNote(mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
         }
         chart.append(note)
