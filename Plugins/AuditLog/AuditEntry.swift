@@ -61,6 +61,10 @@ public struct AuditEntry: Equatable, Sendable {
         /// it was not found), `records` its record count, `how` who rotated (`command`,
         /// `renamed`, `missing`); its `prev` is the previous file's last hash (`AuditRotation`).
         case rotate
+        /// What a rotation killed part-way left beside the log was put back (`InterruptedRotation`):
+        /// `repaired` says what, and `unix_user` and `uid` who ran the command that found it
+        /// (`ward audit rotate`, `ward audit verify --repair`; absent when a session's start did).
+        case repair
 
         // MARK: Administrative commands', each with `unix_user`, `uid`, `outcome` (and `status`)
 
@@ -210,6 +214,12 @@ public struct AuditEntry: Equatable, Sendable {
     public static func signal(_ name: String) -> AuditEntry { AuditEntry(.signal, [("signal", .string(name))]) }
 
     public static func signOff(how: String) -> AuditEntry { AuditEntry(.signOff, [("how", .string(how))]) }
+
+    /// What a killed rotation left, put back; `administrator` is who ran the command, nil for
+    /// a session.
+    public static func repair(_ repaired: String, by administrator: UnixUser?) -> AuditEntry {
+        AuditEntry(.repair, (administrator?.fields ?? []) + [("repaired", .string(repaired))])
+    }
 }
 
 // MARK: - Administrative commands

@@ -199,6 +199,7 @@ public final class AuditLog: Plugin {
     private func intercept(_ change: SessionEvent, context: PluginContext) -> Disposition {
         switch change {
         case .signedOn:
+            repairInterruptedRotation(context: context)
             return record(.signOn(source: context.session.signOnSource), context: context, grantsAccess: true)
         case .signOnFailed(let user, let reason):
             let entry = AuditEntry.signOnFailed(user: user, reason: reason, source: context.session.signOnSource)
@@ -250,6 +251,22 @@ public final class AuditLog: Plugin {
             syncRecords(context: context)
         }
         return .pass
+    }
+
+    /// Puts back what a rotation killed part-way left beside the log, with a `repair` record,
+    /// before the session's first record: one stopped `ward audit rotate` must not leave every
+    /// later verify failing. A repair that fails is logged; the sign-on record is tried anyway.
+    private func repairInterruptedRotation(context: PluginContext) {
+        guard InterruptedRotation.find(log: path) != nil else { return }
+        let session = context.session
+        let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
+        do {
+            let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
+            self.writer = writer
+            try writer.repairInterruptedRotation(session: fields, source: nil)
+        } catch {
+            context.logger.error("interrupted rotation not repaired", metadata: ["audit.error": "\(error)"])
+        }
     }
 
     public func removed(context: PluginContext) {
