@@ -76,6 +76,8 @@ public struct AuditEntry: Equatable, Sendable {
         case passwordChange = "password-change"
         /// `ward user unlock`: `target`.
         case unlockAccount = "unlock-account"
+        /// `ward user disable`: `target`.
+        case userDisable = "user-disable"
         /// `ward import`, one record per path given (the NDJSON files named on the line are one
         /// export, named by its first file): `path`, and the counts `files`, `bundles`,
         /// `patients`, `resources`, `failures`.

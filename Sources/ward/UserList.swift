@@ -24,7 +24,9 @@ extension Ward.User {
                     let last = user.lastSignOn.map { record in
                         UTCMinute.format(record.time) + (record.tty.map { " from \($0)" } ?? "")
                     }
-                    let locked = user.isLocked(at: now) ? user.lockedUntil.map(UTCMinute.format) : nil
+                    let locked =
+                        user.isDisabled
+                        ? "disabled" : user.isLocked(at: now) ? user.lockedUntil.map(UTCMinute.format) : nil
                     return [
                         user.name, user.role.rawValue, user.usesSystemPassword ? "system (pam)" : "ward",
                         last ?? "never", String(user.failedAttempts), locked ?? "-",

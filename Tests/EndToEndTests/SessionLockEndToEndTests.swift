@@ -127,8 +127,8 @@ import Testing
             try ward(["lock", "--user", "bob", "--as", "carol", "--password-stdin"], input: "carol password\n", t).0
                 == 77
         )
-        // Nobody named: refused as well.
-        #expect(try ward(["lock", "--all"], t).0 == 77)
+        // Nobody named: refused as well, unless root asks (`rootLocksAnyoneWithoutAWardUser`).
+        if getuid() != 0 { #expect(try ward(["lock", "--all"], t).0 == 77) }
         // A wrong password is no identity.
         #expect(try ward(["lock", "--all", "--as", "alice", "--password-stdin"], input: "wrong\n", t).0 == 77)
 
@@ -181,6 +181,18 @@ import Testing
             request["by"] is NSNull && request["unix_user"] as? String == unixUser
                 && request["target"] as? String == "all"
         )
+    }
+
+    @Test(.enabled(if: getuid() == 0, "root's own rule"))
+    func root_locksAnyoneWithoutAWardUser_orAnAdminGroup() throws {
+        let t = try TerminalHarness(site: Self.site)
+        try t.signOn()
+        let (status, out) = try ward(["lock", "--all"], t)
+        #expect(status == 0)
+        #expect(out.hasPrefix("Locked 1 session: "))
+        try t.waitFor("Ward is locked: locked by Unix user root (ward lock). Signed on as alice.")
+        let request = try #require(try auditRecords(t).last { $0["kind"] as? String == "lock-request" })
+        #expect(request["by"] is NSNull && request["uid"] as? Int == 0 && request["outcome"] as? String == "ok")
     }
 
     @Test func theSitesBanner_isShownSanitized_beforeTheFirstPrompt() throws {
