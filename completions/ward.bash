@@ -351,13 +351,13 @@ _ward_user() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|passwd|remove|list|unlock)
+    add|passwd|remove|list|unlock|disable)
         # Offer subcommand argument completions
         "_ward_user_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add passwd remove list unlock' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add passwd remove list unlock disable' -- "${cur}"))
         ;;
     esac
 }
@@ -455,6 +455,24 @@ _ward_user_unlock() {
     esac
 }
 
+_ward_user_disable() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--home --site)
+    __ward_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--home')
+        return
+        ;;
+    '--site')
+        return
+        ;;
+    esac
+}
+
 _ward_sessions() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -529,7 +547,7 @@ _ward_audit() {
 
 _ward_audit_verify() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--repair --version -h --help)
     repeating_options=()
     non_repeating_options=(--home --site --key-file --start-after)
     __ward_offer_flags_options 1
@@ -582,7 +600,7 @@ _ward_audit_show() {
         return
         ;;
     '--outcome')
-        __ward_add_completions -W 'ok'$'\n''denied'$'\n''failed'
+        __ward_add_completions -W 'ok'$'\n''denied'$'\n''failed'$'\n''started'
         return
         ;;
     '--kind')

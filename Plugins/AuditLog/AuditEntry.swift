@@ -61,6 +61,10 @@ public struct AuditEntry: Equatable, Sendable {
         /// it was not found), `records` its record count, `how` who rotated (`command`,
         /// `renamed`, `missing`); its `prev` is the previous file's last hash (`AuditRotation`).
         case rotate
+        /// What a rotation killed part-way left beside the log was put back (`InterruptedRotation`):
+        /// `repaired` says what, and `unix_user` and `uid` who ran the command that found it
+        /// (`ward audit rotate`, `ward audit verify --repair`; absent when a session's start did).
+        case repair
 
         // MARK: Administrative commands', each with `unix_user`, `uid`, `outcome` (and `status`)
 
@@ -72,6 +76,8 @@ public struct AuditEntry: Equatable, Sendable {
         case passwordChange = "password-change"
         /// `ward user unlock`: `target`.
         case unlockAccount = "unlock-account"
+        /// `ward user disable`: `target`.
+        case userDisable = "user-disable"
         /// `ward import`, one record per path given (the NDJSON files named on the line are one
         /// export, named by its first file): `path`, and the counts `files`, `bundles`,
         /// `patients`, `resources`, `failures`.
@@ -210,6 +216,12 @@ public struct AuditEntry: Equatable, Sendable {
     public static func signal(_ name: String) -> AuditEntry { AuditEntry(.signal, [("signal", .string(name))]) }
 
     public static func signOff(how: String) -> AuditEntry { AuditEntry(.signOff, [("how", .string(how))]) }
+
+    /// What a killed rotation left, put back; `administrator` is who ran the command, nil for
+    /// a session.
+    public static func repair(_ repaired: String, by administrator: UnixUser?) -> AuditEntry {
+        AuditEntry(.repair, (administrator?.fields ?? []) + [("repaired", .string(repaired))])
+    }
 }
 
 // MARK: - Administrative commands
@@ -232,9 +244,11 @@ extension AuditEntry {
         }
     }
 
-    /// How an administrative command ended: `outcome` ok, or failed with the exit `status`.
-    public static func outcomeFields(_ status: ExitStatus) -> [(key: String, value: CanonicalJSON.Value)] {
-        status == .success
+    /// How an administrative command ended: `outcome` ok, or failed with the exit `status`; nil
+    /// for the record written before the change (`outcome` started), whose end is not known yet.
+    public static func outcomeFields(_ status: ExitStatus?) -> [(key: String, value: CanonicalJSON.Value)] {
+        guard let status else { return [("outcome", .string(RecordAccess.Outcome.started.rawValue))] }
+        return status == .success
             ? [("outcome", .string(RecordAccess.Outcome.ok.rawValue))]
             : [
                 ("outcome", .string(RecordAccess.Outcome.failed.rawValue)),
@@ -247,7 +261,7 @@ extension AuditEntry {
         _ kind: Kind,
         by user: UnixUser,
         _ details: [(key: String, value: CanonicalJSON.Value)],
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         AuditEntry(kind, user.fields + details + outcomeFields(status))
     }
@@ -258,7 +272,7 @@ extension AuditEntry {
         target: String,
         role: Role? = nil,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         let role = role.map { [(key: "target_role", value: CanonicalJSON.Value.string($0.rawValue))] } ?? []
         return administrative(kind, by: user, [("target", .string(target))] + role, status: status)
@@ -271,7 +285,7 @@ extension AuditEntry {
         wardUser: String?,
         target: String,
         sessions: [String],
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         administrative(
             .lockRequest,
@@ -328,7 +342,7 @@ extension AuditEntry {
         allowed: String?,
         reason: String?,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         var fields: [(key: String, value: CanonicalJSON.Value)] = [
             ("peer", peer.map { .string($0) } ?? .null), ("port", port.map { .integer(Int64($0)) } ?? .null),
@@ -343,7 +357,7 @@ extension AuditEntry {
         path: String,
         counts: ImportCounts,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     )
         -> AuditEntry
     {
@@ -370,7 +384,7 @@ extension AuditEntry {
         version: Int?,
         applied: [String],
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     ) -> AuditEntry {
         administrative(
             .dbMigrate,
@@ -385,13 +399,14 @@ extension AuditEntry {
         )
     }
 
-    /// `ward demo`: how many patients from which seed, and whether they were `made` or `reused`.
+    /// `ward demo`: how many patients from which seed, and whether they were `made` or `reused`
+    /// (nil, written null, before the command knows).
     public static func demo(
         patients: Int,
         seed: UInt64,
-        reused: Bool,
+        reused: Bool?,
         by user: UnixUser,
-        status: ExitStatus
+        status: ExitStatus?
     )
         -> AuditEntry
     {
@@ -400,7 +415,7 @@ extension AuditEntry {
             by: user,
             [
                 ("patients", .integer(Int64(patients))), ("seed", .string(String(seed))),
-                ("records", .string(reused ? "reused" : "made")),
+                ("records", reused.map { .string($0 ? "reused" : "made") } ?? .null),
             ],
             status: status
         )

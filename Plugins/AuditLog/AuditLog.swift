@@ -199,6 +199,7 @@ public final class AuditLog: Plugin {
     private func intercept(_ change: SessionEvent, context: PluginContext) -> Disposition {
         switch change {
         case .signedOn:
+            repairInterruptedRotation(context: context)
             return record(.signOn(source: context.session.signOnSource), context: context, grantsAccess: true)
         case .signOnFailed(let user, let reason):
             let entry = AuditEntry.signOnFailed(user: user, reason: reason, source: context.session.signOnSource)
@@ -235,14 +236,14 @@ public final class AuditLog: Plugin {
         case .accessed(let access):
             // The command has run: an access that showed or changed a record and cannot be
             // recorded locks the session; a refused or failed one is reported.
-            return record(.access(access), context: context, grantsAccess: access.outcome == .ok)
+            return record(.access(access), context: context, grantsAccess: access.outcome.mustBeRecorded)
         case .accessedTogether(let accesses):
             // One group: one lock, one write, one sync; each access still its own record.
             return record(
                 accesses.map(AuditEntry.access),
                 context: context,
                 source: nil,
-                grantsAccess: accesses.contains { $0.outcome == .ok }
+                grantsAccess: accesses.contains { $0.outcome.mustBeRecorded }
             )
         case .promptReady:
             // Not an event that matters to an auditor; the end of a command that showed no
@@ -250,6 +251,22 @@ public final class AuditLog: Plugin {
             syncRecords(context: context)
         }
         return .pass
+    }
+
+    /// Puts back what a rotation killed part-way left beside the log, with a `repair` record,
+    /// before the session's first record: one stopped `ward audit rotate` must not leave every
+    /// later verify failing. A repair that fails is logged; the sign-on record is tried anyway.
+    private func repairInterruptedRotation(context: PluginContext) {
+        guard InterruptedRotation.find(log: path) != nil else { return }
+        let session = context.session
+        let fields = AuditRecord.SessionFields(id: session.id, user: session.user, role: session.role?.rawValue)
+        do {
+            let writer = try self.writer ?? AuditWriter(path: path, chain: chain, policy: policy, clock: clock)
+            self.writer = writer
+            try writer.repairInterruptedRotation(session: fields, source: nil)
+        } catch {
+            context.logger.error("interrupted rotation not repaired", metadata: ["audit.error": "\(error)"])
+        }
     }
 
     public func removed(context: PluginContext) {
@@ -300,7 +317,11 @@ public final class AuditLog: Plugin {
             context.logger.error("audit record not written", metadata: ["audit.kind": "\(kind.rawValue)"])
             // Accesses (a break of the glass among them) are written while their command runs,
             // before it shows the records: it ran, and what it found is not shown.
-            let what = entries.allSatisfy { [.access, .breakGlass].contains($0.kind) } ? "Not shown" : "Not run"
+            // A write's `started` record comes before the write, which then is not made.
+            let what =
+                entries.contains { $0.details.contains { $0.key == "outcome" && $0.value == .string("started") } }
+                ? "Not written"
+                : entries.allSatisfy { [.access, .breakGlass].contains($0.kind) } ? "Not shown" : "Not run"
             let message = "\(what): the audit log cannot be written (\(error)). The session is locked."
             if grantsAccess {
                 context.lock(reason: .failure)

@@ -137,6 +137,8 @@ extension AuditWriter {
         try lockCurrentLog()
         let oldLog = log
         defer { _ = flock(oldLog, LOCK_UN) }
+        // A rotation killed part-way is rolled back first, on record; this one then runs whole.
+        try repairLocked(session: session, source: source)
 
         let tail = try readTail()
         let stored = try readHead()
@@ -159,10 +161,7 @@ extension AuditWriter {
         rotation.head = head
 
         // 1. The new file, complete and locked before anyone can open it by the log's name.
-        let temporary = path + ".rotating"
-        if unlink(temporary) != 0, errno != ENOENT {  // left by an interrupted rotation
-            throw .io(path: temporary, operation: "remove", errno: errno)
-        }
+        let temporary = InterruptedRotation.temporaryPath(path)
         let fresh: Int32
         do {
             fresh = try FileSecurity.createFile(atPath: temporary, flags: O_RDWR | O_APPEND)
@@ -302,6 +301,12 @@ extension AuditWriter {
     /// The seq of the first record of an open file, read forwards in growing chunks; nil when
     /// the file holds no record.
     static func firstSeq(_ fd: Int32, path: String) throws(AuditError) -> Int64? {
+        try firstRecord(fd, path: path)?.seq
+    }
+
+    /// The first record of an open file, read forwards in growing chunks; nil when the file
+    /// holds no record.
+    static func firstRecord(_ fd: Int32, path: String) throws(AuditError) -> AuditRecord? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
         let size = Int(info.st_size)
@@ -313,7 +318,7 @@ extension AuditWriter {
             var lines = chunk.split(separator: 0x0A, omittingEmptySubsequences: false)
             if window < size || chunk.last != 0x0A { lines.removeLast() }  // may be cut by the window
             for line in lines {
-                if let record = AuditRecord(line: 0, bytes: line) { return record.seq }
+                if let record = AuditRecord(line: 0, bytes: line) { return record }
             }
             if window == size { return nil }
             window = min(size, window * 4)

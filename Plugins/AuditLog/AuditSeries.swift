@@ -11,6 +11,7 @@ import WardPluginAPI
 /// | found                                                                 | reported  |
 /// | --------------------------------------------------------------------- | --------- |
 /// | a gap in the numbers (`FILE.1` and `FILE.3`, no `FILE.2`)             | deleted   |
+/// | a gap the chain crosses, or `FILE.1` another name of `FILE`           | interrupted rotation |
 /// | the oldest file continues a file that is not here                     | deleted   |
 /// | a file continues a file other than the one before it here             | reordered |
 /// | a file continues a file that ended later than the one before it here  | deleted   |
@@ -72,7 +73,11 @@ extension AuditVerifier {
         report.warnings = series.warnings
         let many = series.files.count > 1
 
-        if let gap = series.gaps.first {
+        // What a killed rotation left is told apart from a deleted file: the chain crosses its gap.
+        // The files are checked in their order all the same, so a file deleted as well is still
+        // reported as one; only a series intact but for its numbers is an interrupted rotation.
+        let interrupted = InterruptedRotation.find(log: path).flatMap { $0.gap == nil ? nil : $0 }
+        if interrupted == nil, let gap = series.gaps.first {
             let missing = AuditRotation.rotatedPath(path, gap)
             let compressed = access(missing + ".gz", F_OK) == 0 ? "; \(missing).gz is compressed: gunzip it first" : ""
             report.problem = AuditProblem(
@@ -150,6 +155,16 @@ extension AuditVerifier {
                 return report
             }
             previousCount = Int64(part.records)
+        }
+        if let interrupted, let gap = interrupted.gap {
+            report.problem = AuditProblem(
+                kind: .interrupted,
+                line: 1,
+                seq: nil,
+                detail: "\(interrupted.found); 'ward audit verify --repair', the next 'ward audit rotate' or the next "
+                    + "sign-on puts it back",
+                file: AuditRotation.rotatedPath(path, gap)
+            )
         }
         return report
     }

@@ -417,6 +417,9 @@ public struct AuditProblem: Equatable, Sendable, CustomStringConvertible {
         case truncated
         /// No record matches with this key.
         case wrongKey = "wrong key"
+        /// A rotation was killed part-way: files renumbered or named twice, no record missing
+        /// (`InterruptedRotation`); `ward audit verify --repair` puts them back.
+        case interrupted = "interrupted rotation"
     }
 
     public let kind: Kind

@@ -36,6 +36,14 @@ public struct RecordAccess: Equatable, Sendable {
         case denied
         /// Attempted and not done: no such record, or an error.
         case failed
+        /// About to be done: written before a change (a note), so that no change is ever without
+        /// its record. The change is made only once this record is written; its `ok` or `failed`
+        /// record follows, and a crash between the two leaves the attempt recorded.
+        case started
+
+        /// Whether the access shows or changes a record (`ok`, or a write `started`): one that
+        /// the audit log cannot record must not go on, so the command is stopped there.
+        public var mustBeRecorded: Bool { self == .ok || self == .started }
 
         public var description: String { rawValue }
     }

@@ -472,6 +472,20 @@ public final class Shell: CommandRunner {
         }
     }
 
+    /// Runs `body`, which writes into `record`, only once the audit log holds the write's
+    /// `started` record: the record passes the output barrier first, and when it is refused
+    /// (the audit log cannot be written) `body` does not run and the command fails with the
+    /// audit log's message. Then the write's `ok` or `failed` is noted as `accessing` does.
+    ///
+    /// The record comes first because a write cannot be taken back: a note stored while its
+    /// record was refused would be a change nobody can account for. A crash between the two
+    /// leaves the attempt recorded, never a change without its record.
+    func writing<T>(_ record: String, _ body: () throws -> T) throws -> T {
+        noteAccess(.wrote, record, .started)
+        guard mayShow() else { throw ShellError("the audit log cannot record the write; nothing was written.") }
+        return try accessing(.wrote, record, body)
+    }
+
     /// A role refusal of a command that acts on the current chart is that access, denied. With
     /// no chart open there is no record to name, and the line's own record says enough.
     private func noteRefusedAccess(_ action: RecordAccess.Action?, detail: String?) {

@@ -15,10 +15,14 @@ import WardCore
 /// Fails closed: `open` opens the log before the command changes anything, and a log that cannot
 /// be opened (unsafe, read-only, its head not matching, a key file refused) stops the command
 /// there, with nothing changed, naming the file (`AdministrativeAuditError.cannotOpen`, the audit
-/// error's exit status). The record is written after the change, with its outcome: `ok`, or
-/// `failed` with the exit status. A change cannot be taken back once made, so when its record
-/// cannot be written the command says so, naming the file, and exits with the audit error's
-/// status (`notRecorded`): a script sees the failure.
+/// error's exit status). Each change has two records: one with `outcome` `started` before it
+/// (synced, whatever the site's `fsync`), and one after it with how it ended: `ok`, or `failed`
+/// with the exit status. The first is what makes the change accountable: when it cannot be
+/// written the change is not made (`notStarted`), and a crash (`kill -9`) during the change
+/// leaves it recorded as an attempt whose outcome is unknown, never a change without a record.
+/// A change cannot be taken back once made, so when the second record cannot be written the
+/// command says so, naming the file, and exits with the audit error's status (`notRecorded`): a
+/// script sees the failure.
 ///
 /// A site that forwards records (`forward = "syslog"`) forwards these too; with
 /// `on-forward-failure = "lock"` a socket that cannot be reached stops the command before the
@@ -77,10 +81,13 @@ struct AdministrativeAudit {
     /// Whether records are written at all (the site's chain has an audit log).
     var isEnabled: Bool { writer != nil }
 
-    /// Runs `change`, then records `entry` with how it ended: success, or the exit status of the
-    /// error it threw, which is then thrown on. A record that cannot be written after a change
-    /// that failed too is reported, and the change's error is the one thrown.
-    func recording<Result>(_ entry: (ExitStatus) -> AuditEntry, change: () throws -> Result) throws -> Result {
+    /// Records `entry` as started (`entry(nil)`), runs `change`, then records `entry` with how
+    /// it ended: success, or the exit status of the error it threw, which is then thrown on.
+    /// When the started record cannot be written, `change` does not run (`notStarted`). A record
+    /// that cannot be written after a change that failed too is reported, and the change's error
+    /// is the one thrown.
+    func recording<Result>(_ entry: (ExitStatus?) -> AuditEntry, change: () throws -> Result) throws -> Result {
+        try recordStart(entry(nil))
         let result: Result
         do {
             result = try change()
@@ -105,6 +112,21 @@ struct AdministrativeAudit {
         change: () throws -> Result
     ) throws -> Result {
         try recording({ .account(kind, target: target, role: role, by: unixUser, status: $0) }, change: change)
+    }
+
+    /// Appends the record written before a change (`outcome` started): when it cannot be
+    /// written, or forwarded where the site says `on-forward-failure = "lock"`, the change must
+    /// not be made, and the error says nothing was changed.
+    func recordStart(_ entry: AuditEntry) throws(AdministrativeAuditError) {
+        do throws(AdministrativeAuditError) {
+            try record(entry)
+        } catch .notRecorded(let kind, let error) {
+            throw .notStarted(kind: kind, error)
+        } catch .notForwarded(_, let error) {
+            throw .notForwarded(kind: nil, error)
+        } catch {
+            throw error
+        }
     }
 
     /// Appends one record, then forwards it when the site says so; nothing when the site has no
@@ -153,6 +175,9 @@ struct AdministrativeAudit {
 enum AdministrativeAuditError: WardError, Equatable {
     /// The audit log could not be opened before the change: nothing was changed.
     case cannotOpen(AuditError)
+    /// The record of the attempt (`kind`, `outcome` started) could not be written: nothing was
+    /// changed.
+    case notStarted(kind: String, AuditError)
     /// The change was made, but its record (`kind`) could not be written.
     case notRecorded(kind: String, AuditError)
     /// The site forwards records (`on-forward-failure = "lock"`) and the syslog socket cannot be
@@ -163,8 +188,10 @@ enum AdministrativeAuditError: WardError, Equatable {
         switch self {
         case .cannotOpen(let error):
             "\(error) Nothing was changed: an administrative command runs only when its audit record can be written."
+        case .notStarted(let kind, let error):
+            "\(error) Nothing was changed: \(kind) is made only once its audit record is written."
         case .notRecorded(let kind, let error):
-            "the change was made, but its audit record (\(kind)) was not written: \(error)"
+            "the change was made and recorded as started, but its audit record of the outcome (\(kind)) was not written: \(error)"
         case .notForwarded(nil, let error):
             "\(error) Nothing was changed: the site's audit log forwards every record to syslog (on-forward-failure = \"lock\")."
         case .notForwarded(let kind?, let error):
@@ -174,7 +201,7 @@ enum AdministrativeAuditError: WardError, Equatable {
 
     var exitStatus: ExitStatus {
         switch self {
-        case .cannotOpen(let error), .notRecorded(_, let error): error.exitStatus
+        case .cannotOpen(let error), .notStarted(_, let error), .notRecorded(_, let error): error.exitStatus
         case .notForwarded: .ioError
         }
     }

@@ -71,7 +71,7 @@ extension Ward.Audit {
 
         @Option(
             help: ArgumentHelp(
-                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too) or failed. Repeatable.",
+                "Only records that ended so: ok, denied (refused lines, sign-ons and unlocks too), failed or started. Repeatable.",
                 valueName: "outcome"
             )
         )

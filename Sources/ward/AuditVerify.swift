@@ -17,6 +17,11 @@ extension Ward.Audit {
                 missing, reordered or edited file is tampering. If logrotate's retention deleted \
                 the oldest files after you archived and verified them, name the last hash they \
                 ended with (printed by verify, and shown in the error) with --start-after.
+
+                A rotation killed part-way leaves files renumbered or named twice with no record \
+                missing: verify reports it as an interrupted rotation (exit 65), not a deletion, \
+                and --repair puts the files back, writes a repair record saying what it did, then \
+                checks the log.
                 """
         )
 
@@ -37,6 +42,9 @@ extension Ward.Audit {
         )
         var startAfter: String?
 
+        @Flag(help: "First put back what an interrupted rotation left (recorded), then check.")
+        var repair = false
+
         @Argument(help: ArgumentHelp("The log to check; default: audit.jsonl in the Ward home.", valueName: "file"))
         var file: String?
 
@@ -51,6 +59,9 @@ extension Ward.Audit {
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
             let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
+            if repair, let repaired = try Self.repair(path, chain: chain ?? AuditChain()) {
+                printText("\(path): repaired: \(repaired).")
+            }
             let report = try AuditVerifier(chain: chain ?? AuditChain()).verifySeries(
                 path: path,
                 startAfter: startAfter
@@ -68,6 +79,17 @@ extension Ward.Audit {
             } else if let seq = report.lastSeq, let hash = report.lastHash {
                 printText("\(path): last record \(seq), hash \(hash).")
             }
+        }
+
+        /// Rolls back what a killed rotation left, with a `repair` record naming who ran it; nil
+        /// when there was nothing to put back.
+        static func repair(_ path: String, chain: AuditChain) throws -> InterruptedRotation? {
+            guard InterruptedRotation.find(log: path) != nil else { return nil }
+            let writer = try AuditWriter(path: path, chain: chain, policy: .always)
+            defer { writer.close() }
+            writer.administrator = AdministrativeAudit.currentUnixUser()
+            let session = AuditRecord.SessionFields(id: SessionID.make(), user: nil, role: nil)
+            return try writer.repairInterruptedRotation(session: session, source: nil)
         }
     }
 }

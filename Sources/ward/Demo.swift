@@ -60,7 +60,15 @@ extension Ward {
             let audit = try AdministrativeAudit.open(global: global, home: home)
             var reused = false
             try audit.recording(
-                { .demo(patients: patients, seed: seed, reused: reused, by: audit.unixUser, status: $0) },
+                {
+                    .demo(
+                        patients: patients,
+                        seed: seed,
+                        reused: $0.map { _ in reused },
+                        by: audit.unixUser,
+                        status: $0
+                    )
+                },
                 change: { reused = try shared.map { try makeRecords(in: $0, home: home) } ?? makeRecords(in: home) }
             )
             try makeUser(in: home, audit: audit)

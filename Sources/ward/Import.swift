@@ -62,6 +62,15 @@ extension Ward {
             let progress = ProgressLine(label: "Importing bundles")
             var report = ImportReport()
             for unit in Self.units(paths) {
+                // Before the store changes: the path, with nothing counted yet.
+                try audit.recordStart(
+                    .importBundles(
+                        path: Self.absolutePath(unit[0]),
+                        counts: AuditEntry.ImportCounts(files: 0, bundles: 0, patients: 0, resources: 0, failures: 0),
+                        by: audit.unixUser,
+                        status: nil
+                    )
+                )
                 var reported = 0
                 let done = importer.importBundles(at: unit) { done, total, part in
                     // Failures as they happen, between progress lines.

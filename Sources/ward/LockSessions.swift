@@ -16,8 +16,8 @@ extension Ward {
     /// session lists itself as locked.
     ///
     /// Who may: a Ward user their own sessions (`--as NAME`, with their password, so that a
-    /// claim of a name is not enough); an auditor, or a Unix user of the site's `admin-group`,
-    /// anyone's. A refusal exits 77 and locks nothing. Every request, refused or done, is an
+    /// claim of a name is not enough); an auditor, root, or a Unix user of the site's
+    /// `admin-group`, anyone's. A refusal exits 77 and locks nothing. Every request, refused or done, is an
     /// audit record (`lock-request`) naming the Unix user who ran it.
     struct LockSessions: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -25,8 +25,8 @@ extension Ward {
             abstract: "Lock live sessions now: a user's, one session, or all; each is wiped and asks for the password.",
             discussion: """
                 Say who you are with --as NAME (your Ward user; the password is asked on the \
-                terminal): you may lock your own sessions; an auditor may lock anyone's. A Unix \
-                user of the site's admin group ([session] admin-group) may lock anyone's without --as. \
+                terminal): you may lock your own sessions; an auditor may lock anyone's. root, and a \
+                Unix user of the site's admin group ([session] admin-group), may lock anyone's without --as. \
                 'ward sessions' lists the sessions and their IDs.
                 """
         )
@@ -78,7 +78,7 @@ extension Ward {
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let registry = SessionRegistry(home: home)
             var asked: [String] = []
-            let record = { (status: ExitStatus) in
+            let record = { (status: ExitStatus?) in
                 AuditEntry.lockRequest(
                     by: audit.unixUser,
                     wardUser: requester,
@@ -115,7 +115,11 @@ extension Ward {
         ) throws -> (name: String, mayLockOthers: Bool) {
             let admin = policy.access.adminGroup.map { UnixGroup.contains(unixUser, group: $0) } ?? false
             guard let requester else {
-                guard admin else { throw LockSessionsError.whoAsks(adminGroup: policy.access.adminGroup) }
+                // root may lock any session without --as, as it could signal any process anyway;
+                // with --as, the named Ward user's rule holds, whoever runs the command.
+                guard admin || unixUser.uid == 0 else {
+                    throw LockSessionsError.whoAsks(adminGroup: policy.access.adminGroup)
+                }
                 return ("Unix user \(unixUser.name ?? String(unixUser.uid))", true)
             }
             guard UserRecord.isValidName(requester) else { throw AuthError.invalidUserName(requester) }
@@ -197,7 +201,8 @@ enum LockSessionsError: WardError, Equatable {
         switch self {
         case .whoAsks(let group):
             "say who asks with --as NAME (your Ward user)"
-                + (group.map { ", or run this as a member of the site's admin group '\($0)'." } ?? ".")
+                + (group.map { ", or run this as root or as a member of the site's admin group '\($0)'." }
+                    ?? ", or run this as root.")
         case .notYours(let requester, let owner):
             "\(requester) may lock only their own sessions, not \(owner)'s; locking another "
                 + "user's needs the auditor role or the site's admin group ([session] admin-group). Nothing was locked."

@@ -9,8 +9,9 @@ import WardShell
 ///
 /// Fails closed, before anyone is asked for a password: a home that is not safe, a site file that
 /// does not parse, a chain without a plugin `[chain] require` names (the audit log and the idle
-/// timer unless the site says otherwise), a plugin that does not start, or no credential store,
-/// and Ward exits with the documented code and changes nothing.
+/// timer unless the site says otherwise), a plugin that does not start, no credential store, or a
+/// `sessions/` directory that cannot hold the session's entry, and Ward exits with the documented
+/// code and changes nothing.
 struct SessionSetup {
     let home: WardHome
     let policy: SitePolicy
@@ -53,6 +54,8 @@ struct SessionSetup {
             authentication: policy.auth
         )
         guard credentials.exists else { throw CommandLineError.noUsers(home: home.path) }
+        // A session `ward lock` cannot find is not started: refused with the fix, 78 or 73.
+        try SessionRegistry(home: home).checkWritable()
     }
 
     /// The home's list of live sessions, where the session keeps its entry (`ward sessions`).

@@ -2,7 +2,7 @@ import ArgumentParser
 import WardCore
 
 extension Ward {
-    /// `ward user add|passwd|remove|list|unlock`: manages the credential store in the Ward home.
+    /// `ward user add|passwd|remove|list|unlock|disable`: manages the credential store in the Ward home.
     ///
     /// Whoever can write the home can already replace the store, so these commands ask for no
     /// Ward password: the file permissions (0700 home, 0600 store) are the access control.
@@ -12,8 +12,8 @@ extension Ward {
     struct User: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "user",
-            abstract: "Add, change, remove, list and unlock the users who may sign on.",
-            subcommands: [Add.self, Passwd.self, Remove.self, List.self, Unlock.self]
+            abstract: "Add, change, remove, list, disable and unlock the users who may sign on.",
+            subcommands: [Add.self, Passwd.self, Remove.self, List.self, Unlock.self, Disable.self]
         )
     }
 }

@@ -25,7 +25,9 @@ extension Ward.User {
                     let last = user.lastSignOn.map { record in
                         LocalTime.minute(record.time) + (record.tty.map { " from \($0)" } ?? "")
                     }
-                    let locked = user.isLocked(at: now) ? user.lockedUntil.map { LocalTime.minute($0) } : nil
+                    let locked =
+                        user.isDisabled
+                        ? "disabled" : user.isLocked(at: now) ? user.lockedUntil.map { LocalTime.minute($0) } : nil
                     return [
                         user.name, user.role.rawValue, user.usesSystemPassword ? "system (pam)" : "ward",
                         last ?? "never", String(user.failedAttempts), locked ?? "-",

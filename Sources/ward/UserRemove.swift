@@ -2,7 +2,8 @@ import ArgumentParser
 import WardCore
 
 extension Ward.User {
-    /// `ward user remove NAME`: the user can no longer sign on or unlock. Their audit records stay.
+    /// `ward user remove NAME`: the user can no longer sign on or unlock, and each of their live
+    /// sessions is signed off within a second (`UserSessions`). Their audit records stay.
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
@@ -17,10 +18,11 @@ extension Ward.User {
         func run() throws {
             let (home, store) = try Ward.User.open(global)
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            try audit.recording(.userRemove, target: name) {
+            let signedOff = try audit.recording(.userRemove, target: name) {
                 try store.remove(name: name)
+                return try UserSessions.signOff(user: name, home: home, by: audit.unixUser)
             }
-            printText("Removed \(name).")
+            printText("Removed \(name)." + UserSessions.summary(signedOff))
         }
     }
 }

@@ -2,7 +2,8 @@ import ArgumentParser
 import WardCore
 
 extension Ward.User {
-    /// `ward user unlock NAME`: ends a lockout at once, before `lockout` has run out.
+    /// `ward user unlock NAME`: ends a lockout at once, before `lockout` has run out, and enables
+    /// a user `ward user disable` disabled.
     ///
     /// For the user who was locked out by someone else's guesses (or their own typos) and has
     /// shown who they are some other way. Asks no Ward password, as the other `ward user`
@@ -24,7 +25,8 @@ extension Ward.User {
             guard UserRecord.isValidName(name) else { throw AuthError.invalidUserName(name) }
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let wasLocked = try audit.recording(.unlockAccount, target: name) {
-                let wasLocked = try store.user(named: name)?.isLocked(at: SignOnSummary.currentTime()) ?? false
+                let user = try store.user(named: name)
+                let wasLocked = user?.isDisabled == true || user?.isLocked(at: SignOnSummary.currentTime()) == true
                 try store.clearLock(name: name)
                 return wasLocked
             }

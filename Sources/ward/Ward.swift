@@ -35,10 +35,11 @@ struct Ward: ParsableCommand {
     /// `GlobalOptions` decode the same values.
     @OptionGroup var global: GlobalOptions
 
-    /// Hardens the process (`hardenProcess()`: not dumpable, no core, umask 077) and has large
-    /// freed blocks leave it (`returnLargeBlocksToTheKernel()`) before anything is parsed or
-    /// read, picks the one logging backend, then parses the command line and runs
-    /// the command.
+    /// Opens closed standard descriptors on /dev/null (`openClosedStandardDescriptors()`), so no
+    /// file Ward opens can become standard output; hardens the process (`hardenProcess()`: not
+    /// dumpable, no core, umask 077) and has large freed blocks leave it
+    /// (`returnLargeBlocksToTheKernel()`) before anything is parsed or read, picks the one
+    /// logging backend, then parses the command line and runs the command.
     ///
     /// Diagnostics go to standard error at warning and above: the terminal is the user's screen,
     /// and an info line there would break the prompt. Log text never carries a patient field or a
@@ -56,6 +57,7 @@ struct Ward: ParsableCommand {
     /// was typed (`--since $'\e[2J'`), so this one shows their controls (`StandardError`). Help
     /// and the version are Ward's own text and go to standard output as they are.
     static func main() {
+        openClosedStandardDescriptors()
         hardenProcess()
         returnLargeBlocksToTheKernel()
         LoggingSystem.bootstrap { label in

@@ -61,6 +61,28 @@ import Testing
         #expect(unknown.error == wrong.error)
     }
 
+    @Test func anUnknownName_locksAfterTheSameFailures_inTheSameWords_andIsNeverRecorded() throws {
+        let h = try BatchHome(site: "[session]\nmax-failed-attempts = 5\nlockout = \"15m\"\n", patients: 5)
+        try h.writeSecret("not the password\n", to: h.passwordFile)
+        for user in ["demo", "mallory"] {
+            for attempt in 1...5 {
+                #expect(try signOn(h, user: user).status == 77, "\(user), attempt \(attempt)")
+            }
+        }
+        let known = try signOn(h, user: "demo")
+        let unknown = try signOn(h, user: "mallory")
+        #expect(known.status == 77 && unknown.status == 77)
+        #expect(unknown.error.contains("The account 'mallory' is locked until"), "\(unknown.error)")
+        // The same words but the name (and the lock's end, which may fall in another minute).
+        for (error, name) in [(known.error, "demo"), (unknown.error, "mallory")] {
+            #expect(error.contains("The account '\(name)' is locked until "), "\(error)")
+            #expect(error.contains(" after too many failed attempts; try again then, or have it unlocked with "))
+        }
+        let locked = try h.auditRecords().filter { $0["reason"] as? String == "account-locked" }
+        #expect(locked.count == 2 && locked[1]["user"] is NSNull, "the unknown name is not recorded")
+        #expect(!(try String(contentsOfFile: h.home + "/audit.jsonl", encoding: .utf8)).contains("mallory"))
+    }
+
     @Test func unlockingAUserWhoIsNotThere_saysSo() throws {
         let h = try BatchHome(patients: 5)
         let p = try h.start(["user", "unlock", "nobody"])

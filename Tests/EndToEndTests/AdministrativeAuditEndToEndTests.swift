@@ -65,9 +65,12 @@ import Testing
         let h = try BatchHome(patients: 5)
         // `ward demo` made the home: its records come first.
         let setup = try h.allAuditRecords()
-        #expect(setup.compactMap { $0["kind"] as? String } == ["demo", "user-add"])
-        #expect(setup[0]["patients"] as? Int == 5 && setup[0]["records"] as? String == "made")
-        #expect(setup[1]["target"] as? String == "demo" && setup[1]["target_role"] as? String == "clinician")
+        // Each change has its record before (`started`) and after (how it ended).
+        #expect(setup.compactMap { $0["kind"] as? String } == ["demo", "demo", "user-add", "user-add"])
+        #expect(setup.compactMap { $0["outcome"] as? String } == ["started", "ok", "started", "ok"])
+        #expect(setup[0]["records"] is NSNull, "not known before the demo ran")
+        #expect(setup[1]["patients"] as? Int == 5 && setup[1]["records"] as? String == "made")
+        #expect(setup[3]["target"] as? String == "demo" && setup[3]["target_role"] as? String == "clinician")
 
         #expect(
             try ward(["user", "add", "bob", "--role", "clerk", "--password-stdin"], input: "bobs password\n", h).0 == 0
@@ -82,13 +85,17 @@ import Testing
         try Data("{\"resourceType\": \"Bundle\", \"entry\": [".utf8).write(to: broken)
         #expect(try ward(["import", bundle.path, broken.path], h).0 == 65)
 
-        let records = try h.auditRecords()
+        let all = try h.auditRecords()
         #expect(
-            records.compactMap { $0["kind"] as? String } == [
-                "user-add", "password-change", "unlock-account", "user-remove", "user-remove", "import", "import",
+            all.compactMap { $0["kind"] as? String } == [
+                "user-add", "user-add", "password-change", "password-change", "unlock-account", "unlock-account",
+                "user-remove", "user-remove", "user-remove", "user-remove", "import", "import", "import", "import",
             ]
         )
-        for record in records + setup {
+        #expect(all.enumerated().allSatisfy { ($0.offset % 2 == 0) == ($0.element["outcome"] as? String == "started") })
+        // The records of how each ended, in order.
+        let records = all.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        for record in all + setup {
             #expect(record["unix_user"] as? String == Self.unixUser)
             #expect(record["uid"] as? Int == Int(getuid()))
             #expect(record["user"] is NSNull, "no Ward user is signed on")

@@ -219,7 +219,7 @@ import Testing
         )
         #expect(TerminalHarness.lastStatus == 64)
         let kinds = try h.auditRecords().compactMap { $0["kind"] as? String }
-        #expect(kinds == ["user-add", "password-change"], "\(kinds)")
+        #expect(kinds == ["user-add", "user-add", "password-change", "password-change"], "\(kinds)")
     }
 
     /// A user the site's source never asks about cannot sign on: `user add` says so, and adds.

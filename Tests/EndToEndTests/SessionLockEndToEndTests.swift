@@ -83,9 +83,12 @@ import Testing
         let after = try sessions(first)
         #expect(after.count == 2 && after.allSatisfy { $0["state"] as? String == "locked" })
 
-        // Audited: the request, with the Unix user and the sessions; each session's lock, by whom.
+        // Audited: the request before it was made (`started`), then with the Unix user and the
+        // sessions; each session's lock, by whom.
         let records = try auditRecords(first)
-        let request = try #require(records.first { $0["kind"] as? String == "lock-request" })
+        let requests = records.filter { $0["kind"] as? String == "lock-request" }
+        #expect(requests.map { $0["outcome"] as? String } == ["started", "ok"])
+        let request = try #require(requests.last)
         #expect(request["by"] as? String == "bob" && request["target"] as? String == "user alice")
         #expect(request["outcome"] as? String == "ok")
         #expect(
@@ -124,8 +127,8 @@ import Testing
             try ward(["lock", "--user", "bob", "--as", "carol", "--password-stdin"], input: "carol password\n", t).0
                 == 77
         )
-        // Nobody named: refused as well.
-        #expect(try ward(["lock", "--all"], t).0 == 77)
+        // Nobody named: refused as well, unless root asks (`rootLocksAnyoneWithoutAWardUser`).
+        if getuid() != 0 { #expect(try ward(["lock", "--all"], t).0 == 77) }
         // A wrong password is no identity.
         #expect(try ward(["lock", "--all", "--as", "alice", "--password-stdin"], input: "wrong\n", t).0 == 77)
 
@@ -178,6 +181,18 @@ import Testing
             request["by"] is NSNull && request["unix_user"] as? String == unixUser
                 && request["target"] as? String == "all"
         )
+    }
+
+    @Test(.enabled(if: getuid() == 0, "root's own rule"))
+    func root_locksAnyoneWithoutAWardUser_orAnAdminGroup() throws {
+        let t = try TerminalHarness(site: Self.site)
+        try t.signOn()
+        let (status, out) = try ward(["lock", "--all"], t)
+        #expect(status == 0)
+        #expect(out.hasPrefix("Locked 1 session: "))
+        try t.waitFor("Ward is locked: locked by Unix user root (ward lock). Signed on as alice.")
+        let request = try #require(try auditRecords(t).last { $0["kind"] as? String == "lock-request" })
+        #expect(request["by"] is NSNull && request["uid"] as? Int == 0 && request["outcome"] as? String == "ok")
     }
 
     @Test func theSitesBanner_isShownSanitized_beforeTheFirstPrompt() throws {

@@ -296,8 +296,8 @@ struct WipeCoreImageTests {
             guard let range = line.range(of: "\"kind\":\"") else { return nil }
             return String(line[range.upperBound...].prefix { $0 != "\"" })
         }
-        // `ward user add alice` made the home: an administrative record, then the session's.
-        #expect(events == ["user-add", "sign-on", "command", "command", "lock", "unlock", "sign-off"])
+        // `ward user add alice` made the home: its records (started, then ok), then the session's.
+        #expect(events == ["user-add", "user-add", "sign-on", "command", "command", "lock", "unlock", "sign-off"])
         #expect(!show.contains(TerminalHarness.password))
     }
 
@@ -333,7 +333,8 @@ struct WipeCoreImageTests {
         }
         #expect(
             records.compactMap { $0["kind"] as? String } == [
-                "user-add", "import", "sign-on", "command", "access", "command", "break-glass", "access", "sign-off",
+                "user-add", "user-add", "import", "import", "sign-on", "command", "access", "command", "break-glass",
+                "access", "sign-off",
             ]
         )
         let glass = records.first { $0["kind"] as? String == "break-glass" }

@@ -179,9 +179,37 @@ struct AccountLockoutTests {
         #expect(dummy.parameters == (try store.user(named: "alice"))?.passwordHash?.parameters)
         #expect(dummy.salt.count == PasswordHash.saltByteCount)
         #expect(try !dummy.matches(Password("")) && !dummy.matches(Password("right")))
-        // Unknown names are not stored, and never lock.
-        fail(store, times: 5, at: t0, name: "mallory")
+        // Unknown names are not stored as users.
         #expect(try store.users().map(\.name) == ["alice"])
+    }
+
+    @Test func anUnknownName_locksAsAUserDoes_inTheSameWords_withoutItsNameStored() throws {
+        let scratch = ScratchHome()
+        let store = try makeStore(scratch)
+        fail(store, times: 3, at: t0, name: "mallory")
+        fail(store, times: 3, at: t0, name: "alice")
+        let unknown = #expect(throws: AuthError.self) {
+            try store.signOn(name: "mallory", password: Password("anything"), tty: nil, at: t0 + 1)
+        }
+        let known = #expect(throws: AuthError.self) {
+            try store.signOn(name: "alice", password: Password("right"), tty: nil, at: t0 + 1)
+        }
+        #expect(unknown == .accountLocked(user: "mallory", until: t0 + 600))
+        #expect(known == .accountLocked(user: "alice", until: t0 + 600))
+        #expect(
+            unknown?.description.replacingOccurrences(of: "mallory", with: "alice") == known?.description,
+            "the same message"
+        )
+        #expect(try store.users().map(\.name) == ["alice"])
+        let fd = open(store.unknownNamesPath, O_RDONLY)
+        defer { close(fd) }
+        let counts = String(
+            decoding: try FileSecurity.readAll(descriptor: fd, path: store.unknownNamesPath),
+            as: UTF8.self
+        )
+        #expect(counts.hasPrefix("ward-unknown-names 1\n") && !counts.contains("mallory"))
+        // After the lockout, the name may try again, as a user may.
+        fail(store, times: 1, at: t0 + 601, name: "mallory")
     }
 
     @Test func storeWrittenBeforeLockouts_readsAsNotLocked() throws {

@@ -116,8 +116,8 @@ import Testing
             contents: Data("bob\n".utf8),
             attributes: [.posixPermissions: 0o600]
         )
-        #expect(registry.takeLockRequest(id: "0123456789abcdef") == "bob")
-        #expect(registry.takeLockRequest(id: "0123456789abcdef") == nil)
+        #expect(registry.takeRequest(id: "0123456789abcdef")?.by == "bob")
+        #expect(registry.takeRequest(id: "0123456789abcdef") == nil)
     }
 
     @Test func requestLock_signalsTheSessionsProcess_andLeavesWhoAsked() throws {
@@ -143,6 +143,7 @@ import Testing
         close(fds[1])
         defer {
             close(fds[0])
+            kill(child, SIGKILL)  // it has exited when the request reached it; else it waits forever
             var status: Int32 = 0
             waitpid(child, &status, 0)
         }
@@ -151,7 +152,7 @@ import Testing
         try registry.requestLock(of: target, by: "bob")
         var byte: UInt8 = 0
         #expect(read(fds[0], &byte, 1) == 1 && Int32(byte) == SIGUSR1)
-        #expect(registry.takeLockRequest(id: target.id) == "bob")
+        #expect(registry.takeRequest(id: target.id) == .init(by: "bob", action: .lock))
     }
 
     @Test func requestLock_toAGoneSession_sendsNothing() throws {
@@ -172,5 +173,72 @@ import Testing
     @Test func processStartTime_ofThisProcess_andOfNoProcess() {
         #expect(ProcessStartTime.of(getpid()) != nil)
         #expect(ProcessStartTime.of(-1) == nil)
+    }
+
+    @Test func checkWritable_makesTheDirectory_andLeavesNoProbe() throws {
+        let scratch = ScratchHome()
+        let registry = try registry(scratch)
+        try registry.checkWritable()
+        let names = try FileManager.default.contentsOfDirectory(atPath: registry.directory)
+        #expect(names.isEmpty)
+    }
+
+    @Test func checkWritable_refusesAPlainFile_with78_namingIt() throws {
+        let scratch = ScratchHome()
+        let registry = try registry(scratch)
+        #expect(FileManager.default.createFile(atPath: registry.directory, contents: Data("x".utf8)))
+        let error = #expect(throws: SessionRegistryError.self) { try registry.checkWritable() }
+        #expect(error?.exitStatus == .configuration)
+        #expect(error?.description.contains(registry.directory) == true)
+        #expect(error?.description.contains("'ward lock' can reach it") == true)
+    }
+
+    @Test func checkWritable_refusesADirectoryOthersMayEnter_withTheChmod() throws {
+        let scratch = ScratchHome()
+        let registry = try registry(scratch)
+        #expect(mkdir(registry.directory, 0o755) == 0)
+        chmod(registry.directory, 0o755)
+        let error = #expect(throws: SessionRegistryError.self) { try registry.checkWritable() }
+        #expect(error?.exitStatus == .configuration)
+        #expect(error?.description.contains("chmod 700 \(registry.directory)") == true)
+    }
+
+    @Test func checkWritable_whenTheEntryCannotBeWritten_refusesWith73() throws {
+        // A directory where the probe's file goes stands for a full disk: the write fails.
+        let scratch = ScratchHome()
+        let registry = try registry(scratch)
+        #expect(mkdir(registry.directory, 0o700) == 0)
+        #expect(mkdir(registry.directory + "/probe.\(getpid()).new", 0o700) == 0)
+        let error = #expect(throws: SessionRegistryError.self) { try registry.checkWritable() }
+        #expect(error?.exitStatus == .cannotCreate)
+    }
+
+    @Test func anEntryNamingAnotherProgram_isNotListed_andNeverSignalled() throws {
+        let scratch = ScratchHome()
+        let registry = try registry(scratch)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { for arg in argv { free(arg) } }
+        #expect(posix_spawn(&pid, "/bin/sleep", nil, nil, argv, nil) == 0)
+        defer {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        // The start time is read once the child has become sleep (its name changes at exec).
+        while ProcessIdentity.of(pid)?.name != "sleep" { sched_yield() }
+        let forged = entry(id: "00aa", pid: pid, start: ProcessStartTime.of(pid))
+        try registry.write(forged)
+        #expect(registry.entries().isEmpty)
+        #expect(throws: SessionRegistry.RequestFailure.gone) { try registry.requestLock(of: forged, by: "alice") }
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == 0, "sleep is still running: it was not signalled")
+    }
+
+    @Test func processIdentity_readsTheNameAndRealUserOfAProcess() throws {
+        let me = try #require(ProcessIdentity.current)
+        #expect(me.uid == getuid())
+        #expect(me.isSameProgram(as: me, uid: getuid()))
+        #expect(!me.isSameProgram(as: me, uid: getuid() &+ 1))
     }
 }

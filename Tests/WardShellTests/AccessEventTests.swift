@@ -125,7 +125,11 @@ extension ShellFixture {
         f.run("open M1")
         _ = f.accesses()
         #expect(f.run("note Seen in clinic, stable.").result == .succeeded)
-        #expect(f.accesses() == [RecordAccess(.wrote, record: "M1", outcome: .ok)])
+        #expect(
+            f.accesses() == [
+                RecordAccess(.wrote, record: "M1", outcome: .started), RecordAccess(.wrote, record: "M1", outcome: .ok),
+            ]
+        )
     }
 
     @Test func aClerksNote_isAWriteDenied_toTheCurrentChart() throws {

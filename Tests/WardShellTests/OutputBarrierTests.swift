@@ -6,6 +6,7 @@ import SessionTestSupport
 import Testing
 import WardCore
 import WardPluginAPI
+import WardRecords
 import WardShell
 
 /// "On disk before shown", with the real pieces: a script's session (the driver and the batch
@@ -140,5 +141,32 @@ struct OutputBarrierTests {
         #expect(s.errors.contains { $0.contains("locked (failure)") })
         #expect(!Self.hasAccess(s.audit, "read", "M1"))
         #expect(s.audit.contains("\"command\":\"show\""), "the line itself was recorded")
+    }
+
+    @Test func aNoteTheAuditLogCannotRecord_isNotStored_andLocks() throws {
+        let s = try Session()
+        let status = try s.run("open M1\nnote Seen in clinic, stable.\n", failingAfter: "note")
+        chmod(s.auditPath, 0o600)
+        #expect(status != .success)
+        #expect(s.errors.contains { $0.contains("s.ward:2: Not written: the audit log cannot be written") })
+        #expect(s.errors.contains { $0.contains("locked (failure)") })
+        #expect(!s.shown.contains { $0.line.hasPrefix("Note added") })
+        // The lock closed the session's store: a store of its own reads what was kept.
+        let store = try SQLiteRecordStore(home: s.records.home)
+        defer { store.close() }
+        let chart = try store.chart(mrn: "M1")
+        #expect(chart.notes.isEmpty, "the note was not stored without its record")
+        #expect(!s.audit.contains("\"action\":\"write\""))
+    }
+
+    @Test func aNote_isOnRecordAsStarted_beforeTheStoreHasIt_thenOk() throws {
+        let s = try Session()
+        #expect(try s.run("open M1\nnote Seen in clinic, stable.\n") == .success)
+        let added = try #require(s.shown.first { $0.line.hasPrefix("Note added") })
+        let writes = added.audit.split(separator: "\n").filter { $0.contains("\"action\":\"write\"") }
+        #expect(writes.count == 2)
+        #expect(writes.first?.contains("\"outcome\":\"started\"") == true)
+        #expect(writes.last?.contains("\"outcome\":\"ok\"") == true)
+        #expect(!s.audit.contains("Seen in clinic"), "never the note's text")
     }
 }

@@ -32,6 +32,8 @@ public enum AuthError: WardError, Equatable, Sendable {
     /// The account is locked after too many wrong passwords in a row, until this wall-clock time
     /// (seconds since 1970); the password was not checked.
     case accountLocked(user: String, until: Int64)
+    /// `ward user disable` closed the account: no sign-on or unlock until `ward user unlock`.
+    case accountDisabled(user: String)
     /// Sign-on gave up after this many failed attempts in a row.
     case tooManyAttempts(Int)
     /// scrypt itself failed (parameters out of range, out of memory).
@@ -80,6 +82,8 @@ public enum AuthError: WardError, Equatable, Sendable {
         case .accountLocked(let user, let until):
             "The account '\(user)' is locked until \(SignOnSummary.localTime(until)) after too many failed attempts; "
                 + "try again then, or have it unlocked with 'ward user unlock \(user)'."
+        case .accountDisabled(let user):
+            "The account '\(user)' is disabled; have it enabled again with 'ward user unlock \(user)'."
         case .tooManyAttempts(let count):
             "\(count) failed attempts; signing out."
         case .hashingFailed(let reason):
@@ -107,7 +111,8 @@ public enum AuthError: WardError, Equatable, Sendable {
         case .file(let error): error.exitStatus
         case .invalidUserName, .unknownRole: .usage
         case .passwordTooShort, .passwordTooLong, .passwordMismatch: .dataError
-        case .wrongCredentials, .tooManyAttempts, .accountLocked, .accountRefused: .authenticationFailed
+        case .wrongCredentials, .tooManyAttempts, .accountLocked, .accountDisabled, .accountRefused:
+            .authenticationFailed
         case .authenticationUnavailable, .unanswerablePrompt: ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
         case .noSuchUser, .userExists, .hashingFailed, .systemPassword: .failure
         }

@@ -1,6 +1,7 @@
 /// The credential store's text form: a header line, then one user a line, eight tab-separated
 /// fields: name, role, hash, last sign-on time (or `-`), its tty (or `-`), failed attempts,
-/// consecutive failures toward a lock, and the time the account is locked until (or `-`).
+/// consecutive failures toward a lock, and the time the account is locked until (or `-`, or
+/// `disabled` for an account `ward user disable` closed).
 /// A store written before lockouts existed has six fields; it reads as not locked. The hash field
 /// of a user whose password is the system's (`ward user add --pam`) is `pam`.
 ///
@@ -10,6 +11,8 @@
 enum CredentialFile {
     /// The hash field of a user whose password is the system's, checked by PAM.
     static let systemPassword = "pam"
+    /// The lock field of an account that is disabled.
+    static let disabled = "disabled"
 
     static func render(_ users: [UserRecord]) -> String {
         var text = "\(CredentialStore.header)\n"
@@ -17,7 +20,7 @@ enum CredentialFile {
         for user in users {
             let time = user.lastSignOn.map { String($0.time) } ?? "-"
             let tty = user.lastSignOn?.tty.map(escape) ?? "-"
-            let lockedUntil = user.lockedUntil.map { String($0) } ?? "-"
+            let lockedUntil = user.isDisabled ? disabled : user.lockedUntil.map { String($0) } ?? "-"
             text +=
                 [
                     user.name, user.role.rawValue, user.passwordHash?.encoded ?? systemPassword, time, tty,
@@ -73,12 +76,15 @@ enum CredentialFile {
             }
             var consecutive = 0
             var lockedUntil: Int64?
+            var isDisabled = false
             if fields.count == 8 {
                 guard let count = Int(fields[6]), count >= 0 else {
                     throw bad("the consecutive-failure count of '\(name)' is not a number")
                 }
                 consecutive = count
-                if fields[7] != "-" {
+                if fields[7] == disabled {
+                    isDisabled = true
+                } else if fields[7] != "-" {
                     guard let time = Int64(fields[7]) else { throw bad("the lock time of '\(name)' is not a number") }
                     lockedUntil = time
                 }
@@ -91,7 +97,8 @@ enum CredentialFile {
                     lastSignOn: lastSignOn,
                     failedAttempts: failures,
                     consecutiveFailures: consecutive,
-                    lockedUntil: lockedUntil
+                    lockedUntil: lockedUntil,
+                    isDisabled: isDisabled
                 )
             )
         }

@@ -201,7 +201,10 @@ public struct CredentialStore: Sendable {
     /// to one guess per process already under way when the lock falls may still be checked.
     ///
     /// An unknown name rewrites the store unchanged, as a known one's failure rewrites it with
-    /// one more count: the same check, the same `fsync`s, so the time taken tells nothing.
+    /// one more count: the same check, the same `fsync`s, so the time taken tells nothing. Its
+    /// failures are counted too (`UnknownNameCounts`), and after `maxFailedAttempts` of them it
+    /// is refused as a locked account is, at once and in the same words: a lockout never tells
+    /// which names exist.
     private func attempt<Value>(
         name: String,
         password: borrowing Password,
@@ -217,25 +220,43 @@ public struct CredentialStore: Sendable {
             let outcome = try updateIfChanged {
                 (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
                 let i = Self.index(of: name, in: users)
+                if let i, users[i].isDisabled { return (.failure(.accountDisabled(user: name)), false) }
                 if let i, users[i].isLocked(at: time), let until = users[i].lockedUntil {
+                    return (.failure(.accountLocked(user: name, until: until)), false)
+                }
+                var unknown = try i == nil ? UnknownNameCounts.load(path: unknownNamesPath) : nil
+                if let until = unknown?.lockedUntil(name, at: time) {
                     return (.failure(.accountLocked(user: name, until: until)), false)
                 }
                 let verdict = try authenticator.check(password, name: name, user: i.map { users[$0] }, tty: tty)
                 messages += verdict.messages
+                if !verdict.isAccepted, unknown != nil {
+                    unknown?.failed(name, at: time, lockout: lockout)
+                    try unknown?.write(at: time, lockout: lockout)
+                }
                 return record(verdict, for: name, in: &users, at: time, success: success)
             }
             return try outcome.get()
         }
         let users = try self.users()
         let known = Self.index(of: name, in: users).map { users[$0] }
+        if let known, known.isDisabled { throw .accountDisabled(user: name) }
         if let known, known.isLocked(at: time), let until = known.lockedUntil {
+            throw .accountLocked(user: name, until: until)
+        }
+        if known == nil, let until = try UnknownNameCounts.load(path: unknownNamesPath).lockedUntil(name, at: time) {
             throw .accountLocked(user: name, until: until)
         }
         let verdict = try authenticator.check(password, name: name, user: known, tty: tty)
         messages += verdict.messages
         let outcome = try updateIfChanged {
-            (users: inout [UserRecord]) -> (Result<Value, AuthError>, Bool) in
-            record(verdict, for: name, in: &users, at: time, success: success)
+            (users: inout [UserRecord]) throws(AuthError) -> (Result<Value, AuthError>, Bool) in
+            if !verdict.isAccepted, Self.index(of: name, in: users) == nil {
+                var unknown = try UnknownNameCounts.load(path: unknownNamesPath)
+                unknown.failed(name, at: time, lockout: lockout)
+                try unknown.write(at: time, lockout: lockout)
+            }
+            return record(verdict, for: name, in: &users, at: time, success: success)
         }
         return try outcome.get()
     }
@@ -258,6 +279,7 @@ public struct CredentialStore: Sendable {
         success: (inout UserRecord) -> Value
     ) -> (Result<Value, AuthError>, Bool) {
         guard let i = Self.index(of: name, in: users) else { return (.failure(.wrongCredentials), true) }
+        if users[i].isDisabled { return (.failure(.accountDisabled(user: name)), false) }
         if users[i].isLocked(at: time), let until = users[i].lockedUntil {
             return (.failure(.accountLocked(user: name, until: until)), false)
         }
@@ -275,13 +297,26 @@ public struct CredentialStore: Sendable {
         return (.success(success(&users[i])), true)
     }
 
-    /// Clears `name`'s lock and the count toward the next one (`ward user unlock`). The failures
-    /// since the last sign-on stay, so the owner still hears of them.
+    /// Clears `name`'s lock and the count toward the next one (`ward user unlock`), and enables
+    /// an account that was disabled. The failures since the last sign-on stay, so the owner
+    /// still hears of them.
     public func clearLock(name: String) throws(AuthError) {
         try update { (users: inout [UserRecord]) throws(AuthError) in
             guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            users[i].isDisabled = false
             users[i].lockedUntil = nil
             users[i].consecutiveFailures = 0
+        }
+    }
+
+    /// Disables `name` (`ward user disable`): every sign-on and unlock is refused until
+    /// `clearLock` enables it again. Returns false when it was disabled already.
+    @discardableResult
+    public func disable(name: String) throws(AuthError) -> Bool {
+        try update { (users: inout [UserRecord]) throws(AuthError) -> Bool in
+            guard let i = users.firstIndex(where: { $0.name == name }) else { throw .noSuchUser(name) }
+            defer { users[i].isDisabled = true }
+            return !users[i].isDisabled
         }
     }
 
@@ -389,6 +424,9 @@ public struct CredentialStore: Sendable {
     }
 
     // MARK: File
+
+    /// Where wrong sign-ons under unknown names are counted (`UnknownNameCounts`).
+    var unknownNamesPath: String { path + ".unknown" }
 
     /// Runs `change` on a fresh read of the store under the writers' lock, then writes the
     /// result atomically. A store that does not exist yet starts empty.

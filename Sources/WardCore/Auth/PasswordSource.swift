@@ -39,7 +39,8 @@ public enum PasswordSource: Equatable, Sendable {
         case .file(let path):
             let fd: Int32
             do {
-                fd = try FileSecurity.openFile(atPath: path, flags: O_RDONLY, rule: .ownerOnly)
+                // Non-blocking, so a FIFO is refused (not a regular file) instead of waiting for a writer.
+                fd = try FileSecurity.openFile(atPath: path, flags: O_RDONLY | O_NONBLOCK, rule: .ownerOnly)
             } catch {
                 throw .file(error)
             }

@@ -21,6 +21,8 @@ public struct UserRecord: Sendable {
     /// The account is locked until this wall-clock time (seconds since 1970); nil when not locked.
     /// A time, not a duration: every process on the host must agree when the lock ends.
     public var lockedUntil: Int64?
+    /// `ward user disable`: no sign-on and no unlock until `ward user unlock` enables it again.
+    public var isDisabled: Bool
 
     public init(
         name: String,
@@ -29,7 +31,8 @@ public struct UserRecord: Sendable {
         lastSignOn: SignOnRecord? = nil,
         failedAttempts: Int = 0,
         consecutiveFailures: Int = 0,
-        lockedUntil: Int64? = nil
+        lockedUntil: Int64? = nil,
+        isDisabled: Bool = false
     ) {
         self.name = name
         self.role = role
@@ -38,6 +41,7 @@ public struct UserRecord: Sendable {
         self.failedAttempts = failedAttempts
         self.consecutiveFailures = consecutiveFailures
         self.lockedUntil = lockedUntil
+        self.isDisabled = isDisabled
     }
 
     /// Whether Ward keeps no password for this user: PAM checks the system's.

@@ -208,15 +208,22 @@ public final class BatchFrontEnd: SessionFrontEnd {
         }
     }
 
-    /// Reports the command and writes out what it printed; a reader that went away ends the batch.
+    /// Reports the command and writes out what it printed; a reader that went away ends the batch
+    /// as SIGPIPE would (141), and output that cannot be written (a standard output that was
+    /// closed, a full disk) ends it with 74 (EX_IOERR): its audit records are written already.
     /// A command that reads text is reported when its text has ended (`finishText`).
     public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
         if case .ran(.readsText) = outcome { return }
         reporter.commandFinished(line, status: Self.status(of: outcome))
-        guard stdout?.flush() ?? true else {
+        guard let failure = stdout?.flushFailure() else { return }
+        if failure == EPIPE {
             reporter.notice("standard output was closed after \(line.source.place); stopping.")
             return driver.signOff(.hangup, status: .killed(by: SIGPIPE))
         }
+        reporter.notice(
+            "cannot write standard output after \(line.source.place): \(String(cString: strerror(failure))); stopping."
+        )
+        driver.signOff(.hangup, status: .ioError)
     }
 
     public func refused(_ line: Line, message: String) {}  // reported with the command's status

@@ -374,14 +374,18 @@ public final class SessionDriver {
             let refusal: SignOnFailure? =
                 switch error {
                 case .accountLocked: .accountLocked
+                case .accountDisabled: .accountDisabled
                 case .accountRefused: .accountRefused
                 case .wrongCredentials: .wrongPassword  // a script's password, at the lock screen
                 default: nil
                 }
             if let refusal {
+                // An unknown name locks too (`UnknownNameCounts`); it is never announced, as it
+                // may be a password typed into the name field.
                 announce(
                     atLockScreen
-                        ? .unlockFailed(user: user, reason: refusal) : .signOnFailed(user: user, reason: refusal)
+                        ? .unlockFailed(user: user, reason: refusal)
+                        : .signOnFailed(user: userExists(user) ? user : nil, reason: refusal)
                 )
             }
             perform(machine.signOff(.failedAttempts, status: error.exitStatus))
@@ -580,12 +584,17 @@ public final class SessionDriver {
 
     /// `ward lock` asked (SIGUSR1): an ordinary lock, through the machine and the chain, whose
     /// reason names who asked. A signal with no request behind it (sent by hand) locks too: the
-    /// safe reading of a request Ward cannot read.
+    /// safe reading of a request Ward cannot read. `ward user remove|disable` asks a sign-off
+    /// instead: the session ends (77), signed on or locked, and its audit log says `revoked`.
     private func lockRequested() {
         guard !hasEnded else { return }
-        let requester = registry?.takeLockRequest(id: info.id)
+        let request = registry?.takeRequest(id: info.id)
+        if request?.action == .signOff {
+            frontEnd.notice("\(request?.by ?? "An administrator") removed or disabled this account; signing off.")
+            return signOff(.revoked, status: .authenticationFailed)
+        }
         guard isSignedOn else { return }
-        info.lockRequestedBy = requester ?? "a signal"
+        info.lockRequestedBy = request?.by ?? "a signal"
         lock(.request)
     }
 

@@ -8,6 +8,7 @@ import WardPluginAPI
 /// session (SessionDriver) ──sign-on, lock, unlock──► sessions/ID.json   (written whole, renamed)
 ///                         ──end───────────────────► removed
 /// ward lock ──► sessions/ID.request (who asks) ──► SIGUSR1 ──► the session reads it, locks
+/// ward user remove|disable ──► sessions/ID.request (who, sign-off) ──► SIGUSR1 ──► signs off
 /// ```
 ///
 /// One file per session rather than one shared file: a session writes only its own, so no lock
@@ -51,6 +52,21 @@ public struct SessionRegistry: Sendable {
         try replace(entryPath(entry.id), with: Array((entry.json() + "\n").utf8))
     }
 
+    /// Checks, before anyone signs on, that this process can keep an entry here: the directory is
+    /// made or checked, and a probe of an entry's size is written and removed. A session whose
+    /// entry cannot be written is one `ward lock` cannot reach, so Ward refuses to start it
+    /// rather than run it unlisted.
+    public func checkWritable() throws(SessionRegistryError) {
+        do throws(FileSecurityError) {
+            try prepareDirectory()
+            let probe = directory + "/probe.\(getpid()).new"
+            try replace(probe, with: [UInt8](repeating: 0x20, count: 1024))
+            unlink(probe)
+        } catch {
+            throw SessionRegistryError.cannotRegister(directory: directory, error)
+        }
+    }
+
     /// Removes the session's entry and any request left for it. Nothing when there is none.
     public func remove(id: String) {
         guard Self.isValidID(id) else { return }
@@ -58,9 +74,24 @@ public struct SessionRegistry: Sendable {
         unlink(requestPath(id))
     }
 
-    /// Who asked this session to lock (`ward lock`), read once: the request is removed. Nil when
-    /// there is no request, or it cannot be read (the lock happens all the same).
-    public func takeLockRequest(id: String) -> String? {
+    /// What a request file asks of a session.
+    public enum RequestAction: String, Equatable, Sendable {
+        /// Lock, as the user's own `lock` does (`ward lock`).
+        case lock
+        /// Sign off: the user was removed or disabled (`ward user remove`, `ward user disable`).
+        case signOff = "sign-off"
+    }
+
+    /// A request left for a session: who asked, and what.
+    public struct Request: Equatable, Sendable {
+        public var by: String
+        public var action: RequestAction
+    }
+
+    /// The request left for this session, read once: it is removed. Nil when there is none, or
+    /// it cannot be read (a signal without a readable request locks all the same). The file's
+    /// first line is who asks, its second what (`sign-off`); a request without one locks.
+    public func takeRequest(id: String) -> Request? {
         guard Self.isValidID(id) else { return nil }
         let path = requestPath(id)
         defer { unlink(path) }
@@ -69,8 +100,10 @@ public struct SessionRegistry: Sendable {
         guard let bytes = try? FileSecurity.readAll(descriptor: fd, path: path, limit: Self.requestLimit) else {
             return nil
         }
-        let name = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        return name.isEmpty ? nil : name
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let name = lines.first, !name.isEmpty else { return nil }
+        let action = lines.dropFirst().first.flatMap(RequestAction.init(rawValue:)) ?? .lock
+        return Request(by: name, action: action)
     }
 
     /// Whether a request left for `id` is still waiting for the session to take it.
@@ -109,10 +142,15 @@ public struct SessionRegistry: Sendable {
         return SessionEntry.parse(bytes)
     }
 
-    /// Whether the entry's process still runs: the pid exists and started when the entry says.
+    /// Whether the entry's process still runs, and is a session: the pid exists, started when
+    /// the entry says, and is the same program as this one (`ProcessIdentity`: its executable
+    /// where it can be read, else its name) run by the user id the entry names. An entry naming any
+    /// other process (written by hand, or a pid reused) is never signalled.
     public static func isAlive(_ entry: SessionEntry) -> Bool {
         guard entry.pid > 0, kill(entry.pid, 0) == 0 || errno == EPERM else { return false }
-        return ProcessStartTime.of(entry.pid) == entry.processStart
+        guard ProcessStartTime.of(entry.pid) == entry.processStart else { return false }
+        guard let mine = ProcessIdentity.current, let theirs = ProcessIdentity.of(entry.pid) else { return false }
+        return mine.isSameProgram(as: theirs, uid: entry.uid)
     }
 
     // MARK: Asking a session to lock
@@ -129,9 +167,18 @@ public struct SessionRegistry: Sendable {
     /// lock through its chain. Checked again just before the signal: a pid that is no longer the
     /// session's is never signalled.
     public func requestLock(of entry: SessionEntry, by requester: String) throws(RequestFailure) {
+        try request(.lock, of: entry, by: requester)
+    }
+
+    /// Leaves a sign-off request (`ward user remove|disable`) and signals, as `requestLock`.
+    public func requestSignOff(of entry: SessionEntry, by requester: String) throws(RequestFailure) {
+        try request(.signOff, of: entry, by: requester)
+    }
+
+    private func request(_ action: RequestAction, of entry: SessionEntry, by requester: String) throws(RequestFailure) {
         guard Self.isValidID(entry.id), Self.isAlive(entry) else { throw .gone }
         do {
-            try replace(requestPath(entry.id), with: Array((requester + "\n").utf8))
+            try replace(requestPath(entry.id), with: Array((requester + "\n" + action.rawValue + "\n").utf8))
         } catch {
             throw .system(operation: "write the request", errno: Self.errnoOf(error))
         }

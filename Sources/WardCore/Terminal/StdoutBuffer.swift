@@ -23,7 +23,17 @@ public final class StdoutBuffer: Wipeable {
     /// Writes out what is pending; false when standard output is gone (a closed pipe).
     @discardableResult
     public func flush() -> Bool {
-        fflush(ward_stdout()) == 0
+        flushFailure() == nil
+    }
+
+    /// Writes out what is pending; the `errno` of a failed write, nil when it was written.
+    /// `EPIPE` is a reader that went away; anything else (`EBADF` for a standard output that was
+    /// closed and is now /dev/null read-only, `ENOSPC`) is output that could not be written.
+    public func flushFailure() -> Int32? {
+        guard fflush(ward_stdout()) != 0 else { return nil }
+        let code = errno
+        clearerr(ward_stdout())
+        return code
     }
 
     /// Flushes, then zeroes every byte the buffer held.

@@ -92,6 +92,8 @@ public enum SignOnFailure: String, Equatable, Sendable, CaseIterable, CustomStri
     /// The password was right, but the system refused the account (PAM's account stage: an
     /// expired or locked system account, a password that must be changed first).
     case accountRefused = "account-refused"
+    /// `ward user disable` closed the account; the password was not checked.
+    case accountDisabled = "account-disabled"
 
     public var description: String { rawValue }
 }
@@ -138,6 +140,9 @@ public enum SignOffReason: String, Equatable, Sendable, CustomStringConvertible 
     case lineTooLong = "line-too-long"
     /// The program `ward exec` ran ended by itself; Ward exits with its status.
     case programExited = "program-exited"
+    /// The user was removed or disabled (`ward user remove`, `ward user disable`), which signs
+    /// off each of their live sessions.
+    case revoked
 
     public var description: String { rawValue }
 }

@@ -126,17 +126,21 @@ struct NDJSONProblem: Error {
     let reason: Reason
 }
 
-/// The lines of a file, read in 1 MiB chunks: each line's bytes (without its `\n`) and its
-/// number from 1. Lines of nothing but JSON whitespace are passed over. Every byte is looked
+/// The lines of a regular file (`ImportFile`), read in 1 MiB chunks: each line's bytes (without
+/// its `\n`) and its number from 1; a line longer than `maximumLineLength` is refused at its
+/// number as soon as the reader passes the limit. Lines of nothing but JSON whitespace are passed over. Every byte is looked
 /// at once by `memchr` and copied once into its line: linear in the file. A file whose name ends
 /// in `.gz` is read through `GzipReader`; bytes that are not gzip are a problem at the line
 /// being read.
 enum NDJSONLines {
     static let chunkSize = 1 << 20
+    /// The longest line: 16 MiB, far above any resource a FHIR server writes on one line (a
+    /// Synthea resource is well under 1 MiB), and low enough that the line, its copy and the
+    /// values parsed from it stay within a few hundred megabytes whatever it holds.
+    static let maximumLineLength = 16 << 20
 
     static func forEach(path: String, _ body: (Int, Data) throws -> Void) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreError.unreadable(path: path) }
+        let descriptor = try ImportFile.open(path)
         defer { close(descriptor) }
         let gzip = path.lowercased().hasSuffix(".gz") ? try GzipReader(descriptor: descriptor) : nil
         var chunk = [UInt8](repeating: 0, count: chunkSize)
@@ -147,6 +151,16 @@ enum NDJSONLines {
             defer { pending.removeAll(keepingCapacity: true) }
             let blank = pending.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
             if !blank { try body(number, Data(pending)) }
+        }
+        // Refused as soon as the line being read passes the limit, not at its end: a line of
+        // 10 GiB (a gzip bomb) is never held, and the rest of the file is never read.
+        func checkLength() throws {
+            guard pending.count > maximumLineLength else { return }
+            let problem = FHIRProblem(
+                path: "(line)",
+                problem: "the line is longer than \(maximumLineLength / (1 << 20)) MiB (\(maximumLineLength) bytes)"
+            )
+            throw NDJSONProblem(file: path, line: number + 1, reason: .malformed(problem))
         }
         func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
             guard let gzip else {
@@ -173,10 +187,12 @@ enum NDJSONLines {
                 {
                     let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
                     pending.append(contentsOf: bytes[start..<end])
+                    try checkLength()
                     try emit()
                     start = end + 1
                 }
                 pending.append(contentsOf: bytes[start..<count])
+                try checkLength()
             }
         }
         if !pending.isEmpty { try emit() }

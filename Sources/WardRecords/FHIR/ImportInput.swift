@@ -24,6 +24,11 @@ public enum ImportInput: Equatable, Sendable {
                 continue
             }
             guard isDirectory.boolValue else {
+                // A FIFO, a device or a socket (or a link to one) is refused before anything is read.
+                guard ImportFile.isRegular(path) else {
+                    failures.append(.notRegularFile(path: path))
+                    continue
+                }
                 if isNDJSON(path) { named.append(path) } else { inputs.append(.bundle(path)) }
                 continue
             }

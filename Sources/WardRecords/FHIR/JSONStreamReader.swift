@@ -16,9 +16,22 @@ import Glibc
 /// than resolved, so two readers can never see two different resources. `\u0000` is kept as
 /// U+0000 (never a terminator). Nesting deeper than `maximumDepth` is refused before the stack is.
 /// Every step looks at each input byte a bounded number of times: parsing is linear in the input.
+///
+/// Strings are bounded as they are read (`FieldLimit`): a string past its field's limit (64 bytes
+/// for an id or an identifier's value, 1 KiB for a key or a part of a name, 1 MiB for any other
+/// text) is refused when the reader reaches the limit, naming the field by its keys, so no
+/// input can make one value of hundreds of megabytes; a number is at most 1 KiB of digits.
 final class JSONStreamReader {
     /// Deeper than any FHIR resource (Synthea's reach about 10), shallow enough for the stack.
     static let maximumDepth = 100
+    /// The most digits (with sign, point and exponent) a number may have.
+    static let maximumNumberLength = 1024
+    /// The most bytes of input one value built by `value()` may span.
+    static let maximumValueLength = NDJSONLines.maximumLineLength
+    /// The most values (objects, arrays, strings, numbers, literals) one `value()` may build: a
+    /// FHIR resource holds thousands at most, and a line of 16 MiB of `0,` would otherwise build
+    /// eight million, a quarter of a gigabyte.
+    static let maximumValueCount = 1 << 20
     private static let chunkSize = 1 << 20
 
     /// Fills the buffer; returns the byte count, 0 at the end of input.
@@ -31,6 +44,13 @@ final class JSONStreamReader {
     private var finished = false
     private var scratch: [UInt8] = []
     private var descriptor: Int32 = -1
+    /// The keys from the outermost object to the value being read (array indices left out): the
+    /// field a string belongs to, for its limit and for the message that names it.
+    private var keys: [String] = []
+    /// Where the value `value()` is building began, as a byte offset; nil outside one.
+    private var valueStart: Int?
+    /// How many values the current `value()` has built.
+    private var valuesBuilt = 0
 
     /// Reads `data` (tests, and the fuzzer's entry point) in chunks of `chunkSize` bytes, by
     /// default 1 MiB and never more than the input: a fuzzer makes millions of small readers.
@@ -45,10 +65,10 @@ final class JSONStreamReader {
         }
     }
 
-    /// Reads the file at `path`; throws `StoreError.unreadable` when it cannot be opened or read.
+    /// Reads the regular file at `path` (`ImportFile`); throws `StoreError.unreadable` when it
+    /// cannot be opened or read, `.notRegularFile` for a FIFO, a device or a socket.
     init(path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreError.unreadable(path: path) }
+        let descriptor = try ImportFile.open(path)
         self.descriptor = descriptor
         buffer = .allocate(capacity: Self.chunkSize)
         fill = { target in
@@ -78,9 +98,11 @@ final class JSONStreamReader {
         while true {
             guard try peekSignificant() == UInt8(ascii: "\"") else { throw syntax("expected a key") }
             position += 1
-            let key = try string()
+            let key = try string(limit: FieldLimit.key)
             try expect(UInt8(ascii: ":"), "':'")
+            keys.append(key)
             try member(key)
+            keys.removeLast()
             guard let next = try peekSignificant() else { throw syntax("unexpected end of input") }
             guard next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else {
                 throw syntax("expected ',' or '}'")
@@ -132,13 +154,28 @@ final class JSONStreamReader {
     // MARK: Values
 
     /// Reads and builds the next value.
-    func value() throws -> JSONValue { try value(depth: 1) }
+    ///
+    /// One value spans at most `maximumValueLength` bytes of input (a bundle's entry, as an NDJSON
+    /// line): what it builds stays bounded whatever the input holds.
+    func value() throws -> JSONValue {
+        valueStart = consumed + position
+        valuesBuilt = 0
+        defer { valueStart = nil }
+        return try value(depth: 1)
+    }
 
     /// Reads the next value and checks it, building nothing.
     func skipValue() throws { try skip(depth: 1) }
 
     private func value(depth: Int) throws -> JSONValue {
         guard depth <= Self.maximumDepth else { throw syntax("nested deeper than \(Self.maximumDepth) levels") }
+        valuesBuilt += 1
+        guard valuesBuilt <= Self.maximumValueCount else {
+            throw FHIRProblem(
+                path: keys.isEmpty ? "(root)" : keys.joined(separator: "."),
+                problem: "more than \(Self.maximumValueCount) values in one resource"
+            )
+        }
         guard let first = try peekSignificant() else { throw syntax("unexpected end of input") }
         switch first {
         case UInt8(ascii: "{"):
@@ -156,7 +193,7 @@ final class JSONStreamReader {
             return .array(array)
         case UInt8(ascii: "\""):
             position += 1
-            return .string(try string())
+            return .string(try string(limit: FieldLimit.of(keys)))
         default:
             return try scalar(first)
         }
@@ -179,7 +216,7 @@ final class JSONStreamReader {
             try readArray { _ in try skip(depth: depth + 1) }
         case UInt8(ascii: "\""):
             position += 1
-            _ = try string()
+            _ = try string(limit: FieldLimit.of(keys))
         default:
             _ = try scalar(first)
         }
@@ -216,6 +253,9 @@ final class JSONStreamReader {
         func digits() throws -> Int {
             var count = 0
             while let byte = try peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                guard scratch.count < Self.maximumNumberLength else {
+                    throw syntax("a number longer than \(Self.maximumNumberLength) characters")
+                }
                 scratch.append(byte)
                 position += 1
                 count += 1
@@ -252,12 +292,14 @@ final class JSONStreamReader {
         }
     }
 
-    /// The rest of a string whose opening quote has been read.
-    private func string() throws -> String {
+    /// The rest of a string whose opening quote has been read; refused once it passes `maximum`
+    /// bytes (as read: an escape counts as its bytes in the input).
+    private func string(limit maximum: Int) throws -> String {
         // Fast path: no escape and the closing quote in this chunk; no copy but the String's own.
         let start = position
         while position < limit {
             let byte = buffer[position]
+            if position - start > maximum { throw tooLong(maximum) }
             if byte == UInt8(ascii: "\"") {
                 let text = String(validating: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self)
                 position += 1
@@ -270,6 +312,7 @@ final class JSONStreamReader {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<position]))
         while true {
+            if scratch.count > maximum { throw tooLong(maximum) }
             let byte = try next()
             switch byte {
             case UInt8(ascii: "\""):
@@ -354,11 +397,26 @@ final class JSONStreamReader {
 
     private func refill() throws {
         consumed += limit
+        if let valueStart, consumed - valueStart > Self.maximumValueLength {
+            throw FHIRProblem(
+                path: keys.isEmpty ? "(root)" : keys.joined(separator: "."),
+                problem: "a value longer than \(FieldLimit.describe(Self.maximumValueLength))"
+            )
+        }
         position = 0
         limit = 0
         guard !finished else { return }
         limit = try fill(UnsafeMutableRawBufferPointer(buffer))
         if limit == 0 { finished = true }
+    }
+
+    /// A string longer than its field allows, named by its keys (`entry.resource.id`), never
+    /// by its contents.
+    private func tooLong(_ maximum: Int) -> FHIRProblem {
+        FHIRProblem(
+            path: keys.isEmpty ? "(root)" : keys.joined(separator: "."),
+            problem: "a string longer than \(FieldLimit.describe(maximum)), the limit for this field"
+        )
     }
 
     /// A syntax error at the current byte. No JSON path: the structure that would give one is

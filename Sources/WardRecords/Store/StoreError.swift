@@ -24,6 +24,9 @@ public enum StoreError: WardError, Equatable, Sendable {
     case database(reason: String)
     /// An import input (file or directory) does not exist or cannot be read.
     case unreadable(path: String)
+    /// An import input is a FIFO, a device or a socket (or a link to one): only regular files are
+    /// read, since such a file may never end (`/dev/zero`) or never start (a FIFO nobody writes).
+    case notRegularFile(path: String)
     /// A FHIR bundle is malformed: `path` is the JSON path of the first offending value.
     case malformedBundle(file: String, path: String, problem: String)
     /// A line of an NDJSON export is malformed: `path` is the JSON path inside the line's resource.
@@ -62,6 +65,8 @@ public enum StoreError: WardError, Equatable, Sendable {
             return "records database error: \(reason)"
         case .unreadable(let path):
             return "\(path): no such file or directory, or not readable"
+        case .notRegularFile(let path):
+            return "\(path) is not a regular file (a FIFO, a device or a socket); only regular files are imported"
         case .malformedBundle(let file, let path, let problem):
             return "\(file): \(path): \(problem); nothing of this bundle was imported"
         case .malformedLine(let file, let line, let path, let problem):
@@ -92,7 +97,7 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .unavailable: ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
         case .closed: .lockedOut
         case .noSuchPatient, .database: .failure
-        case .unreadable, .nothingToImport: .noInput
+        case .unreadable, .notRegularFile, .nothingToImport: .noInput
         case .malformedBundle, .malformedLine, .patientClash, .bundleConflict, .patientClashInExport, .exportConflict:
             .dataError
         case .alreadyHasRecords, .databaseHasRecords: .cannotCreate

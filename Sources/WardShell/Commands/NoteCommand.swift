@@ -8,10 +8,12 @@ import WardRecords
 /// spaces are kept, nothing needs escaping. `note` alone reads a note of several lines, up to a
 /// line holding only `.` (at the prompt and in a batch), kept with its line breaks.
 ///
-/// Clinicians only: a clerk or an auditor never writes into a chart. The store saves the note
-/// before the open chart shows it, so what is on screen is what was kept. The chart is `wrote`
-/// (`ok`, or `failed` when the store refused the note), never with the note's text. The note goes
-/// on the current chart only, checked again when a note of several lines ends.
+/// Clinicians only: a clerk or an auditor never writes into a chart. The audit log holds the
+/// write's `started` record before the store saves the note (`Shell.writing`), and the store
+/// saves it before the open chart shows it, so what is on screen is what was kept. The chart is
+/// `wrote` (`started`, then `ok`, or `failed` when the store refused the note), never with the
+/// note's text. The note goes on the current chart only, checked again when a note of several
+/// lines ends.
 struct NoteCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "note",
@@ -75,7 +77,7 @@ struct NoteCommand: ShellCommand {
             )
         }
         let chart = try shell.currentChart()
-        let note = try shell.accessing(.wrote, chart.mrn) {
+        let note = try shell.writing(chart.mrn) {
             try shell.records().addNote(mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
         }
         chart.append(note)
