@@ -220,7 +220,8 @@ struct ShowCommand: ShellCommand {
         var rows = [
             ["MRN", p.mrn + (p.restricted ? " (restricted)" : "")],
             ["Name", PatientLabel.name(p)],
-            ["Born", PatientLabel.born(p.birthDate)], ["Age", ChartFormat.age(birthDate: p.birthDate, on: shell.now())],
+            ["Born", PatientLabel.born(p.birthDate)],
+            ["Age", ChartFormat.age(birthDate: p.birthDate, on: shell.now())],
             ["Sex", p.sex.rawValue], ["Phone", p.phone], ["Address", p.address],
         ]
         // JSON: the same field and value, a count as a number.
