@@ -105,10 +105,26 @@ extension Ward.Audit {
             }
         }
 
-        /// The records grouped by their UTC day, in the log's order.
+        /// The records grouped by their UTC day, in the log's order. A write's `started` record,
+        /// written before it, is left out when the write's outcome follows in the same session:
+        /// one access, one row. One with no outcome after it stays: an attempt that may have
+        /// written, which an accounting must show.
         static func days(_ records: [AuditRecord]) -> [Day] {
+            var finished = Set<String>()
+            var kept: [AuditRecord] = []
+            for record in records.reversed() {
+                let key = [record.object.string("session") ?? "", record.action ?? "", record.mrn ?? ""].joined(
+                    separator: "\u{0}"
+                )
+                if record.outcome == .started {
+                    if finished.remove(key) != nil { continue }
+                } else {
+                    finished.insert(key)
+                }
+                kept.append(record)
+            }
             var days: [Day] = []
-            for record in records {
+            for record in kept.reversed() {
                 let ts = record.timestamp ?? ""
                 let access = Access(
                     time: String(ts.dropFirst(11)),

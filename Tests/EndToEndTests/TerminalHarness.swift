@@ -65,6 +65,9 @@ final class TerminalHarness {
         var env = [
             "HOME": directory.path, "WARD_HOME": home.path, "WARD_SITE": siteFile.path, "TERM": "xterm-256color",
             "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path, "LANG": "C.UTF-8",
+            // The zone the tests' times are written in, whatever the test process's own TZ is
+            // (the zone tests change it in this process while others run).
+            "TZ": "UTC",
         ]
         if other == nil { try Self.addUser(home: home.path, site: siteFile.path) }
         env.merge(environment) { $1 }

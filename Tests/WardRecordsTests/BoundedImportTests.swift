@@ -31,6 +31,22 @@ import Testing
         #expect(report.failures.first?.description.contains("\(fifo) is not a regular file") == true)
     }
 
+    @Test func aPatientWithoutIdOrMRN_whoseFullURLIsTooLongForAnMRN_isRefused() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let url = "https://records.example.org/fhir/Patient/" + String(repeating: "9", count: 40)
+        let bundle: [String: Any] = [
+            "resourceType": "Bundle", "type": "collection",
+            "entry": [["fullUrl": url, "resource": ["resourceType": "Patient", "gender": "female"]]],
+        ]
+        let path = home.path + "/long.json"
+        try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: path))
+        let report = try importing([path], in: home)
+        #expect(report.exitStatus == .dataError)
+        let message = report.failures.first?.description ?? ""
+        #expect(message.contains("longer than an MRN may be (64 bytes)") && !message.contains(url))
+    }
+
     @Test func aFIFOInADirectory_isRefused_notWaitedFor() throws {
         let home = TemporaryHome()
         defer { home.remove() }

@@ -400,6 +400,15 @@ struct FHIRBundle {
                 break
             }
         }
+        // An MRN is typed at the prompt and named in every audit record: an id taken from a long
+        // `fullUrl` (a Patient without `id`) is no MRN, whatever the reader let through.
+        guard mrn.utf8.count <= FieldLimit.identifier else {
+            throw FHIRProblem(
+                path: resource.path("identifier"),
+                problem: "the Patient has no MR identifier, and its id, \(mrn.utf8.count) bytes, is longer than an MRN "
+                    + "may be (\(FieldLimit.describe(FieldLimit.identifier)))"
+            )
+        }
         let names = try resource.array("name")
         var name = names.first
         for candidate in names where try candidate.string("use") == "official" {
