@@ -41,15 +41,21 @@ import Testing
             // Each third run is killed at once, after its first record, or once the store changed:
             // the moments before, between and after the record and the change.
             let deadline = ContinuousClock.now + .seconds(10)
+            var exited = false
             while run % 3 != 0, ContinuousClock.now < deadline {
                 if run % 3 == 1, size(log) != logSize { break }
                 if run % 3 == 2, size(credentials) != storeSize { break }
                 var status: Int32 = 0
-                if waitpid(p.pid, &status, WNOHANG) == p.pid { break }
+                if waitpid(p.pid, &status, WNOHANG) == p.pid {
+                    exited = true  // finished before the kill, and reaped here: nothing left to wait for
+                    break
+                }
                 sched_yield()
             }
-            kill(p.pid, SIGKILL)
-            _ = try? p.waitForExit()
+            if !exited {
+                kill(p.pid, SIGKILL)
+                _ = try? p.waitForExit()
+            }
         }
         let recorded = Set(
             records(h).filter { $0["kind"] as? String == "user-add" }.compactMap { $0["target"] as? String }

@@ -129,7 +129,7 @@ extension TerminalHarness {
         let name = "sh\(UInt16.random(in: 0...UInt16.max))"
         try t.tmux([
             "new-window", "-d", "-n", name, "env", "HOME=\(t.directory.path)", "WARD_HOME=\(t.home.path)",
-            "WARD_SITE=\(t.siteFile.path)",
+            "WARD_SITE=\(t.siteFile.path)", "TZ=UTC",
             "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
         ])
         return ShellPane(harness: t, target: name)
