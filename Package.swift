@@ -25,7 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        // The PostgreSQL wire protocol, for sites whose records are shared by several hosts (issue 17).
+        // The PostgreSQL wire protocol, for sites whose records are shared by several hosts.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "ExternalPlugin", dependencies: ["WardPluginAPI"], path: "Plugins/ExternalPlugin"),
 
         // Each built-in plugin depends on WardPluginAPI alone; the executable lists them (BuiltInPlugins.swift).
-        // The guards: lock on idleness, on Ctrl-Z beyond a grace, on the window out of focus (issue 5).
+        // The guards: lock on idleness, on Ctrl-Z beyond a grace, on the window out of focus.
         .target(name: "IdleTimer", dependencies: ["WardPluginAPI"], path: "Plugins/IdleTimer"),
         .target(name: "SuspendGuard", dependencies: ["WardPluginAPI"], path: "Plugins/SuspendGuard"),
         .target(name: "FocusGuard", dependencies: ["WardPluginAPI"], path: "Plugins/FocusGuard"),

@@ -27,7 +27,7 @@ void free(void *p) {
 //
 // A block of 4 KiB or more grows by half again at least, as growable arrays do: readline grows
 // its line buffer 256 bytes at a time, and copying (and scrubbing) the whole line on each step
-// made a 1 MiB line cost quadratic time (issue 12). The spare room is the block's own (see
+// made a 1 MiB line cost quadratic time. The spare room is the block's own (see
 // malloc_usable_size), so the next small steps return the same block.
 void *realloc(void *p, size_t n) {
     if (!p) return __libc_malloc(n);

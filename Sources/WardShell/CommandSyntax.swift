@@ -3,7 +3,7 @@
 /// Declared once per command (`static let syntax`) and read by `parse(_:)` in one pass over the
 /// line's words, so a line costs time linear in its length. swift-argument-parser did this job
 /// before, per line, and spent quadratic time in `ParsedValues.set` on a note of many words
-/// (issue 12: 51 s for 40,000 words); its reflection also ran on every line (issue 19).
+/// (51 s for 40,000 words); its reflection also ran on every line.
 ///
 /// The grammar is deliberately small: at most one operand (a word, several words, or the rest
 /// of the line as text), options that take a value (`--reason TEXT`, `--reason=TEXT`) or none

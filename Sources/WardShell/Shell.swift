@@ -44,7 +44,7 @@ public final class Shell: CommandRunner {
     public private(set) var charts: [LoadedChart] = []
     /// The same charts by MRN, folded as `sameMRN` compares (`foldedMRN`): `open` looks for a
     /// loaded chart before it loads one, and walking a batch's thousand charts for it cost
-    /// ~110,000 instructions an `open` (issue 19).
+    /// ~110,000 instructions an `open`.
     private var chartsByMRN: [String: LoadedChart] = [:]
     /// The MRN of the chart `show`, `note` and the prompt refer to.
     public private(set) var currentMRN: String?

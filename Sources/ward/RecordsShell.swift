@@ -9,7 +9,7 @@ extension Ward {
     /// commands with `--batch` (or whenever standard input is not a terminal).
     ///
     /// A subcommand, not options of `ward` itself, because a parent's `--format` would take the
-    /// value of `ward audit show --format json` (swift-argument-parser issue 169).
+    /// value of `ward audit show --format json` (a known limit of swift-argument-parser).
     struct RecordsShell: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "shell",

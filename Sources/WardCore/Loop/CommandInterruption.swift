@@ -5,7 +5,7 @@ import Synchronization
 /// that Ward is ending.
 ///
 /// The loop's thread runs one command at a time and handles signals between them; a command
-/// that waits on SQLite or on an external plugin would keep SIGTERM waiting (issue 12: more than
+/// that waits on SQLite or on an external plugin would keep SIGTERM waiting (more than
 /// eleven minutes). `TerminationWatchdog` calls `request(by:)` from its own thread the moment
 /// SIGTERM or SIGHUP arrives: every registered handler runs (the records store interrupts its
 /// statement with `sqlite3_interrupt`, which is thread-safe), and `TerminationNotice.fd` becomes

@@ -11,7 +11,7 @@ nonisolated(unsafe) private var terminationGraceMilliseconds: Int32 = 800
 ///
 /// Signals are handled between commands, on the loop's thread (`SignalPipe`); a command that
 /// runs long (a search over a million patients, an external plugin that hangs) kept SIGTERM
-/// waiting for minutes (issue 12). The signal handler therefore also writes the signal to this
+/// waiting for minutes. The signal handler therefore also writes the signal to this
 /// watchdog's pipe, and a thread of its own, asleep in `read` until then, wakes and:
 ///
 /// 1. interrupts what can be interrupted from another thread (`CommandInterruption`): the store's

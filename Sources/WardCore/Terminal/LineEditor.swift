@@ -116,7 +116,7 @@ public final class LineEditor {
     ///
     /// Why: readline redraws the whole line after every `rl_callback_read_char`, and a key at a
     /// time made a 300 KB paste (one the terminal did not bracket) cost a redraw per character,
-    /// O(n²): ~90 s (issue 12). Taken together, self-insert reads every queued character in one
+    /// O(n²): ~90 s. Taken together, self-insert reads every queued character in one
     /// call (docs/readline.md §1), and the redraw comes once, at the end of the burst.
     public func queueText(_ bytes: [UInt8]) {
         guard queueIsText || !hasQueuedInput else { return feed(bytes) }

@@ -14,7 +14,7 @@ import Glibc
 /// - Important: Descriptors are opened `O_CLOEXEC` and `O_NOFOLLOW`; callers close them.
 public enum FileSecurity {
     /// How private an existing file must be. There is one rule: the owner's alone. (Ward once let
-    /// others read the records and the audit log; issue 12 showed another user reading patients.)
+    /// others read the records and the audit log; a shared home let another user read patients.)
     public enum Rule: Sendable {
         /// Group and others may neither read nor write; only the running user owns it.
         case ownerOnly

@@ -4,7 +4,7 @@ import GRDBSQLite
 import PostgresNIO
 
 /// Moves every row of a staging SQLite records file into an empty PostgreSQL records database,
-/// in one transaction: `ward demo` into a shared database (issue 17).
+/// in one transaction: `ward demo` into a shared database.
 ///
 /// Why a staging file rather than a second writer: the demo generator writes SQLite through
 /// its C API at hundreds of thousands of rows a second, and it stays the one generator for both

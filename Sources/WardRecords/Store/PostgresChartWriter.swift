@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresRecordStore {
     /// Adds one patient with every entry of `chart`, in one transaction, and returns the
-    /// patient's id. The first step of import and of the demo into PostgreSQL (issue 17), and
+    /// patient's id. The first step of import and of the demo into PostgreSQL, and
     /// how a site copies charts from an embedded store into a shared one.
     ///
     /// - Throws: `StoreError.database` (a clash on the MRN is SQLSTATE 23505); nothing is written then.

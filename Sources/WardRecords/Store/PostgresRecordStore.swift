@@ -2,8 +2,8 @@ import Foundation
 import PostgresNIO
 import WardCore
 
-/// The shared records store: one PostgreSQL database that every Ward of a site reads and writes
-/// (issue 17). The embedded `SQLiteRecordStore` stays the default.
+/// The shared records store: one PostgreSQL database that every Ward of a site reads and writes.
+/// The embedded `SQLiteRecordStore` stays the default.
 ///
 /// One connection, on an event-loop thread of its own (`PostgresLink`), waited on with the
 /// site's bounds. A lock closes it without waiting for the server; sign-on opens a new one. A

@@ -30,21 +30,21 @@ enum RecordsSchema {
 
     static let tablesMigration = "1-tables"
     static let indexesMigration = "2-indexes-and-name-search"
-    /// Immunizations, procedures, care plans and diagnostic reports (issue 15). A database
+    /// Immunizations, procedures, care plans and diagnostic reports. A database
     /// written before it gains the empty tables on its next open; its charts read as before.
     static let careRecordsMigration = "3-immunizations-procedures-care-plans-reports"
     /// Each code's system (`http://loinc.org`…), so typed JSON can say which code a row holds,
-    /// and a report's `presentedForm` (issue 15). Columns added with an empty default: rows
+    /// and a report's `presentedForm`. Columns added with an empty default: rows
     /// written before read as before, with no system, and `ALTER TABLE ADD COLUMN` rewrites no
     /// row, so a demo home of tens of millions of observations migrates at once.
     static let codeSystemsMigration = "4-code-systems-and-presented-forms"
     /// Each patient's name words in one indexed column, for PostgreSQL's search of two or more
-    /// prefixes (issue 17; `PostgresSchema`). Nothing on SQLite, whose FTS5 index already
+    /// prefixes (`PostgresSchema`). Nothing on SQLite, whose FTS5 index already
     /// intersects words: registered under the same name so that both stores count the same
     /// migrations and `ward db migrate` reports the same version on either.
     static let nameWordsMigration = "5-name-words"
     /// An index of each patient's name-word prefixes, for PostgreSQL's search of two or more
-    /// prefixes (issue 17; `PostgresSchema`). Nothing on SQLite, as `nameWordsMigration`.
+    /// prefixes (`PostgresSchema`). Nothing on SQLite, as `nameWordsMigration`.
     static let namePrefixesMigration = "6-name-prefixes"
     /// Names found as typed (`NameWords`): O'Brien by `obrien`, Søndergaard by `sondergaard`.
     /// SQLite's full-text index moves from the raw names, which its tokenizer split at the

@@ -67,7 +67,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
 
     /// Writes `line` and a newline into stdio's standard output buffer, as `print` does (the
     /// batch flushes it after each command). Not `print`: its generic text stream cost ~2,000
-    /// instructions a line, ~45,000 a `find`'s table (issue 19).
+    /// instructions a line, ~45,000 a `find`'s table.
     public static func printLine(_ line: String) {
         var line = line
         line.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, ward_stdout()) }

@@ -141,7 +141,7 @@ public struct TextTable: Sendable {
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             // The line's length is kept, not counted again per word: `String.count` walks every
             // character, and with no width (a batch's uncut text) a 1 MiB note is one line, so
-            // counting it per word was quadratic (issue 12).
+            // counting it per word was quadratic.
             var line = ""
             var length = 0
             for word in paragraph.split(separator: " ") {
@@ -178,7 +178,7 @@ public struct TextTable: Sendable {
     /// Each cell is sanitized and measured once: counting characters walks grapheme clusters,
     /// and a batch draws a table for every command. A line is laid out in one byte buffer, kept
     /// for the next: appending cells and padding to a `String`, then dropping the padding after
-    /// the last cell a space at a time, cost ~130,000 instructions more a `find`'s table (issue 19).
+    /// the last cell a space at a time, cost ~130,000 instructions more a `find`'s table.
     private func columns(width: Int) -> [String] {
         let count = headers.count
         let table = ([headers] + rows).map { row in
