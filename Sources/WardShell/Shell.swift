@@ -70,6 +70,11 @@ public final class Shell: CommandRunner {
     var withheld: String?
     /// What a command that asked a question does with the answer (nil: nobody can answer).
     private var awaitingAnswer: ((String?) throws -> CommandResult)?
+    /// The answer awaited is text of several lines (`readText`): a lock that wipes it loses what
+    /// was typed, which the user is told after signing on again.
+    private var readingText = false
+    /// A lock wiped text being typed; said once after the next sign-on.
+    private var textLostToLock = false
 
     private var store: (any RecordStore)?
     private let openStore: () throws -> (any RecordStore)?
@@ -114,6 +119,10 @@ public final class Shell: CommandRunner {
         withheld = nil
         self.user = user
         self.role = role
+        if textLostToLock {
+            textLostToLock = false
+            write("The note you were typing when the session locked was not saved; type it again.")
+        }
         do {
             if let store {
                 try store.reopen()
@@ -143,7 +152,9 @@ public final class Shell: CommandRunner {
         lastFindRows = []
         lastFindNames = [:]
         lastBreakGlass = nil
+        textLostToLock = textLostToLock || (awaitingAnswer != nil && readingText)
         awaitingAnswer = nil
+        readingText = false
         withheld = nil
         store?.wipe()
     }
@@ -164,6 +175,7 @@ public final class Shell: CommandRunner {
 
     private func running(_ line: Line) -> CommandResult {
         awaitingAnswer = nil
+        readingText = false
         guard line.text.utf8.count <= Line.maximumLength else {
             // The sessions refuse such lines before they get here; a caller that did not is told.
             report(Line.tooLongMessage)
@@ -223,6 +235,7 @@ public final class Shell: CommandRunner {
             return finished(.failed)
         }
         awaitingAnswer = nil
+        readingText = false
         withheld = nil
         return finished(reportingFailures { try go(text) })
     }
@@ -255,6 +268,7 @@ public final class Shell: CommandRunner {
     /// answer (a batch has no one to ask).
     func ask(_ question: String, then: @escaping (String?) throws -> CommandResult) -> CommandResult {
         awaitingAnswer = then
+        readingText = false
         return .ask(question)
     }
 
@@ -263,6 +277,7 @@ public final class Shell: CommandRunner {
     /// `.`; nil when the input ended first.
     func readText(_ prompt: String, then: @escaping (String?) throws -> CommandResult) -> CommandResult {
         awaitingAnswer = then
+        readingText = true
         return .readsText(prompt)
     }
 

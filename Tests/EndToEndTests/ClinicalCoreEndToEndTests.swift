@@ -174,6 +174,50 @@ import Testing
     }
 }
 
+extension ClinicalCoreEndToEndTests {
+    /// A lock while a note of several lines is typed: nothing of it is saved, the user is told so
+    /// after signing on again, and what is typed next is a command again, at the prompt that
+    /// names the chart.
+    @Test func aLockWhileANoteIsTyped_savesNothing_andSaysSo() throws {
+        let site = """
+            [session]
+            idle-timeout = "2s"
+            warn-before = "0s"
+
+            [[plugin]]
+            name = "idle-timer"
+            """ + TerminalHarness.unguarded
+        let t = try TerminalHarness(site: site, columns: 140, rows: 30)
+        let file = t.directory.appendingPathComponent("clinical.json")
+        try Self.bundle.write(to: file)
+        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let imported = try TerminalHarness.runToEnd(
+            ["import", file.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
+        #expect(imported.status == 0)
+        try t.signOn()
+        try t.enter("open S0000001")
+        try t.waitFor("ward [Søndergaard S0000001]>")
+        try t.enter("note")
+        try t.waitFor("note>")
+        try t.enter("Half a note, then the clinician walks away.")
+        try t.waitFor("Password for alice:", timeout: .seconds(10))
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("The note you were typing when the session locked was not saved; type it again.")
+        try t.waitFor("ward [Søndergaard S0000001]>")
+        try t.press("C-d")
+        #expect(try t.waitForExit() == 0)
+        let notes = try TerminalHarness.run(
+            "/usr/bin/sqlite3",
+            ["\(t.home.path)/records.sqlite", "SELECT count(*) FROM note"],
+            environment: [:]
+        )
+        #expect(notes == "0\n")
+    }
+}
+
 /// The same rules with the records on PostgreSQL 15: a failed `open`, a server error among
 /// them, leaves no chart current, and the note meant for the second patient lands nowhere.
 @Suite(.serialized) struct ClinicalCorePostgresEndToEndTests {
