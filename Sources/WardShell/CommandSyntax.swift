@@ -183,7 +183,8 @@ public struct CommandSyntax: Sendable {
         return nil
     }
 
-    private static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
+    /// A space or a tab: what separates a command's name and words on a line.
+    static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
 
     private static func trimmed(_ text: Substring) -> Substring {
         let start = text.drop(while: isBlank)

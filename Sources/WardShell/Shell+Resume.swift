@@ -49,7 +49,7 @@ extension Shell {
         if let chart = currentMRN.flatMap(loadedChart(mrn:)) {
             // A batch writes this line on standard error, a diagnostic stream where a name does
             // not belong: the MRN alone there. A person at the terminal reads both identifiers.
-            let label = output is TextOutput ? PatientLabel.full(chart.patient) : chart.mrn
+            let label = isInteractive ? PatientLabel.full(chart.patient) : chart.mrn
             write("Back as before the lock: \(open); the current chart is \(label).", .line)
         } else {
             write("Back as before the lock: \(open); none is current ('open MRN' chooses one).", .line)

@@ -181,8 +181,8 @@ public final class Shell: CommandRunner {
             report(Line.tooLongMessage)
             return .failed
         }
-        let text = line.text.drop(while: Self.isBlank)
-        let nameEnd = text.firstIndex(where: Self.isBlank) ?? text.endIndex
+        let text = line.text.drop(while: CommandSyntax.isBlank)
+        let nameEnd = text.firstIndex(where: CommandSyntax.isBlank) ?? text.endIndex
         let name = String(text[..<nameEnd])
         let rest = text[nameEnd...]
         guard !name.isEmpty else { return .succeeded }
@@ -225,8 +225,6 @@ public final class Shell: CommandRunner {
         }
         return reportingFailures { try command.run(in: self) }
     }
-
-    private static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
 
     public func answer(_ text: String?) -> CommandResult {
         guard let go = awaitingAnswer else {
@@ -320,7 +318,7 @@ public final class Shell: CommandRunner {
 
     public func completions(for word: String, before: String) -> [String] {
         // Blank-separated, as the command's name is read: free text (`find o'br`) has no quotes to close.
-        let previous = before.split(whereSeparator: Self.isBlank).map(String.init)
+        let previous = before.split(whereSeparator: CommandSyntax.isBlank).map(String.init)
         let names = Self.commands.map { $0.syntax.name }
         let candidates: [String]
         switch previous.first {

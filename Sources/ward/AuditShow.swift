@@ -208,8 +208,9 @@ extension Ward.Audit {
             let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             switch format {
             case .json:
-                return sorted.map { #"{"\#(key.rawValue)":"\#(jsonEscaped($0.key))","count":\#($0.value)}"# + "\n" }
-                    .joined()
+                return sorted.map {
+                    Sanitizer.json(#"{"\#(key.rawValue)":\#(jsonString($0.key)),"count":\#($0.value)}"#) + "\n"
+                }.joined()
             case .csv:
                 return ([CSV.record([key.rawValue, "count"])] + sorted.map { CSV.record([$0.key, String($0.value)]) })
                     .map { $0 + "\r\n" }.joined()
@@ -222,21 +223,11 @@ extension Ward.Audit {
             }
         }
 
-        /// `text` inside a JSON string: quotes, backslashes and controls escaped.
-        static func jsonEscaped(_ text: String) -> String {
-            var out = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                    out +=
-                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return Sanitizer.json(out)
+        /// `text` as a JSON string, escaped as the log's own records are (`CanonicalJSON`).
+        static func jsonString(_ text: String) -> String {
+            var out: [UInt8] = []
+            CanonicalJSON.appendString(text, to: &out)
+            return String(decoding: out, as: UTF8.self)
         }
     }
 }

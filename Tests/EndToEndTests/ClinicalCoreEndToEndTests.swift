@@ -44,6 +44,22 @@ import Testing
         return h
     }
 
+    /// A terminal, 140 columns wide, whose home holds the bundle, imported through `ward import`
+    /// under `site` (the records may be on PostgreSQL, migrated already).
+    static func terminal(site: String = "plugin = []\n" + TerminalHarness.unguarded) throws -> TerminalHarness {
+        let t = try TerminalHarness(site: site, columns: 140, rows: 30)
+        let file = t.directory.appendingPathComponent("clinical.json")
+        try bundle.write(to: file)
+        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
+        let imported = try TerminalHarness.runToEnd(
+            ["import", file.path],
+            environment: environment,
+            capturingIn: t.directory
+        )
+        #expect(imported.status == 0, "\(String(decoding: imported.err, as: UTF8.self))")
+        return t
+    }
+
     /// Runs `lines` as a batch (`--on-error continue`) and returns the process, ended.
     static func batch(_ h: BatchHome, _ lines: [String], format: String = "text") throws -> (Int32, BatchProcess) {
         let script = try h.script(lines, name: "s-\(UUID().uuidString).ward")
@@ -132,16 +148,7 @@ import Testing
     }
 
     @Test func atTheTerminal_thePromptNamesTheChartTwice_andAFailedOpenLeavesNone() throws {
-        let t = try TerminalHarness(columns: 140, rows: 30)
-        let file = t.directory.appendingPathComponent("clinical.json")
-        try Self.bundle.write(to: file)
-        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        let imported = try TerminalHarness.runToEnd(
-            ["import", file.path],
-            environment: environment,
-            capturingIn: t.directory
-        )
-        #expect(imported.status == 0)
+        let t = try ClinicalCoreEndToEndTests.terminal()
         try t.signOn()
         try t.enter("find o'brien")
         try t.waitFor("O'Brien, Siobhán")
@@ -187,16 +194,7 @@ extension ClinicalCoreEndToEndTests {
             [[plugin]]
             name = "idle-timer"
             """ + TerminalHarness.unguarded
-        let t = try TerminalHarness(site: site, columns: 140, rows: 30)
-        let file = t.directory.appendingPathComponent("clinical.json")
-        try Self.bundle.write(to: file)
-        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        let imported = try TerminalHarness.runToEnd(
-            ["import", file.path],
-            environment: environment,
-            capturingIn: t.directory
-        )
-        #expect(imported.status == 0)
+        let t = try ClinicalCoreEndToEndTests.terminal(site: site)
         try t.signOn()
         try t.enter("open S0000001")
         try t.waitFor("ward [Søndergaard S0000001]>")
@@ -299,16 +297,7 @@ extension ClinicalCoreEndToEndTests {
             + "url = \"postgresql://\(server.user)@\(socket):\(server.port)/\(database)\"\n"
             + TerminalHarness.unguarded
         try PostgresRecordsEndToEndTests.migrate(site: site)
-        let t = try TerminalHarness(site: site, columns: 140, rows: 30)
-        let file = t.directory.appendingPathComponent("clinical.json")
-        try ClinicalCoreEndToEndTests.bundle.write(to: file)
-        let environment = ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path]
-        let imported = try TerminalHarness.runToEnd(
-            ["import", file.path],
-            environment: environment,
-            capturingIn: t.directory
-        )
-        #expect(imported.status == 0, "\(String(decoding: imported.err, as: UTF8.self))")
+        let t = try ClinicalCoreEndToEndTests.terminal(site: site)
         try t.signOn()
         try t.enter("open S0000001")
         try t.waitFor("ward [Søndergaard S0000001]>")
