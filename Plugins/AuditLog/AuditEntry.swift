@@ -93,6 +93,10 @@ public struct AuditEntry: Equatable, Sendable {
         /// `batch`) or `reason` (why it was refused). Never the command's text: it may hold a
         /// patient's name or a password typed in the wrong place.
         case sshCommand = "ssh-command"
+        /// The audit trail was read: in a session, an auditor's `audit` (or another role refused
+        /// it, `outcome` denied); from the command line, `ward audit show|report` with
+        /// `unix_user` and `uid`. `question` holds the filters as given.
+        case auditRead = "audit-read"
         /// `ward lock`: `by` (the Ward user who asked, null for a member of the site's admin
         /// group), `target` (`user NAME`, `session ID` or `all`), and `sessions`, the identifiers
         /// asked to lock, separated by spaces.
@@ -264,6 +268,19 @@ extension AuditEntry {
         status: ExitStatus?
     ) -> AuditEntry {
         AuditEntry(kind, user.fields + details + outcomeFields(status))
+    }
+
+    /// An auditor's `audit` in a session: the question as typed, and whether it was answered.
+    public static func auditRead(_ reading: AuditReading) -> AuditEntry {
+        AuditEntry(
+            .auditRead,
+            [("question", .string(reading.question)), ("outcome", .string(reading.outcome.rawValue))]
+        )
+    }
+
+    /// `ward audit show|report`: the question as given on the command line.
+    public static func auditRead(question: String, by user: UnixUser) -> AuditEntry {
+        administrative(.auditRead, by: user, [("question", .string(question))], status: .success)
     }
 
     /// `ward user add|remove|passwd|unlock`: `target`, and `target_role` for an add.

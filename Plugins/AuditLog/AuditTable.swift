@@ -23,7 +23,7 @@ public enum AuditTable {
     ]
 
     public static func render(_ records: [AuditRecord]) -> String {
-        let rows = [header] + records.map(row)
+        let rows = [header] + records.map { row($0) }
         var widths = [Int](repeating: 0, count: header.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         var out = ""
@@ -42,9 +42,12 @@ public enum AuditTable {
         return out
     }
 
-    static func row(_ r: AuditRecord) -> [String] {
+    /// One record's cells. `clean` is applied to every text that came from the log; a caller
+    /// that sanitizes as it shows (the shell's tables) passes the identity, so that nothing is
+    /// escaped twice.
+    public static func row(_ r: AuditRecord, clean: (String) -> String = clean) -> [String] {
         let o = r.object
-        let text = { (key: String) -> String in
+        func text(_ key: String) -> String {
             switch o[key] {
             case .string(let s): clean(s)
             case .integer(let n): String(n)
@@ -53,12 +56,12 @@ public enum AuditTable {
         }
         return [
             String(r.seq), text("ts"), text("user"), text("role"), String(text("session").prefix(8)), text("source"),
-            text("kind"), o.string("outcome").map(clean) ?? r.outcome?.rawValue ?? "-", detail(r),
+            text("kind"), o.string("outcome").map(clean) ?? r.outcome?.rawValue ?? "-", detail(r, clean: clean),
         ]
     }
 
     /// `open`, `action=read mrn=MRN-1042 section=labs`, `cause=idle`, `away=1m30s`.
-    static func detail(_ r: AuditRecord) -> String {
+    static func detail(_ r: AuditRecord, clean: (String) -> String = clean) -> String {
         var parts: [String] = []
         for (key, value) in r.object.fields where !envelope.contains(key) {
             switch (key, value) {

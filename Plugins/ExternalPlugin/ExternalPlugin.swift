@@ -235,6 +235,11 @@ public final class ExternalPlugin: Plugin {
                     "kind": "session", "change": "program-exited", "status": .integer(Int(exit.status.rawValue)),
                     "user": user,
                 ]
+            case .auditRead(let reading):
+                return [
+                    "kind": "session", "change": "audit-read", "question": .string(reading.question),
+                    "outcome": .string(reading.outcome.rawValue), "user": user, "role": role,
+                ]
             case .accessed(let access):
                 var fields: [String: JSONValue] = [
                     "kind": "session", "change": "accessed", "action": .string(access.action.rawValue),

@@ -259,11 +259,10 @@ public struct CommandSyntax: Sendable {
             parsed.flags.insert(option.name)
             return
         }
-        if let inlineValue {
-            parsed.values[option.name] = inlineValue
-        } else if index < words.endIndex {
-            parsed.values[option.name] = words[index]
-            index += 1
+        if let value = inlineValue ?? (index < words.endIndex ? words[index] : nil) {
+            if inlineValue == nil { index += 1 }
+            parsed.values[option.name] = value
+            parsed.repeated[option.name, default: []].append(value)
         } else {
             throw UsageError(.missingValue(option.usage), syntax: self)
         }
@@ -276,6 +275,9 @@ public struct ParsedArguments: Sendable, Equatable {
     public var operands: [String] = []
     /// `--reason TEXT` → `["reason": "TEXT"]`; the last one given wins.
     public var values: [String: String] = [:]
+    /// Every value of each option, in the order given (`--user a --user b` → `["user": ["a", "b"]]`),
+    /// for an option a command takes several times.
+    public var repeated: [String: [String]] = [:]
     /// Flags given (`all` for `--all`).
     public var flags: Set<String> = []
 

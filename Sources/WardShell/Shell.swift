@@ -24,6 +24,7 @@ public final class Shell: CommandRunner {
         NoteCommand.self,
         CloseCommand.self,
         ChartsCommand.self,
+        AuditCommand.self,
         WhoamiCommand.self,
         FormatCommand.self,
         LockCommand.self,
@@ -43,8 +44,8 @@ public final class Shell: CommandRunner {
     /// The charts loaded in this session, in the order they were opened.
     public private(set) var charts: [LoadedChart] = []
     /// The same charts by MRN, folded as `sameMRN` compares (`foldedMRN`): `open` looks for a
-    /// loaded chart before it loads one, and walking a batch's thousand charts for it cost
-    /// ~110,000 instructions an `open`.
+    /// loaded chart before it loads one, and walking a batch's thousand charts for it was a
+    /// large part of an `open` (Benchmarks/README.md, "Why the hot paths look as they do").
     private var chartsByMRN: [String: LoadedChart] = [:]
     /// The MRN of the chart `show`, `note` and the prompt refer to.
     public private(set) var currentMRN: String?
@@ -80,6 +81,8 @@ public final class Shell: CommandRunner {
     private let openStore: () throws -> (any RecordStore)?
     /// Where results go; a batch puts its own here.
     public var output: any ShellOutput
+    /// The site's audit trail, for an auditor's `audit`; nil where there is none to read.
+    public var auditTrail: (any AuditTrail)?
     let now: () -> Date
 
     /// A shell over the store that `openStore` returns when first needed; nil from it means the
@@ -168,6 +171,7 @@ public final class Shell: CommandRunner {
 
     /// Reads the command's name, then the rest of the line against the command's syntax, and
     /// runs it: each step one pass over the line, so a line of a mebibyte costs milliseconds.
+    /// Longer lines never get here: the session refuses them first (`SessionDriver.submit`).
     public func run(_ line: Line) -> CommandResult {
         withheld = nil
         return finished(running(line))
@@ -176,11 +180,6 @@ public final class Shell: CommandRunner {
     private func running(_ line: Line) -> CommandResult {
         awaitingAnswer = nil
         readingText = false
-        guard line.text.utf8.count <= Line.maximumLength else {
-            // The sessions refuse such lines before they get here; a caller that did not is told.
-            report(Line.tooLongMessage)
-            return .failed
-        }
         let text = line.text.drop(while: CommandSyntax.isBlank)
         let nameEnd = text.firstIndex(where: CommandSyntax.isBlank) ?? text.endIndex
         let name = String(text[..<nameEnd])
@@ -198,6 +197,7 @@ public final class Shell: CommandRunner {
         if let roles = type.allowedRoles, let refusal = refusal(action: name, roles: roles) {
             report(refusal)
             noteRefusedAccess(type.currentChartAccess, detail: nil)
+            if let event = type.refusalEvent(rest) { pendingEvents.append(event) }
             return .failed
         }
         var command: any ShellCommand
@@ -465,6 +465,12 @@ public final class Shell: CommandRunner {
         _ outcome: RecordAccess.Outcome
     ) {
         pendingEvents.append(.accessed(RecordAccess(action, record: record, detail: detail, outcome: outcome)))
+    }
+
+    /// Tells the chain, before anything more of this command is shown, of what it did that is
+    /// not a record's access (`audit`'s reading of the trail).
+    func noteSessionEvent(_ event: SessionEvent) {
+        pendingEvents.append(event)
     }
 
     /// Runs `body`, which does `action` to `record`, and notes the access: `ok` when it returns,

@@ -33,6 +33,11 @@ public protocol ShellCommand: Sendable {
     /// The command as the line asked for it; throws for a value the command cannot take.
     init(_ arguments: ParsedArguments) throws(UsageError)
 
+    /// What the chain hears when the role may not run this command, beside the refusal's own
+    /// access record (`currentChartAccess`): `audit`'s denied reading. `rest` is the line after
+    /// the command's name. Nil by default.
+    static func refusalEvent(_ rest: Substring) -> SessionEvent?
+
     /// A narrower rule that depends on the parsed arguments (`show notes`), or nil.
     var restriction: CommandRestriction? { get }
 
@@ -49,6 +54,8 @@ extension ShellCommand {
     public static var currentChartAccess: RecordAccess.Action? { nil }
 
     public static var choosesCurrentChart: Bool { false }
+
+    public static func refusalEvent(_ rest: Substring) -> SessionEvent? { nil }
 
     public var restriction: CommandRestriction? { nil }
 

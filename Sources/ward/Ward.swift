@@ -25,7 +25,7 @@ struct Ward: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             RecordsShell.self, Exec.self, Demo.self, Import.self, Db.self, User.self, Sessions.self,
-            LockSessions.self, Audit.self,
+            Lock.self, Audit.self,
             Config.self, Plugins.self,
         ],
         defaultSubcommand: RecordsShell.self

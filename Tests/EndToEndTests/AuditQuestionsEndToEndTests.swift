@@ -85,4 +85,55 @@ import Testing
         let accesses = (object["days"] as? [[String: Any]])?.flatMap { ($0["accesses"] as? [[String: Any]]) ?? [] }
         #expect(accesses?.compactMap { $0["action"] as? String } == ["list", "open", "read", "write"])
     }
+
+    /// An auditor signed on to Ward asks in the shell, with no Unix access to the home: the
+    /// same filters and the same accounting as the command line, each reading on record before
+    /// it is shown; a clinician's `audit` is refused and recorded as a denied reading.
+    @Test func inTheShell_anAuditorAsks_andEveryReadingIsOnRecord_whileAClinicianIsRefused() throws {
+        let h = try Self.home()
+        _ = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "add", "audrey", "--role", "auditor", "--password-stdin"],
+            environment: h.environment,
+            input: "audrey password\n"
+        )
+        try #require(TerminalHarness.lastStatus == 0)
+        let auditorPassword = h.directory.appendingPathComponent("audrey").path
+        try h.writeSecret("audrey password\n", to: auditorPassword)
+        let questions = try h.script(
+            [
+                "audit --mrn w0000011 --action open --action read",
+                "audit --user demo --user nosuchuser --count-by action",
+                "audit report w0000076",
+            ],
+            name: "auditor.ward"
+        )
+        let p = try h.start(["--batch", questions, "--user", "audrey", "--password-file", auditorPassword])
+        #expect(try p.waitForExit() == 0, "\(p.standardError)")
+        let out = p.standardOutput
+        let table = out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(table.filter { $0.contains("access ok action=open mrn=W0000011") }.count == 1)
+        #expect(table.filter { $0.contains("access ok action=read mrn=W0000011") }.count == 1)
+        #expect(!out.contains("W0000076 ") || out.contains("Accesses to the record of"))
+        #expect(table.contains { $0.hasPrefix("open 2") }, "two opens counted: \(out)")
+        #expect(out.contains("warning: no record of ") && out.contains("names the user 'nosuchuser'"))
+        #expect(out.contains("(MRN W0000076): 3 in 1 day"))
+        #expect(table.contains { $0.contains("demo clinician break-glass ok Mother asked") })
+
+        let clinician = try h.script(["audit --user demo"], name: "clinician.ward")
+        let refused = try h.start(["--batch", clinician, "--user", "demo", "--password-file", h.passwordFile])
+        #expect(try refused.waitForExit() == 1)
+        #expect(refused.standardError.contains("'audit' is not allowed for the clinician role."))
+
+        let readings = try h.auditRecords().filter { $0["kind"] as? String == "audit-read" }
+        #expect(
+            readings.map { "\($0["user"] ?? "-") \($0["outcome"] ?? "-") \($0["question"] ?? "-")" } == [
+                "audrey ok --mrn w0000011 --action open --action read",
+                "audrey ok --user demo --user nosuchuser --count-by action",
+                "audrey ok report w0000076",
+                "demo denied --user demo",
+            ]
+        )
+        #expect(try h.verifyAudit() == 0)
+    }
 }

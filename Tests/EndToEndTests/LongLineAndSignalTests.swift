@@ -86,12 +86,17 @@ enum SlowPlugin {
         #expect(p.standardOutput.contains("Alvarez"))
         #expect(!p.standardOutput.contains("demo (clinician)"))
         let records = try h.auditRecords()
-        // `find` left one `list` access per patient it showed; the long line left nothing.
+        // `find` left one `list` access per patient it showed; the long line one denial, naming
+        // its command and nothing more of it, as at a terminal.
         #expect(
             records.compactMap { $0["kind"] as? String }.filter { $0 != "access" } == [
-                "sign-on", "command", "sign-off",
+                "sign-on", "command", "denied", "sign-off",
             ]
         )
+        let denial = records.first { $0["kind"] as? String == "denied" }
+        #expect(denial?["command"] as? String == "note")
+        #expect(denial?["source"] as? String == "batch:\(script):2")
+        #expect((denial?["reason"] as? String)?.hasPrefix("the line is longer than 1 MiB") == true)
         let accesses = records.filter { $0["kind"] as? String == "access" }
         #expect(!accesses.isEmpty && accesses.allSatisfy { $0["action"] as? String == "list" })
         #expect(records.last?["how"] as? String == "line-too-long")

@@ -123,7 +123,7 @@ final class GuardHarness {
     /// loop is busy and nothing fires.
     func run(_ line: Line, taking: Duration = .zero) {
         runner.onRun = { [clock] _ in clock.advance(by: taking) }
-        _ = driver.run(line)
+        _ = driver.submit(line)
         runner.onRun = nil
     }
 

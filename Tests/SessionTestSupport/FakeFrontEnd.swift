@@ -3,7 +3,8 @@ import WardCore
 
 /// A person at a terminal (`interactive`) or a script, for `SessionDriver`: reads its input from
 /// a pipe, one line per answer or command, and logs what the driver asks it to show. A line
-/// `!SIGHUP` (or another name) raises that signal for this session.
+/// `!SIGHUP` (or another name) raises that signal for this session; `!long WORD` submits a line
+/// that starts with WORD and is longer than `Line.maximumLength`.
 ///
 /// A test that needs more than lines (keys, time passing, focus reports) sets `play`: it runs on
 /// the driver's loop at the first input, the way a front end's own input handling would.
@@ -29,9 +30,9 @@ package final class FakeFrontEnd: SessionFrontEnd {
         self.signals = signals
     }
 
-    package func attach(to driver: SessionDriver, lock: Lock) {
+    package func attach(to driver: SessionDriver, wipeList: WipeList) {
         self.driver = driver
-        lock.register("fake typeahead") { [unowned self] in log.append("wiped") }
+        wipeList.register("fake typeahead") { [unowned self] in log.append("wiped") }
     }
 
     package func open() {}
@@ -48,16 +49,17 @@ package final class FakeFrontEnd: SessionFrontEnd {
         }
         for text in String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init) {
             guard !driver.hasEnded else { return }
-            if let name = text.split(separator: "!").first, text.hasPrefix("!") {
+            if text.hasPrefix("!long ") {
+                let long = text.dropFirst(6) + " " + String(repeating: "x", count: Line.maximumLength)
+                driver.proceed(after: driver.submit(Line(long)))
+            } else if let name = text.split(separator: "!").first, text.hasPrefix("!") {
                 signals.raise(Self.signal(named: String(name)))
                 driver.catchUp()  // as a batch does between lines; a terminal, before the next key
             } else if asking == "password" {
                 asking = nil
                 driver.checkPassword { Password(bytes: Array(text.utf8)) }
-            } else if case .ran(let result) = driver.run(Line(text)) {
-                if result == .lock { driver.lock(.user) } else { driver.showPrompt() }
             } else {
-                driver.showPrompt()
+                driver.proceed(after: driver.submit(Line(text)))
             }
         }
     }
@@ -82,7 +84,7 @@ package final class FakeFrontEnd: SessionFrontEnd {
         log.append("banner \(text)")
         return true
     }
-    package func showPrompt() { log.append("prompt") }
+    package func showPrompt(question: String?) { log.append("prompt") }
     package func refused(_ line: Line, message: String) { log.append("refused \(message)") }
     package func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
         log.append("finished \(line.text)")

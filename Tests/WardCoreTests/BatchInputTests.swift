@@ -111,7 +111,7 @@ struct BatchInputTests {
         defer { close(fd) }
         var input = BatchInput(fd: fd)
         var taken: [Int] = []
-        #expect(throws: BatchInput.LineTooLong(number: 3)) {
+        #expect(throws: BatchInput.LineTooLong(number: 3, start: String(repeating: "x", count: 64))) {
             for _ in 0..<100 {
                 _ = input.fill()
                 while let line = try input.nextLine() { taken.append(line.number) }

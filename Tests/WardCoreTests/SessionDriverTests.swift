@@ -232,6 +232,18 @@ struct SessionDriverTests {
         #expect(f.sessionEvents.contains(.denied(Line("open W1"), message: "not now")))
     }
 
+    /// Refused before the chain sees it, whichever front end found it: the chain hears one
+    /// denial naming the command only, nothing runs, and the session goes on.
+    @Test func aLineLongerThanTheMaximum_isRefused_andTheChainHearsOneDenialNamingItsCommand() throws {
+        let f = try Fixture()
+        #expect(try f.run("correct horse\n!long note\nwhoami\n", interactive: true) == .success)
+        #expect(f.runner.ran == [Line("whoami")])
+        #expect(f.log.contains("refused \(Line.tooLongMessage)"))
+        #expect(f.sessionEvents.contains(.denied(Line("note"), message: Line.tooLongMessage)))
+        let lines = f.recorder.seen.filter { if case .line = $0 { true } else { false } }
+        #expect(lines.count == 1, "only whoami passed the chain")
+    }
+
     @Test func theLock_wipesTheShellFirst_thenWhatTheFrontEndHolds() throws {
         let f = try Fixture()
         let driver = SessionDriver(

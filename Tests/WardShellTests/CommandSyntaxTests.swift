@@ -229,13 +229,6 @@ import WardCore
         #expect(saved == text, "the trailing space too: the text as typed")
     }
 
-    @Test func aLineLongerThanTheMaximum_isRefused_andRunsNothing() throws {
-        let f = try ShellFixture()
-        f.run("open M1")
-        let line = "note " + String(repeating: "x", count: Line.maximumLength)
-        #expect(f.run(line) == (.failed, "ward: " + Line.tooLongMessage))
-        #expect(try f.store.chart(mrn: "M1").notes.isEmpty)
-    }
 }
 
 @Suite struct FindWordLimitTests {

@@ -87,9 +87,9 @@ public final class BatchFrontEnd: SessionFrontEnd {
 
     /// Registers standard output's buffer: a lock zeroes what the commands printed. Lines not
     /// yet run stay queued: they run after the next sign-on.
-    public func attach(to driver: SessionDriver, lock: Lock) {
+    public func attach(to driver: SessionDriver, wipeList: WipeList) {
         self.driver = driver
-        if let stdout { lock.register(stdout, as: "standard output") }
+        if let stdout { wipeList.register(stdout, as: "standard output") }
     }
 
     public func open() {
@@ -117,7 +117,10 @@ public final class BatchFrontEnd: SessionFrontEnd {
             do {
                 next = try input.nextLine(keepingBlank: readingText != nil)
             } catch {
-                reporter.notice("\(options.scriptName):\(error.number): \(error) The script stopped there.")
+                let source = Line.Source.batch(file: options.scriptName, line: error.number)
+                reporter.notice("\(source.place): \(error) The script stopped there.")
+                driver.refuseLongLine(startingWith: error.start, source: source)
+                guard !driver.hasEnded else { return }
                 return driver.signOff(.lineTooLong, status: .dataError)
             }
             guard let line = next else { break }
@@ -171,7 +174,7 @@ public final class BatchFrontEnd: SessionFrontEnd {
         guard !driver.hasEnded else { return }
         lastLine = line.source
         reporter.commandStarted(line)
-        let outcome = driver.run(line)
+        let outcome = driver.submit(line)
         // Ward is ending: the signal, not the failure it caused, says how the batch ends.
         if CommandInterruption.requestedBy != nil { driver.handleSignals() }
         guard !driver.hasEnded else { return }
@@ -192,12 +195,7 @@ public final class BatchFrontEnd: SessionFrontEnd {
             failures += 1
             if options.onError == .stop { return driver.signOff(.commandFailed, status: .failure) }
         }
-        switch outcome {
-        case .ran(.signOff): return driver.signOff(.user, status: failures > 0 ? .failure : .success)
-        case .ran(.lock): driver.lock(.user)
-        default: break
-        }
-        driver.showPrompt()
+        driver.proceed(after: outcome, signOffStatus: failures > 0 ? .failure : .success)
     }
 
     private static func status(of outcome: SessionDriver.LineOutcome) -> BatchStatus {
@@ -228,7 +226,7 @@ public final class BatchFrontEnd: SessionFrontEnd {
 
     public func refused(_ line: Line, message: String) {}  // reported with the command's status
 
-    public func showPrompt() {}
+    public func showPrompt(question: String?) {}
 
     // MARK: Signing on
 

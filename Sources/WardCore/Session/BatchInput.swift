@@ -28,8 +28,13 @@ public struct BatchInput {
     public struct LineTooLong: Error, Equatable, Sendable, CustomStringConvertible {
         /// The line's number in the script.
         public var number: Int
+        /// Its first word, up to 64 bytes: the refusal's record names the command, never more.
+        public var start: String
 
-        public init(number: Int) { self.number = number }
+        public init(number: Int, start: String = "") {
+            self.number = number
+            self.start = start
+        }
 
         public var description: String { Line.tooLongMessage }
     }
@@ -124,11 +129,13 @@ public struct BatchInput {
     /// Zeroes and drops everything held, and reads no more.
     private mutating func refuse() -> LineTooLong {
         refused = true
+        let first = pending[head...].prefix(64).prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        let start = String(decoding: first, as: UTF8.self)
         if !pending.isEmpty { pending.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, $0.count) } }
         pending.removeAll()
         head = 0
         scanned = 0
-        return LineTooLong(number: lineNumber + 1)
+        return LineTooLong(number: lineNumber + 1, start: start)
     }
 
     /// Moves the untaken bytes to the front and zeroes what the move leaves behind past the

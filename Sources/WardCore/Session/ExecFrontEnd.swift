@@ -6,10 +6,10 @@ import Glibc
 ///
 /// ```
 /// tty bytes ─► KeyDecoder ─► .key ─► driver.send ─► TypedLine ─► program's pty (master)
-///                                                      └─ Enter ─► driver.run(.line) ─► relayed, or dropped
+///                                                      └─ Enter ─► driver.submit(.line) ─► relayed, or dropped
 /// pty output ─► the user's terminal (only while signed on and unlocked)
 /// pidfd      ─► the program ended ─► .programExited ─► sign-off with its status
-/// prompts    ─► PromptReader (canonical mode) ─► driver.checkPassword
+/// prompts    ─► TerminalSignOn (canonical mode) ─► driver.checkPassword
 /// ```
 ///
 /// The same driver as the records shell's: sign-on, lockout, the idle timer, the audit log,
@@ -23,8 +23,8 @@ import Glibc
 /// until Enter instead would be as safe, but the program could not echo or complete anything
 /// as it is typed.
 ///
-/// On a lock, relaying stops and the program is frozen (SIGSTOP) or hung up (SIGHUP, then
-/// SIGKILL after a grace) as the site says; what it prints meanwhile stays unread in the
+/// On a lock, relaying stops and the program is frozen or hung up as the site says
+/// (`ProgramSupervisor`, which owns the process); what it prints meanwhile stays unread in the
 /// pseudo-terminal, in the kernel, and is drawn after unlocking. The screen and scrollback are
 /// cleared, and the modes a program may have set on the user's terminal (the alternate screen,
 /// mouse reports, bracketed paste) are turned off first, so the clearing reaches the screen
@@ -39,10 +39,8 @@ public final class ExecFrontEnd: SessionFrontEnd {
     private enum Input: Equatable {
         /// Keys for the program.
         case relay
-        case username
-        case password
-        /// A wrong password's delay, the lock screen's text, or the end.
-        case discard
+        /// Sign-on's (`TerminalSignOn`): an answer to a prompt, or typeahead to throw away.
+        case signOn
     }
 
     /// How long the first key of a two-key lock sequence is held before it goes to the
@@ -62,42 +60,31 @@ public final class ExecFrontEnd: SessionFrontEnd {
     public let user: String?
     public var isInteractive: Bool { true }
     public var inputFD: Int32 { terminal.fd }
-    public var terminalName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
-
-    /// The terminal, or the SSH peer, as the records shell records it.
-    public var signOnSource: SignOnSource { SignOnSource(tty: terminalName, sshConnection: sshConnection) }
+    public var terminalName: String? { signOn.terminalName }
+    public var signOnSource: SignOnSource { signOn.signOnSource }
 
     public var nextDeadline: Instant? {
-        [decoder.pendingDeadline, heldLockKey.map { $0.since + Self.lockKeyPause }, killAt, restoreSizeAt]
+        [keys.pendingDeadline, heldLockKey.map { $0.since + Self.lockKeyPause }, supervisor.killAt, restoreSizeAt]
             .compactMap { $0 }.min()
     }
 
     private let terminal: Terminal
-    private let program: ProgramRunner
-    private let prompts: PromptReader
+    private let signOn: TerminalSignOn
+    private let supervisor: ProgramSupervisor
+    private var program: ProgramRunner { supervisor.runner }
     private let lockKey: [[UInt8]]
-    private let killGrace: Duration
     private unowned var driver: SessionDriver!
-    private var decoder = KeyDecoder()
+    private var keys = KeyReader()
     private var line = TypedLine()
-    private var input = Input.discard
-    private var currentPrompt: (text: String, kind: PromptReader.Kind)?
+    private var input = Input.signOn
     private var focusReportsWanted = false
     /// The first key of the lock sequence, held to see what follows.
     private var heldLockKey: (key: KeyPress, since: Instant)?
-    /// A program hung up at a lock gets SIGKILL at this time if it has not ended.
-    private var killAt: Instant?
     /// After `fg`, the program is continued on the next wake-up, once it is clear that the
     /// resume did not lock (a program continued and stopped again could draw in between).
     private var thawOnWake = false
     /// When the program gets its real window size back after a thaw's redraw (`thaw()`).
     private var restoreSizeAt: Instant?
-    /// Stopped by Ward (a lock, a Ctrl-Z), so it gets SIGCONT before it is talked to.
-    private var isFrozen = false
-    /// The program ended for a lock's `kill`: start it again after unlocking.
-    private var startAgain = false
-    private let sshConnection: String?
-    private var readBuffer = [UInt8](repeating: 0, count: 4096)
     private var outputBuffer = [UInt8](repeating: 0, count: 65536)
 
     /// - Parameters:
@@ -114,35 +101,28 @@ public final class ExecFrontEnd: SessionFrontEnd {
     ) {
         self.terminal = terminal
         self.user = user
-        self.sshConnection = sshConnection
-        self.program = program
-        self.prompts = PromptReader(terminal: terminal)
+        self.signOn = TerminalSignOn(terminal: terminal, sshConnection: sshConnection)
+        self.supervisor = ProgramSupervisor(runner: program, killGrace: killGrace)
         self.lockKey = lockKey.filter { !$0.isEmpty }
-        self.killGrace = killGrace
     }
 
     /// Registers, after the program's queued keys (the driver's runner): the line being typed,
     /// the key decoder's held bytes, the held lock key, and the relay's buffers.
-    public func attach(to driver: SessionDriver, lock: Lock) {
+    public func attach(to driver: SessionDriver, wipeList: WipeList) {
         self.driver = driver
-        lock.register("typed line") { [unowned self] in line.wipe() }
-        lock.register("key decoder") { [unowned self] in
-            decoder.wipe()
+        wipeList.register("typed line") { [unowned self] in line.wipe() }
+        wipeList.register("key decoder") { [unowned self] in
+            keys.wipe()
             heldLockKey = nil
         }
-        lock.register("relay buffers") { [unowned self] in
-            explicit_bzero(&readBuffer, readBuffer.count)
-            explicit_bzero(&outputBuffer, outputBuffer.count)
-        }
+        wipeList.register("relay buffers") { [unowned self] in explicit_bzero(&outputBuffer, outputBuffer.count) }
     }
 
     public func open() {}
 
     /// On every way out: the program is ended without waiting long, and the terminal restored.
     public func close() {
-        if let child = program.child, child.exit == nil {
-            child.end(grace: .milliseconds(100), foreground: program.terminal?.foregroundGroup)
-        }
+        supervisor.end(grace: .milliseconds(100))
         program.releaseTerminal()
         terminal.restore()
     }
@@ -152,35 +132,14 @@ public final class ExecFrontEnd: SessionFrontEnd {
     public func inputReadable() {
         switch input {
         case .relay:
-            readKeys()
-        case .username:
-            guard let answer = prompts.readAnswer() else { return driver.signOff(.user) }
-            driver.send(.key(.redacted))
-            driver.usernameEntered(String(decoding: answer, as: UTF8.self))
-        case .password:
-            guard var answer = prompts.readAnswer() else {
-                Terminal.write("\n")
-                return driver.signOff(.user)
+            switch keys.read(terminal.fd, at: driver.clock.now) {
+            case .keys(let outputs, _): deliver(outputs)
+            case .nothing: break
+            case .closed: driver.terminalClosed()
             }
-            Terminal.write("\n")
-            driver.send(.key(.redacted))
-            input = .discard
-            driver.checkPassword {
-                defer { explicit_bzero(&answer, answer.count) }
-                return Password(bytes: answer)
-            }
-        case .discard:
-            _ = prompts.discardTypeahead()
+        case .signOn:
+            _ = signOn.inputReadable(driver: driver)
         }
-    }
-
-    private func readKeys() {
-        let n = read(terminal.fd, &readBuffer, readBuffer.count)
-        if n < 0, errno == EINTR || errno == EAGAIN { return }
-        guard n > 0 else { return driver.terminalClosed() }
-        let outputs = decoder.decode(readBuffer[0..<n], at: driver.clock.now)
-        explicit_bzero(&readBuffer, n)
-        deliver(outputs)
     }
 
     private var isRelaying: Bool { input == .relay && !driver.hasEnded && driver.isSignedOn }
@@ -194,6 +153,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
             case .pasteTooLong:
                 // Dropped whole, as the shell drops it; the program never saw any of it.
                 Self.writeOut(Array(("\r\nward: " + Line.tooLongMessage + "\r\n").utf8)[...])
+                driver.refuseLongLine(startingWith: line.text, source: source)
                 redraw()
             }
         }
@@ -232,10 +192,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
             write(bytes(of: passed))
         case .submit(let lines):
             for text in lines {
-                guard text.utf8.count <= Line.maximumLength else {
-                    return refuse(Line(text, source: source), message: Line.tooLongMessage)
-                }
-                switch driver.run(Line(text, source: source)) {
+                switch driver.submit(Line(text, source: source)) {
                 case .ran:
                     guard let ran = program.takePassed(), isRelaying else { return }
                     if ran.text != text, !passed.isPaste {
@@ -255,7 +212,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
         }
     }
 
-    private var source: Line.Source { .program(program.program.name) }
+    private var source: Line.Source { .program(supervisor.program.name) }
 
     /// A key's bytes as the terminal sent them: a paste in its brackets, since the program
     /// asked for them (`ESC[?2004h`).
@@ -270,21 +227,13 @@ public final class ExecFrontEnd: SessionFrontEnd {
         }
     }
 
-    private func refuse(_ line: Line, message: String) {
-        refused(line, message: message)
-        driver.send(.session(.denied(line, message: message)))
-    }
-
     public func wake() {
-        if !driver.hasEnded { deliver(decoder.flush(at: driver.clock.now)) }
+        if !driver.hasEnded { deliver(keys.flush(at: driver.clock.now)) }
         if let held = heldLockKey, driver.clock.now >= held.since + Self.lockKeyPause {
             heldLockKey = nil
             if isRelaying { relay(held.key) }
         }
-        if let due = killAt, driver.clock.now >= due {
-            killAt = nil
-            program.signal(SIGKILL)
-        }
+        supervisor.wake(now: driver.clock.now)
         if thawOnWake {
             thawOnWake = false
             if isRelaying { thaw() }
@@ -337,7 +286,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
     }
 
     private func programEnded() {
-        guard let child = program.child, let exit = child.reap() else { return }
+        guard let child = program.child, child.reap() != nil else { return }
         driver.unwatch(child.exitFD)
         if let pty = program.terminal {
             driver.unwatch(pty.master)
@@ -350,43 +299,30 @@ public final class ExecFrontEnd: SessionFrontEnd {
                 }
             }
         }
-        program.releaseTerminal()
-        program.forgetChild()
-        killAt = nil
-        isFrozen = false
+        guard let exit = supervisor.reap() else { return }
         driver.send(.session(.programExited(exit)))
-        if startAgain { return }  // hung up at a lock: it starts again after unlocking
+        if supervisor.startsAgain { return }  // hung up at a lock: it starts again after unlocking
         guard !driver.hasEnded else { return }
         driver.signOff(.programExited, status: exit.status)
     }
 
     /// Starts the program, or continues it after a lock or a stop.
     private func startOrThaw() {
-        if startAgain, let child = program.child {
-            // Unlocked within a `kill` lock's grace: the program it hung up ends now.
+        if let child = program.child, supervisor.startsAgain {
             driver.unwatch(child.exitFD)
-            child.signal(SIGKILL, foreground: nil)
-            let exit = child.reap(wait: true) ?? .killed(by: SIGKILL)
-            program.forgetChild()
-            killAt = nil
+        }
+        if let exit = supervisor.endHungUp() {
             driver.send(.session(.programExited(exit)))
             guard isRelaying else { return }
         }
         if program.isRunning { return thaw() }
-        startAgain = false
-        let rules = program.program.rules
-        let start = ProgramStart(
-            path: program.program.path,
-            arguments: rules.recordArguments ? program.arguments : nil,
-            recordsInput: rules.recordInput
-        )
         // Recorded before it runs: an audit log that cannot record it keeps it from starting.
-        guard case .delivered = driver.send(.session(.programStarted(start))), isRelaying else { return }
+        guard case .delivered = driver.send(.session(.programStarted(supervisor.start))), isRelaying else { return }
         do throws(SystemError) {
-            try program.start(settings: terminal.original, size: terminal.size)
+            try supervisor.launch(settings: terminal.original, size: terminal.size)
         } catch {
             terminal.restore()
-            Terminal.write("ward: cannot start \(Sanitizer.line(program.program.path)): \(error)\n")
+            Terminal.write("ward: cannot start \(Sanitizer.line(supervisor.program.path)): \(error)\n")
             let exit = ProgramExit.exited(error.code == ENOENT ? 127 : 126)
             driver.send(.session(.programExited(exit)))
             return driver.signOff(.programExited, status: exit.status)
@@ -406,12 +342,9 @@ public final class ExecFrontEnd: SessionFrontEnd {
     /// SIGCONT, then a redraw: the screen was cleared at the lock, and the program does not
     /// know. The site may add a key to send (`redraw-key`, such as Ctrl-L for readline).
     private func thaw() {
-        if isFrozen {
-            program.signal(SIGCONT)
-            isFrozen = false
-        }
+        supervisor.thaw()
         redraw()
-        if !program.program.rules.redrawKey.isEmpty { write(program.program.rules.redrawKey) }
+        if !supervisor.program.rules.redrawKey.isEmpty { write(supervisor.program.rules.redrawKey) }
         watchProgram()
     }
 
@@ -427,37 +360,23 @@ public final class ExecFrontEnd: SessionFrontEnd {
         restoreSizeAt = driver.clock.now + Self.redrawPause
     }
 
-    private func freeze() {
-        guard program.isRunning, !isFrozen else { return }
-        program.signal(SIGSTOP)
-        isFrozen = true
-    }
-
     // MARK: What the session shows
 
-    public func askUsername() {
-        ask("Username: ", kind: .visible, then: .username)
-    }
+    public func askUsername() { prompt { $0.askUsername() } }
 
-    public func askPassword(user: String, lockedBecause reason: LockReason?) {
-        ask("Password for \(user): ", kind: .secret, then: .password)
-    }
-
-    private func ask(_ text: String, kind: PromptReader.Kind, then next: Input) {
-        currentPrompt = (text, kind)
-        input = next
-        prompts.show(text, kind: kind)
-    }
+    public func askPassword(user: String, lockedBecause reason: LockReason?) { prompt { $0.askPassword(user: user) } }
 
     public func say(_ text: String) {
         if input == .relay { Terminal.write("\r\n") }
-        input = .discard
+        input = .signOn
         terminal.restore()
-        Terminal.write(Sanitizer.text(text) + "\n")
+        signOn.say(text)
     }
 
-    public func cannotSignOn(_ error: AuthError, atLockScreen: Bool) {
-        say("ward: \(error)")
+    /// Sign-on has the terminal (relaying has stopped), and shows a prompt.
+    private func prompt(_ show: (TerminalSignOn) -> Void) {
+        input = .signOn
+        show(signOn)
     }
 
     /// Above the program's screen, on a line of its own; the program's own display is not
@@ -472,16 +391,11 @@ public final class ExecFrontEnd: SessionFrontEnd {
         if input == .relay { Terminal.write(on ? Terminal.focusReportingOn : Terminal.focusReportingOff) }
     }
 
-    public func showShell(news: [String]) {
-        terminal.restore()
-        currentPrompt = nil
-        Terminal.write(Terminal.clearScreenAndScrollback)
-        for line in news { Terminal.write(Sanitizer.text(line) + "\n") }
-    }
+    public func showShell(news: [String]) { signOn.showShell(news: news) }
 
     /// Signed on or unlocked: the program starts (again, after a `kill` lock) or is thawed, and
     /// the keys go to it.
-    public func showPrompt() {
+    public func showPrompt(question: String?) {
         input = .relay
         enterRawMode()
         if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
@@ -522,42 +436,30 @@ public final class ExecFrontEnd: SessionFrontEnd {
     /// Everything Ward holds is wiped (the lock walked its holders); now the program, then the
     /// screen and scrollback.
     public func showLockScreen(user: String, reason: LockReason) {
-        input = .discard
+        input = .signOn
         thawOnWake = false
         heldLockKey = nil
         if let pty = program.terminal {
             driver.unwatch(pty.master)
             driver.unwatchWritable(pty.master)
         }
-        switch program.program.rules.onLock {
-        case .freeze:
-            freeze()
-        case .kill where program.isRunning:
-            startAgain = true
-            program.signal(SIGHUP)
-            if isFrozen { program.signal(SIGCONT) }
-            isFrozen = false
-            program.releaseTerminal()  // its output is dropped unread, and the slave hung up
-            killAt = driver.clock.now + killGrace
-        case .kill:
-            break
-        }
+        supervisor.lock(now: driver.clock.now)
         terminal.restore()
-        Terminal.write(Self.programModesOff + Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write(LockScreen.headline(user: user, reason: reason, requestedBy: driver.lockRequestedBy))
-        switch program.program.rules.onLock {
-        case .freeze: Terminal.write("\(Sanitizer.line(program.program.name)) is stopped until you unlock.\n")
+        signOn.showLockScreen(
+            user: user,
+            reason: reason,
+            requestedBy: driver.lockRequestedBy,
+            modesOff: Self.programModesOff
+        )
+        switch supervisor.program.rules.onLock {
+        case .freeze: Terminal.write("\(Sanitizer.line(supervisor.program.name)) is stopped until you unlock.\n")
         case .kill:
-            Terminal.write("\(Sanitizer.line(program.program.name)) was ended; it starts again when you unlock.\n")
+            Terminal.write("\(Sanitizer.line(supervisor.program.name)) was ended; it starts again when you unlock.\n")
         }
         Terminal.write(LockScreen.howToUnlock)
     }
 
-    /// The site's notice, its lines broken between words at the window's width (`WordWrap`).
-    public func showBanner(_ text: String) -> Bool {
-        let wrapped = WordWrap.text(text, width: terminal.size.columns)
-        return Terminal.writeChecked(wrapped.hasSuffix("\n") ? wrapped : wrapped + "\n")
-    }
+    public func showBanner(_ text: String) -> Bool { signOn.showBanner(text) }
 
     // MARK: Signals
 
@@ -566,9 +468,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
         case .resize:
             program.terminal?.resize(to: terminal.size)
         case .interrupt where input != .relay:
-            guard let prompt = currentPrompt else { return }
-            Terminal.write("\n")
-            prompts.show(prompt.text, kind: prompt.kind)
+            signOn.interrupted()
         default:
             break
         }
@@ -578,18 +478,18 @@ public final class ExecFrontEnd: SessionFrontEnd {
 
     /// Ctrl-Z: the program stops with Ward, the screen is cleared and the terminal handed back.
     public func willStop() {
-        if input == .relay { freeze() }
-        Terminal.write(Self.programModesOff + Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
+        if input == .relay { supervisor.freeze() }
+        signOn.clearForStop(modesOff: Self.programModesOff)
         terminal.restore()
-        Terminal.write("Ward is stopped and its screen cleared. Type 'fg' to go back.\n")
+        Terminal.write(TerminalSignOn.stoppedMessage)
     }
 
     public func resumed() {
         if input == .relay {
             enterRawMode()
             thawOnWake = true
-        } else if let prompt = currentPrompt {
-            prompts.show("\n" + prompt.text, kind: prompt.kind, flush: false)
+        } else {
+            signOn.resumed()
         }
     }
 
@@ -597,7 +497,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
 
     /// The program ends before the sign-off is recorded, so its exit is on record first.
     public func signingOff(_ reason: SignOffReason) {
-        input = .discard
+        input = .signOn
         heldLockKey = nil
         guard let child = program.child, child.exit == nil else { return }
         if let pty = program.terminal {
@@ -606,26 +506,17 @@ public final class ExecFrontEnd: SessionFrontEnd {
         }
         driver.unwatch(child.exitFD)
         // Well inside the watchdog's grace after SIGHUP or SIGTERM (`TerminationWatchdog`).
-        let exit = child.end(grace: .milliseconds(300), foreground: program.terminal?.foregroundGroup)
-        program.releaseTerminal()
-        program.forgetChild()
-        driver.send(.session(.programExited(exit)))
+        if let exit = supervisor.end(grace: .milliseconds(300)) { driver.send(.session(.programExited(exit))) }
     }
 
-    /// The program's modes off, the screen and scrollback cleared (not after failed attempts,
-    /// so the reason stays readable), the terminal restored.
+    /// The program ended and its modes off, then `TerminalSignOn.signedOff`.
     public func ended(_ reason: SignOffReason, status: ExitStatus) {
-        input = .discard
-        decoder.wipe()
+        input = .signOn
+        keys.wipe()
         line.wipe()
-        if let child = program.child, child.exit == nil {
-            child.end(grace: .milliseconds(100), foreground: program.terminal?.foregroundGroup)
-        }
+        supervisor.end(grace: .milliseconds(100))
         program.releaseTerminal()
-        terminal.restore()
-        var text = Self.programModesOff + Terminal.focusReportingOff
-        if reason != .failedAttempts, status != .authenticationFailed { text += Terminal.clearScreenAndScrollback }
-        Terminal.write(text + "Signed off.\n")
+        signOn.signedOff(reason, status: status, modesOff: Self.programModesOff)
     }
 }
 

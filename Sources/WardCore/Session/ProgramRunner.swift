@@ -4,7 +4,7 @@ import Glibc
 /// process, and the keys waiting to be written to it.
 ///
 /// A line "runs" by being let through: the line's own keys are already in the program's
-/// editor, and `ExecFrontEnd` relays the key that submits it once `SessionDriver.run` says the
+/// editor, and `ExecFrontEnd` relays the key that submits it once `SessionDriver.submit` says the
 /// line passed the chain (`takePassed()`). There are no Ward commands, no prompt and no
 /// completion.
 ///

@@ -5,7 +5,7 @@ import Logging
 /// loop.
 ///
 /// ```
-/// input     ─► front end (TerminalFrontEnd, BatchFrontEnd) ─► send / run ─► chain ─► shell
+/// input     ─► front end (TerminalFrontEnd, ExecFrontEnd, BatchFrontEnd) ─► send / submit ─► chain ─► shell
 /// signals   ─► SignalSource ─► signalTable ─► .lifecycle ─► chain ─► this driver (stop, end)
 /// deadline  ─► chain.fireDueTimers ─► the plugin that asked ─► requests (lock, notice)
 /// ```
@@ -80,7 +80,7 @@ public final class SessionDriver {
     private let chain: InterceptorChain
     private let credentials: CredentialStore
     private let loop: EventLoop
-    private let lock = Lock()
+    private let wipeList = WipeList()
     /// The charts (the runner's context) a lock closes, sealed until the unlock; nil: never kept.
     private let resume: SessionResume?
     private let makeSignals: ([UnixSignal]) throws -> any SignalSource
@@ -137,8 +137,8 @@ public final class SessionDriver {
         self.info = chain.session
         self.info.signOnSource = frontEnd.signOnSource
         chain.readsSession { [unowned self] in self.info }
-        lock.register(runner, as: "shell")
-        frontEnd.attach(to: self, lock: lock)
+        wipeList.register(runner, as: "shell")
+        frontEnd.attach(to: self, wipeList: wipeList)
         runner.placeOutputBarrier { [unowned self] in self.sendNotedEvents() }
     }
 
@@ -203,7 +203,7 @@ public final class SessionDriver {
     package func unwatch(_ fd: Int32) { loop.unwatch(fd) }
 
     /// The holders of data a lock wipes, in order.
-    package var wipeOrder: [String] { lock.names }
+    package var wipeOrder: [String] { wipeList.names }
 
     /// Sends `event` through the chain, performs what the plugins asked for, and returns where
     /// the event ended up.
@@ -216,12 +216,22 @@ public final class SessionDriver {
 
     /// One line's whole way: the chain, the command, what the chain must hear of it (an
     /// abandoned command, the shell's session events), the front end's report, then the
-    /// requests the plugins made on the way, in order.
+    /// requests the plugins made on the way, in order. What follows the line (the next prompt, a
+    /// lock, the end) is `proceed(after:)`'s, once the front end has shown its output.
     ///
     /// The requests wait until the command is reported: a plugin's lock must not wipe the
     /// output of a command before the front end has shown it, nor leave it after. That holds for
     /// the requests made while the command ran, at its output barrier (`sendNotedEvents`), too.
-    package func run(_ line: Line) -> LineOutcome {
+    ///
+    /// A line longer than `Line.maximumLength` is refused here, before the chain sees it, for
+    /// every front end: the chain hears one denial (`refuseLongLine`).
+    package func submit(_ line: Line) -> LineOutcome {
+        guard line.text.utf8.count <= Line.maximumLength else {
+            frontEnd.refused(line, message: Line.tooLongMessage)
+            refuseLongLine(startingWith: line.text, source: line.source)
+            frontEnd.commandFinished(line, .refused(Line.tooLongMessage))
+            return .refused(Line.tooLongMessage)
+        }
         // Signed on again, and a safeguard (an audit log that cannot be written) locked at
         // once: the line is not run, and counts as a failure like any refused line.
         let sent = isSignedOn ? chain.send(.line(line)) : ChainResult(outcome: .denied(Self.lockedAgain))
@@ -250,6 +260,34 @@ public final class SessionDriver {
         frontEnd.commandFinished(line, outcome)
         perform(requests)
         return outcome
+    }
+
+    /// A line longer than `Line.maximumLength`, found by the driver or by a front end before it
+    /// was whole (a key that would grow it past the limit, a paste, a script's line): the chain
+    /// hears one denial, so the audit log records every such refusal alike. Only the line's first
+    /// word goes with it (`start`): the rest may be anything, and is never kept.
+    package func refuseLongLine(startingWith start: String, source: Line.Source) {
+        let first = start.utf8.prefix(64).split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        let word = first.first.map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        send(.session(.denied(Line(word, source: source), message: Line.tooLongMessage)))
+    }
+
+    /// What follows a command, as its result says: the sign-off or the lock it asked for, else
+    /// the next prompt, with the command's question when it asked one. `signOffStatus` is what a
+    /// sign-off the command asked for ends with (a script's depends on its earlier failures).
+    package func proceed(after result: CommandResult, signOffStatus: ExitStatus = .success) {
+        switch result {
+        case .signOff: signOff(.user, status: signOffStatus)
+        case .lock: lock(.user)
+        case .ask(let question), .readsText(let question): showPrompt(question: question)
+        case .succeeded, .failed, .missingContext: showPrompt()
+        }
+    }
+
+    /// As `proceed(after:)` for a command that ran; a consumed or refused line leaves the prompt.
+    package func proceed(after outcome: LineOutcome, signOffStatus: ExitStatus = .success) {
+        guard case .ran(let result) = outcome else { return showPrompt() }
+        proceed(after: result, signOffStatus: signOffStatus)
     }
 
     /// The answer to the question the last command asked: not a command, so not a `.line`; what
@@ -306,11 +344,11 @@ public final class SessionDriver {
 
     /// The prompt is back: the chain hears it (the idle timer counts from here), then the front
     /// end shows it, unless a plugin locked or ended the session meanwhile.
-    package func showPrompt() {
+    package func showPrompt(question: String? = nil) {
         guard isSignedOn else { return }
         send(.session(.promptReady))
         guard isSignedOn else { return }
-        frontEnd.showPrompt()
+        frontEnd.showPrompt(question: question)
     }
 
     package func usernameEntered(_ name: String) {
@@ -437,7 +475,7 @@ public final class SessionDriver {
                     var context = runner.resumableContext()
                     resume.lock(sealing: &context)
                 }
-                lock.wipeAll()
+                wipeList.wipeAll()
                 frontEnd.showLockScreen(user: user, reason: reason)
                 register(.locked)  // only now: `ward lock` takes "locked" to mean wiped
                 logger.info("session locked", metadata: ["lock.reason": "\(reason)"])
@@ -496,7 +534,7 @@ public final class SessionDriver {
             frontEnd.signingOff(reason)
             guard !hasEnded else { return }
         case .signOnFailed, .unlockFailed, .denied, .abandoned, .accessed, .accessedTogether, .promptReady,
-            .programStarted, .programExited:
+            .programStarted, .programExited, .auditRead:
             break
         }
         let sent = chain.send(.session(event))

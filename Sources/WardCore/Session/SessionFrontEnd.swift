@@ -2,7 +2,7 @@
 ///
 /// Everything else is `SessionDriver`'s, written once: the state machine, the chain, the loop,
 /// signals, deadlines, the requests, the lock and the ending. A front end reads its input and
-/// hands it to the driver (a key through `send`, a line through `run`, a password through
+/// hands it to the driver (a key through `send`, a line through `submit`, a password through
 /// `checkPassword`); the driver calls back here to show what the session decided (a prompt, a
 /// notice, the lock screen).
 ///
@@ -31,7 +31,7 @@ public protocol SessionFrontEnd: AnyObject {
 
     /// Called once, when the driver is made: keep `driver` (unowned: it owns the front end) and
     /// register with `lock` everything that holds typed or loaded data.
-    func attach(to driver: SessionDriver, lock: Lock)
+    func attach(to driver: SessionDriver, wipeList: WipeList)
 
     /// Before the loop starts: take what the process needs (standard output's buffer, SIGPIPE).
     func open()
@@ -74,8 +74,9 @@ public protocol SessionFrontEnd: AnyObject {
     /// (the previous sign-on, failed attempts) for the user to read first.
     func showShell(news: [String])
 
-    /// The prompt is back, and the chain has heard so: let the user type the next command.
-    func showPrompt()
+    /// The prompt is back, and the chain has heard so: let the user type the next command, or
+    /// the answer to the last command's `question` (break the glass: why?).
+    func showPrompt(question: String?)
 
     /// A plugin refused `line` with `message`, before the chain hears of the refusal.
     func refused(_ line: Line, message: String)
@@ -113,6 +114,9 @@ extension SessionFrontEnd {
     /// can tell the chain of what it ends with it (`ExecFrontEnd`: the program it ran). Nothing
     /// by default.
     public func signingOff(_ reason: SignOffReason) {}
+
+    /// Says why, as one line: the terminal front ends' way. A script's says where it stopped.
+    public func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { say("ward: \(error)") }
 
     /// A notice: only the terminal colours a warning or rings for it.
     public func lockWarning(_ text: String) { notice(text) }

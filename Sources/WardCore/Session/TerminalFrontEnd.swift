@@ -6,12 +6,11 @@ import Logging
 ///
 /// ```
 /// tty bytes ─► KeyDecoder ─► .key ─► driver.send ─► LineEditor (readline) ─► line ─► driver.run
-/// prompts   ─► PromptReader (canonical mode, never readline) ─► driver.checkPassword
+/// prompts   ─► TerminalSignOn (canonical mode, never readline) ─► driver.checkPassword
 /// ```
 ///
-/// The user name and the password are read in the terminal's canonical mode, not by readline,
-/// which would keep the password. A key at a prompt reaches the chain as redacted activity.
-/// Keys typed ahead of a lock are thrown away, never run, and counted for the user.
+/// The sign-on prompts, the banner and the last words are `TerminalSignOn`'s, shared with
+/// `ward exec`. Keys typed ahead of a lock are thrown away, never run, and counted for the user.
 ///
 /// A command's output taller than the window is paged here (`Pager`), never by a pager
 /// program: while paging, every key still passes the chain first, the idle timer counts from
@@ -26,10 +25,9 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         case shell
         /// Keys for the pager: a command's output is being read a page at a time.
         case pager
-        case username
-        case password
-        /// A wrong password's delay, the lock screen's text, or the end: input is discarded.
-        case discard
+        /// Sign-on's (`TerminalSignOn`): an answer to a prompt, or typeahead to throw away (a
+        /// wrong password's delay, the lock screen's text, the end).
+        case signOn
     }
 
     public let user: String?
@@ -37,15 +35,13 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public var inputFD: Int32 { terminal.fd }
 
     private let terminal: Terminal
-    private let sshConnection: String?
+    private let signOn: TerminalSignOn
     /// The user's colour and bell for the idle warning (`TerminalStyle`).
     private let style: TerminalStyle
     private let editor = LineEditor()
-    private let prompts: PromptReader
     private unowned var driver: SessionDriver!
-    private var decoder = KeyDecoder()
-    private var input = Input.discard
-    private var currentPrompt: (text: String, kind: PromptReader.Kind)?
+    private var keys = KeyReader()
+    private var input = Input.signOn
     /// A plugin asked for focus reports; they are on whenever the shell has the terminal.
     private var focusReportsWanted = false
     /// The question the last command asked (break the glass: why?); the next line answers it.
@@ -56,7 +52,6 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     private var discardingLongLine = false
     /// When a long line's held redraw is due (`LineEditor.redrawsAtOnce`), nil when none is held.
     private var redrawDue: Instant?
-    private var readBuffer = [UInt8](repeating: 0, count: 4096)
     /// Where the shell's text goes while a command runs; nil when output is never paged.
     private let pages: PageBuffer?
     /// The page on screen, while `input` is `.pager`.
@@ -85,39 +80,38 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     ) {
         self.terminal = terminal
         self.user = user
-        self.sshConnection = sshConnection
+        self.signOn = TerminalSignOn(terminal: terminal, sshConnection: sshConnection)
         self.style = style
         self.pages = pages
-        self.prompts = PromptReader(terminal: terminal)
     }
 
-    public var terminalName: String? { ttyname(STDIN_FILENO).map { String(cString: $0) } }
+    public var terminalName: String? { signOn.terminalName }
 
-    public var signOnSource: SignOnSource { SignOnSource(tty: terminalName, sshConnection: sshConnection) }
+    public var signOnSource: SignOnSource { signOn.signOnSource }
 
     public var nextDeadline: Instant? {
-        decoder.pendingDeadline.earliest(redrawDue).earliest(pageRedrawDue)
+        keys.pendingDeadline.earliest(redrawDue).earliest(pageRedrawDue)
     }
 
     /// Registers, in the order a lock wipes them after the shell: keys typed ahead (counted),
     /// the question, the page being read (before readline, whose wipe zeroes standard output's
     /// buffer, which held the last page drawn), readline (taken away first, then wiped:
     /// docs/readline.md §3), and the key decoder's held bytes.
-    public func attach(to driver: SessionDriver, lock: Lock) {
+    public func attach(to driver: SessionDriver, wipeList: WipeList) {
         self.driver = driver
         editor.completer = { [unowned driver] word, before in driver.runner.completions(for: word, before: before) }
         editor.completionLabel = { [unowned driver] candidate in driver.runner.completionLabel(for: candidate) }
         editor.onCompletion = { [unowned self] in self.lineCompleted($0) }
-        lock.register("typeahead") { [unowned self] in
-            discardedLines += editor.discardQueuedInput() + prompts.discardTypeahead()
+        wipeList.register("typeahead") { [unowned self] in
+            discardedLines += editor.discardQueuedInput() + signOn.discardTypeahead()
         }
-        lock.register("question") { [unowned self] in question = nil }
-        lock.register("pager") { [unowned self] in wipePager() }
-        lock.register("readline") { [unowned self] in
+        wipeList.register("question") { [unowned self] in question = nil }
+        wipeList.register("pager") { [unowned self] in wipePager() }
+        wipeList.register("readline") { [unowned self] in
             editor.remove()
             editor.wipe()
         }
-        lock.register("key decoder") { [unowned self] in decoder.wipe() }
+        wipeList.register("key decoder") { [unowned self] in keys.wipe() }
     }
 
     public func open() {}
@@ -129,39 +123,15 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public func inputReadable() {
         switch input {
         case .shell, .pager:
-            readKeys()
-        case .username:
-            guard let answer = prompts.readAnswer() else { return driver.signOff(.user) }
-            driver.send(.key(.redacted))
-            driver.usernameEntered(String(decoding: answer, as: UTF8.self))
-        case .password:
-            guard var answer = prompts.readAnswer() else {
-                Terminal.write("\n")
-                return driver.signOff(.user)
+            switch keys.read(terminal.fd, at: driver.clock.now) {
+            case .keys(let outputs, let moreComing): deliver(outputs, moreComing: moreComing)
+            case .nothing: break
+            // A hangup, which the chain hears, often before the SIGHUP itself arrives.
+            case .closed: driver.terminalClosed()
             }
-            Terminal.write("\n")
-            driver.send(.key(.redacted))  // activity the chain may count, never its value
-            input = .discard
-            driver.checkPassword {
-                defer { explicit_bzero(&answer, answer.count) }
-                return Password(bytes: answer)
-            }
-        case .discard:
-            discardedLines += prompts.discardTypeahead()
+        case .signOn:
+            discardedLines += signOn.inputReadable(driver: driver)
         }
-    }
-
-    private func readKeys() {
-        let n = read(terminal.fd, &readBuffer, readBuffer.count)
-        if n < 0, errno == EINTR || errno == EAGAIN { return }
-        // The terminal is gone (EOF or EIO: a closed pane, a dropped SSH connection): a hangup,
-        // which the chain hears, often before the SIGHUP itself arrives.
-        guard n > 0 else { return driver.terminalClosed() }
-        let outputs = decoder.decode(readBuffer[0..<n], at: driver.clock.now)
-        explicit_bzero(&readBuffer, n)
-        // A read returns all the terminal holds, up to the buffer: only a full one says more is
-        // waiting. (A poll would tell as much, at one more system call for every key.)
-        deliver(outputs, moreComing: n == readBuffer.count)
     }
 
     /// Hands each key to the chain, then what passed to readline: plain text is queued and taken
@@ -245,11 +215,12 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// `restDiscarded`: typed (or pasted unbracketed), so what follows up to Enter is dropped too.
     private func refuseLongLine(restDiscarded: Bool) {
         let rest = restDiscarded ? " What follows, up to the next Enter, is discarded." : ""
-        editor.refuseLine("ward: " + Line.tooLongMessage + rest)
+        let start = editor.refuseLine("ward: " + Line.tooLongMessage + rest)
+        driver.refuseLongLine(startingWith: start, source: .tty)
     }
 
     public func wake() {
-        deliver(decoder.flush(at: driver.clock.now))
+        deliver(keys.flush(at: driver.clock.now))
         if let due = redrawDue, driver.clock.now >= due {
             redrawDue = nil
             if input == .shell { editor.showHeldRedisplay() }
@@ -267,9 +238,10 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         case .endOfInput:
             Terminal.write("\n")
             driver.signOff(.user)
-        case .line(let text) where text.utf8.count > Line.maximumLength:
-            // Grown past the limit by editing (yanks): refused before the chain sees it.
-            Terminal.write("ward: \(Line.tooLongMessage)\n")
+        case .line(let text) where question != nil && text.utf8.count > Line.maximumLength:
+            // An answer grown past the limit by editing (yanks): refused; the question stands.
+            refused(Line(""), message: Line.tooLongMessage)
+            driver.refuseLongLine(startingWith: "", source: .tty)
             finished(.failed)
         case .line(let text) where question != nil:
             // The answer to the command's question: its keys passed the chain; it is not a command.
@@ -277,7 +249,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
             finished(driver.answer(text))
         case .line(let text):
             pages?.startCapturing()
-            switch driver.run(Line(text)) {
+            switch driver.submit(Line(text)) {
             case .ran(let result): finished(result)
             case .consumed: finished(.succeeded)
             case .refused: finished(.failed)
@@ -295,14 +267,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
             driver.send(.session(.promptReady))
             return
         }
-        switch result {
-        case .signOff: driver.signOff(.user)
-        case .lock: driver.lock(.user)
-        case .ask(let text), .readsText(let text):
-            question = text
-            driver.showPrompt()
-        case .succeeded, .failed, .missingContext: driver.showPrompt()
-        }
+        driver.proceed(after: result)
     }
 
     public func refused(_ line: Line, message: String) {
@@ -327,7 +292,8 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         pages.printKept()
     }
 
-    public func showPrompt() {
+    public func showPrompt(question: String?) {
+        if let question { self.question = question }
         if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
         editor.prompt = question ?? driver.runner.prompt
         editor.install()
@@ -336,27 +302,19 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     // MARK: What the session shows
 
-    public func askUsername() {
-        ask("Username: ", kind: .visible, then: .username)
-    }
+    public func askUsername() { prompt { $0.askUsername() } }
 
-    public func askPassword(user: String, lockedBecause reason: LockReason?) {
-        ask("Password for \(user): ", kind: .secret, then: .password)
-    }
+    public func askPassword(user: String, lockedBecause reason: LockReason?) { prompt { $0.askPassword(user: user) } }
 
-    private func ask(_ text: String, kind: PromptReader.Kind, then next: Input) {
-        currentPrompt = (text, kind)
-        input = next
-        prompts.show(text, kind: kind)
+    /// Sign-on has the terminal, and shows a prompt.
+    private func prompt(_ show: (TerminalSignOn) -> Void) {
+        input = .signOn
+        show(signOn)
     }
 
     public func say(_ text: String) {
-        input = .discard
-        Terminal.write(Sanitizer.text(text) + "\n")
-    }
-
-    public func cannotSignOn(_ error: AuthError, atLockScreen: Bool) {
-        say("ward: \(error)")
+        input = .signOn
+        signOn.say(text)
     }
 
     public func notice(_ text: String) {
@@ -385,10 +343,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     }
 
     public func showShell(news: [String]) {
-        terminal.restore()
-        currentPrompt = nil
-        Terminal.write(Terminal.clearScreenAndScrollback)
-        for line in news { Terminal.write(Sanitizer.text(line) + "\n") }
+        signOn.showShell(news: news)
         if discardedLines > 0 {
             let lines = discardedLines == 1 ? "1 line" : "\(discardedLines) lines"
             Terminal.write("\(lines) typed while locked \(discardedLines == 1 ? "was" : "were") discarded, not run.\n")
@@ -399,18 +354,13 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     /// Everything loaded is gone (the lock walked its holders); now the screen and scrollback.
     public func showLockScreen(user: String, reason: LockReason) {
-        input = .discard
+        input = .signOn
         leaveAlternateScreen()
-        Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write(LockScreen.headline(user: user, reason: reason, requestedBy: driver.lockRequestedBy))
+        signOn.showLockScreen(user: user, reason: reason, requestedBy: driver.lockRequestedBy)
         Terminal.write(LockScreen.howToUnlock)
     }
 
-    /// The site's notice, its lines broken between words at the window's width (`WordWrap`).
-    public func showBanner(_ text: String) -> Bool {
-        let wrapped = WordWrap.text(text, width: terminal.size.columns)
-        return Terminal.writeChecked(wrapped.hasSuffix("\n") ? wrapped : wrapped + "\n")
-    }
+    public func showBanner(_ text: String) -> Bool { signOn.showBanner(text) }
 
     // MARK: Signals
 
@@ -431,10 +381,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
             pager?.resize(rows: size.rows, columns: size.columns)
             drawPage()
         case .interrupt:
-            // The kernel threw the partial line away (ISIG); ask again on a fresh line.
-            guard let prompt = currentPrompt else { return }
-            Terminal.write("\n")
-            prompts.show(prompt.text, kind: prompt.kind)
+            signOn.interrupted()
         case .resize:
             if input == .shell { editor.resize() }
         default:
@@ -447,8 +394,8 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     /// Ctrl-Z: the screen is cleared and the terminal handed back before the process stops.
     public func willStop() {
         leaveAlternateScreen()
-        Terminal.write(Terminal.clearScreenAndScrollback + Terminal.focusReportingOff)
-        Terminal.write("Ward is stopped and its screen cleared. Type 'fg' to go back.\n")
+        signOn.clearForStop()
+        Terminal.write(TerminalSignOn.stoppedMessage)
         if input == .shell { editor.prepareForStop() }
         terminal.restore()
     }
@@ -459,26 +406,20 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         } else if input == .shell {
             if focusReportsWanted { Terminal.write(Terminal.focusReportingOn) }
             editor.resumeAfterStop()
-        } else if let prompt = currentPrompt {
-            prompts.show("\n" + prompt.text, kind: prompt.kind, flush: false)
+        } else {
+            signOn.resumed()
         }
     }
 
     // MARK: Ending
 
-    /// Clears the screen and restores the terminal. The screen and scrollback are cleared
-    /// because a clinician who signs off at a shared terminal must not leave a chart on it;
-    /// not after failed attempts, so the reason stays readable.
+    /// Readline and the pager leave the terminal first; then `TerminalSignOn.signedOff`.
     public func ended(_ reason: SignOffReason, status: ExitStatus) {
-        input = .discard
+        input = .signOn
         leaveAlternateScreen()
         editor.remove()
-        decoder.wipe()
-        if reason != .failedAttempts, status != .authenticationFailed {
-            Terminal.write(Terminal.clearScreenAndScrollback)
-        }
-        Terminal.write(Terminal.focusReportingOff + "Signed off.\n")
-        terminal.restore()
+        keys.wipe()
+        signOn.signedOff(reason, status: status)
     }
 }
 
@@ -560,7 +501,7 @@ extension TerminalFrontEnd {
         afterPaging = nil
         pageRedrawDue = nil
         pages?.wipe()
-        if input == .pager { input = .discard }
+        if input == .pager { input = .signOn }
     }
 
     private func leaveAlternateScreen() {

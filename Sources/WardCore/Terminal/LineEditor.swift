@@ -167,12 +167,24 @@ public final class LineEditor {
     public var pendingLineLength: Int { (isInstalled ? Int(ward_rl_end()) : 0) + (queue.count - head) }
 
     /// Refuses the line being edited (too long): it is dropped and zeroed like Ctrl-C, with
-    /// `message` on a line of its own and a fresh prompt; keys queued for it go too.
-    public func refuseLine(_ message: String) {
+    /// `message` on a line of its own and a fresh prompt; keys queued for it go too. Returns the
+    /// line's first 64 bytes, as the refusal's record names its command (`refuseLongLine`).
+    @discardableResult
+    public func refuseLine(_ message: String) -> String {
+        var start =
+            isInstalled
+            ? Array(UnsafeBufferPointer(start: ward_rl_line_buffer(), count: min(Int(ward_rl_end()), 64))) : []
+        start += queue[head..<min(queue.count, head + 64 - start.count)].map { CChar(bitPattern: $0) }
+        defer { explicit_bzero(&start, start.count) }
         clearQueue()
         redisplayWanted = false
-        guard isInstalled else { return Terminal.write(message + "\n") }
+        let text = String(decoding: start.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard isInstalled else {
+            Terminal.write(message + "\n")
+            return text
+        }
         ward_rl_refuse_line(message)
+        return text
     }
 
     /// Whether keys are queued that readline has not taken yet (typed ahead during a command).

@@ -78,6 +78,23 @@ public enum SessionEvent: Equatable, Sendable {
     case programStarted(ProgramStart)
     /// The program `ward exec` ran has ended (by itself, or ended by Ward on a lock or sign-off).
     case programExited(ProgramExit)
+    /// An auditor read the audit trail from the shell (`audit`), or another role was refused
+    /// it: told before anything of the trail is shown, so that reading the trail is itself on
+    /// record; a `deny` withholds the answer.
+    case auditRead(AuditReading)
+}
+
+/// One reading of the audit trail from the shell: the question as asked, and how it ended.
+public struct AuditReading: Equatable, Sendable {
+    /// The filters as typed after `audit` (`--user alice --since 30d`, `report 8f2c…`).
+    public var question: String
+    /// `ok` when the answer was shown, `denied` when the role may not read the trail.
+    public var outcome: RecordAccess.Outcome
+
+    public init(question: String, outcome: RecordAccess.Outcome) {
+        self.question = question
+        self.outcome = outcome
+    }
 }
 
 /// Why a password was refused, at sign-on or at the lock screen.

@@ -66,8 +66,8 @@ public final class BatchOutput: ShellOutput, BatchReporter {
     }
 
     /// Writes `line` and a newline into stdio's standard output buffer, as `print` does (the
-    /// batch flushes it after each command). Not `print`: its generic text stream cost ~2,000
-    /// instructions a line, ~45,000 a `find`'s table.
+    /// batch flushes it after each command). Not `print`: its generic text stream costs more
+    /// than the rest of a line's output (Benchmarks/README.md).
     public static func printLine(_ line: String) {
         var line = line
         line.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, ward_stdout()) }

@@ -40,7 +40,8 @@ public struct TextTable: Sendable {
     public var values: [[String: TableValue]]? { makeValues?() }
 
     /// Builds `values` when JSON asks for them. Text and CSV never do, and a `find`'s twenty
-    /// dictionaries, built for every search, were ~140,000 instructions of a text batch's `find`.
+    /// dictionaries, built for every search, were a tenth of a text batch's `find`
+    /// (Benchmarks/README.md).
     private let makeValues: (@Sendable () -> [[String: TableValue]])?
 
     public init(
@@ -178,7 +179,7 @@ public struct TextTable: Sendable {
     /// Each cell is sanitized and measured once: counting characters walks grapheme clusters,
     /// and a batch draws a table for every command. A line is laid out in one byte buffer, kept
     /// for the next: appending cells and padding to a `String`, then dropping the padding after
-    /// the last cell a space at a time, cost ~130,000 instructions more a `find`'s table.
+    /// the last cell a space at a time, cost as much again as the table (Benchmarks/README.md).
     private func columns(width: Int) -> [String] {
         let count = headers.count
         let table = ([headers] + rows).map { row in

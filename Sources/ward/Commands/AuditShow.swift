@@ -146,22 +146,28 @@ extension Ward.Audit {
                 actions: action.isEmpty ? nil : Set(action)
             )
             let query = try AuditQuery(path: path, filter: filter, typedMRNs: mrn)
-            if let countBy {
-                return print(Self.counts(query.records.map(\.record), by: countBy, format: format), terminator: "")
-            }
+            for warning in query.warnings { StandardError.report(warning) }
+            Ward.Audit.recordReading(global: global)
+            print(Self.answer(query, countBy: countBy, format: format), terminator: "")
+        }
+
+        /// What the question's records print as: counts, the records' own JSON lines, CSV, or a
+        /// table. The shell's `audit` shows the same.
+        static func answer(_ query: AuditQuery, countBy: CountBy?, format: Format) -> String {
+            if let countBy { return counts(query.records.map(\.record), by: countBy, format: format) }
             switch format {
             case .json:
                 // The log's own compact JSON lines, byte for byte: every field, in the order
                 // written, the hash last. Only what could drive the terminal changes: C0, DEL,
                 // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
                 // character, so the fields parse to what was written.
-                for item in query.records { print(Sanitizer.json(String(decoding: item.line, as: UTF8.self))) }
+                return query.records.map { Sanitizer.json(String(decoding: $0.line, as: UTF8.self)) + "\n" }.joined()
             case .csv:
-                print(Self.csv(query.records.map(\.record)), terminator: "")
+                return csv(query.records.map(\.record))
             case .text:
                 // AuditTable sanitized every cell before measuring it; one table, so the columns
                 // line up across the files.
-                print(AuditTable.render(query.records.map(\.record)), terminator: "")
+                return AuditTable.render(query.records.map(\.record))
             }
         }
 
@@ -193,19 +199,7 @@ extension Ward.Audit {
         /// The records counted by `key`, most first (ties in the key's order), as a table, JSON
         /// lines (`{"user":"alice","count":3}`) or CSV.
         static func counts(_ records: [AuditRecord], by key: CountBy, format: Format) -> String {
-            var counts: [String: Int] = [:]
-            for record in records {
-                let value: String? =
-                    switch key {
-                    case .user: record.user ?? record.object.string("target")
-                    case .mrn: record.mrn
-                    case .action: record.action ?? record.kind
-                    case .day: record.timestamp.map { String($0.prefix(10)) }
-                    case .outcome: record.outcome?.rawValue
-                    }
-                counts[value ?? "-", default: 0] += 1
-            }
-            let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            let sorted = countRows(records, by: key)
             switch format {
             case .json:
                 return sorted.map {
@@ -221,6 +215,24 @@ extension Ward.Audit {
                 }
                 return line(header, "COUNT") + sorted.map { line(Sanitizer.line($0.key), String($0.value)) }.joined()
             }
+        }
+
+        /// The records counted by `key`: each value (`-` for none) with its count, most first,
+        /// ties in the value's order.
+        static func countRows(_ records: [AuditRecord], by key: CountBy) -> [(key: String, value: Int)] {
+            var counts: [String: Int] = [:]
+            for record in records {
+                let value: String? =
+                    switch key {
+                    case .user: record.user ?? record.object.string("target")
+                    case .mrn: record.mrn
+                    case .action: record.action ?? record.kind
+                    case .day: record.timestamp.map { String($0.prefix(10)) }
+                    case .outcome: record.outcome?.rawValue
+                    }
+                counts[value ?? "-", default: 0] += 1
+            }
+            return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         }
 
         /// `text` as a JSON string, escaped as the log's own records are (`CanonicalJSON`).

@@ -41,27 +41,16 @@ struct BatchCommandLine {
 
         let output = BatchOutput(format: format)
         let shell = try setup.recordsShell()
+        shell.auditTrail = setup.auditTrail
         shell.output = output
-        let session = SessionDriver(
-            frontEnd: BatchFrontEnd(
-                input: fd,
-                options: BatchFrontEnd.Options(scriptName: name, user: user, password: password, onError: onError),
-                reporter: output,
-                stdout: StdoutBuffer(size: 65_536, lineBuffered: false)
-            ),
-            clock: setup.clock,
-            chain: setup.chain,
-            runner: shell,
-            credentials: setup.credentials,
-            policy: setup.machinePolicy(user: user),
-            logger: setup.logger,
-            // One command (-c) ends before any lock could close its charts: no second scrypt.
-            resume: isOneCommand ? nil : setup.resume(),
-            registry: setup.registry,
-            banner: setup.policy.access.banner
+        let frontEnd = BatchFrontEnd(
+            input: fd,
+            options: BatchFrontEnd.Options(scriptName: name, user: user, password: password, onError: onError),
+            reporter: output,
+            stdout: StdoutBuffer(size: 65_536, lineBuffered: false)
         )
-        let status = try session.run()
-        if status != .success { throw CommandLineError.reported(status) }
+        // One command (-c) ends before any lock could close its charts: no second scrypt.
+        try setup.runSession(frontEnd: frontEnd, runner: shell, user: user, resumes: !isOneCommand)
     }
 
     private var isOneCommand: Bool {

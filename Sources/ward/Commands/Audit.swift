@@ -59,5 +59,16 @@ extension Ward {
             }
             return try settings.string("key-file")
         }
+
+        /// Records that the trail was read (`audit-read`, the arguments as given) when the log
+        /// can be written: an auditor with read access only still gets the answer, and the
+        /// administrators who can write it leave a record of each reading.
+        static func recordReading(global: GlobalOptions) {
+            guard let home = try? WardHome.open(option: global.home, create: false),
+                let audit = try? AdministrativeAudit.open(global: global, home: home)
+            else { return }
+            let question = CommandLine.arguments.dropFirst().joined(separator: " ")
+            try? audit.record(.auditRead(question: question, by: audit.unixUser))
+        }
     }
 }

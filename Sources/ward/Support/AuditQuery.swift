@@ -6,10 +6,14 @@ import WardCore
 /// The records of an audit log and its rotated files that answer one question, as `ward audit
 /// show` and `ward audit report` ask it: the filters, with every MRN typed resolved as `open`
 /// resolves one (whole, ignoring case, or the one MRN it starts), and what the log never names
-/// said on standard error, so that an empty answer is never a typo's.
+/// said (`warnings`: standard error for the command line, the shell's output in a session), so
+/// that an empty answer is never a typo's.
 struct AuditQuery {
     /// The records that match, oldest first, each with its line as written.
     private(set) var records: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
+    /// What the reader should know of the answer: a user or MRN no record names, a rotated file
+    /// missing, lines that are not records.
+    private(set) var warnings: [String] = []
 
     /// Reads `path`'s series once. `typedMRNs` are resolved against the MRNs the log names.
     ///
@@ -44,7 +48,7 @@ struct AuditQuery {
                 return askedUsers.isEmpty || userNeedles.contains { $0.contains { AuditLineSearch.contains(line, $0) } }
             }
         let series = AuditSeries(log: path)
-        for warning in series.warnings { StandardError.report(warning) }
+        warnings += series.warnings
         for file in series.files {
             // Between logrotate's rename and the next record, the current file is not there yet.
             if file == path, series.files.count > 1, access(file, F_OK) != 0 { continue }
@@ -61,20 +65,20 @@ struct AuditQuery {
                 kept.append(item)
             }
             if log.unreadable > 0 {
-                StandardError.report(
+                warnings.append(
                     "\(file): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
                 )
             }
         }
         for user in filter.users ?? [] where !knownUsers.contains(user) {
-            StandardError.report("no record of \(path) names the user '\(Sanitizer.line(user))'.")
+            warnings.append("no record of \(path) names the user '\(Sanitizer.line(user))'.")
         }
         var mrns = Set<String>()
         for typed in typedMRNs {
             switch AuditFilter.resolve(typed, among: Set(knownMRNs.keys)) {
             case .mrn(let mrn): mrns.insert(mrn)
             case .unknown:
-                StandardError.report(
+                warnings.append(
                     "no record of \(path) names an MRN that is or starts with '\(Sanitizer.line(typed))'."
                 )
             case .ambiguous(let candidates):

@@ -7,7 +7,7 @@
 /// (docs/readline.md §3: the line editor is taken away before its memory is wiped).
 ///
 /// - Important: Not `Sendable`. It belongs to the loop's thread, like the driver.
-public final class Lock {
+public final class WipeList {
     private var holders: [(name: String, wipe: () -> Void)] = []
 
     public init() {}
@@ -32,4 +32,4 @@ public final class Lock {
 }
 
 @available(*, unavailable)
-extension Lock: Sendable {}
+extension WipeList: Sendable {}

@@ -68,26 +68,15 @@ extension Ward {
                 arguments: Array(command.dropFirst()),
                 environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted()
             )
-            let session = SessionDriver(
-                frontEnd: ExecFrontEnd(
-                    terminal: terminal,
-                    user: user,
-                    program: runner,
-                    lockKey: setup.policy.exec.lockKey,
-                    killGrace: setup.policy.exec.killGrace,
-                    sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) }
-                ),
-                clock: setup.clock,
-                chain: setup.chain,
-                runner: runner,
-                credentials: setup.credentials,
-                policy: setup.machinePolicy(user: user),
-                logger: setup.logger,
-                registry: setup.registry,
-                banner: setup.policy.access.banner
+            let frontEnd = ExecFrontEnd(
+                terminal: terminal,
+                user: user,
+                program: runner,
+                lockKey: setup.policy.exec.lockKey,
+                killGrace: setup.policy.exec.killGrace,
+                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) }
             )
-            let status = try session.run()
-            if status != .success { throw CommandLineError.reported(status) }
+            try setup.runSession(frontEnd: frontEnd, runner: runner, user: user, resumes: false)
         }
     }
 }

@@ -27,11 +27,7 @@ extension Ward.Audit {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(
-            name: .customLong("key-file"),
-            help: ArgumentHelp("The site's audit key, for a log written with one.", valueName: "file")
-        )
-        var keyFile: String?
+        @OptionGroup var key: AuditKeyOptions
 
         @Option(
             name: .customLong("start-after"),
@@ -58,11 +54,11 @@ extension Ward.Audit {
 
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
-            let chain = try keyFile.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
-            if repair, let repaired = try Self.repair(path, chain: chain ?? AuditChain()) {
+            let chain = try key.chain()
+            if repair, let repaired = try Self.repair(path, chain: chain) {
                 printText("\(path): repaired: \(repaired).")
             }
-            let report = try AuditVerifier(chain: chain ?? AuditChain()).verifySeries(
+            let report = try AuditVerifier(chain: chain).verifySeries(
                 path: path,
                 startAfter: startAfter
             )

@@ -22,32 +22,21 @@ struct ShellCommandLine {
             outputIsTerminal: isatty(STDOUT_FILENO) == 1
         )
         let shell = try setup.recordsShell()
+        shell.auditTrail = setup.auditTrail
         // Output taller than the window is paged inside Ward, unless the user file says
         // `[display] pager = false`.
         let pages = setup.policy.preferences?.display.pager == false ? nil : PageBuffer(style: style)
         if let pages { shell.output = TextOutput(print: pages.write, printHeader: pages.writeHeader) }
         (shell.output as? TextOutput)?.style = style
-        let session = SessionDriver(
-            // The executable reads the environment, once; the audit log is told the source.
-            frontEnd: TerminalFrontEnd(
-                terminal: terminal,
-                user: user,
-                sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) },
-                style: style,
-                pages: pages
-            ),
-            clock: setup.clock,
-            chain: setup.chain,
-            runner: shell,
-            credentials: setup.credentials,
-            policy: setup.machinePolicy(user: user),
-            logger: setup.logger,
-            resume: setup.resume(),
-            registry: setup.registry,
-            banner: setup.policy.access.banner
+        // The executable reads the environment, once; the audit log is told the source.
+        let frontEnd = TerminalFrontEnd(
+            terminal: terminal,
+            user: user,
+            sshConnection: getenv("SSH_CONNECTION").map { String(cString: $0) },
+            style: style,
+            pages: pages
         )
-        let status = try session.run()
-        if status != .success { throw CommandLineError.reported(status) }
+        try setup.runSession(frontEnd: frontEnd, runner: shell, user: user, resumes: true)
     }
 }
 

@@ -81,14 +81,25 @@ extension Ward.Audit {
                 actions: Set(AuditFilter.actionNames)
             )
             let query = try AuditQuery(path: path, filter: filter, typedMRNs: [mrn])
+            for warning in query.warnings { StandardError.report(warning) }
+            Ward.Audit.recordReading(global: global)
             let records = query.records.map(\.record)
             let storedMRN = records.first?.mrn ?? mrn
-            let accounting = Accounting(mrn: storedMRN, name: patientName(storedMRN), days: Self.days(records))
+            print(
+                try Self.answer(records, mrn: storedMRN, name: patientName(storedMRN), format: format),
+                terminator: ""
+            )
+        }
+
+        /// The accounting of `records`, the accesses to `mrn`, as text, CSV or JSON. The shell's
+        /// `audit report` shows the same.
+        static func answer(_ records: [AuditRecord], mrn: String, name: String?, format: Show.Format) throws -> String {
+            let accounting = Accounting(mrn: mrn, name: name, days: days(records))
             switch format {
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(Sanitizer.json(String(decoding: try encoder.encode(accounting), as: UTF8.self)))
+                return Sanitizer.json(String(decoding: try encoder.encode(accounting), as: UTF8.self)) + "\n"
             case .csv:
                 var out =
                     CSV.record(["day", "time", "user", "role", "action", "section", "outcome", "reason"]) + "\r\n"
@@ -99,9 +110,9 @@ extension Ward.Audit {
                             + "\r\n"
                     }
                 }
-                print(out, terminator: "")
+                return out
             case .text:
-                print(Self.text(accounting), terminator: "")
+                return text(accounting)
             }
         }
 

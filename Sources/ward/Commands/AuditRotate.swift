@@ -28,14 +28,7 @@ extension Ward.Audit {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(
-            name: .customLong("key-file"),
-            help: ArgumentHelp(
-                "The site's audit key, for a log written with one; default: the site's audit-log key-file.",
-                valueName: "file"
-            )
-        )
-        var keyFile: String?
+        @OptionGroup var key: AuditKeyOptions
 
         @Flag(help: "The log was renamed to FILE.1 already (by logrotate): only start the new file.")
         var renamed = false
@@ -54,9 +47,8 @@ extension Ward.Audit {
             if access(path, F_OK) != 0, access(AuditHead.path(forLog: path), F_OK) != 0 {
                 throw AuditError.file(.notFound(path: path))
             }
-            let keyPath = try keyFile ?? Ward.Audit.siteKeyFile(forLog: path, global: global)
-            let chain = try keyPath.map { path throws(AuditError) in AuditChain(key: try AuditKey.load(path: path)) }
-            let writer = try AuditWriter(path: path, chain: chain ?? AuditChain(), policy: .always)
+            let fallback = key.keyFile == nil ? try Ward.Audit.siteKeyFile(forLog: path, global: global) : nil
+            let writer = try AuditWriter(path: path, chain: try key.chain(fallback: fallback), policy: .always)
             defer { writer.close() }
             writer.administrator = AdministrativeAudit.currentUnixUser()
             let session = AuditRecord.SessionFields(id: SessionID.make(), user: nil, role: nil)

@@ -19,7 +19,7 @@ extension Ward {
     /// claim of a name is not enough); an auditor, root, or a Unix user of the site's
     /// `admin-group`, anyone's. A refusal exits 77 and locks nothing. Every request, refused or done, is an
     /// audit record (`lock-request`) naming the Unix user who ran it.
-    struct LockSessions: ParsableCommand {
+    struct Lock: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lock",
             abstract: "Lock live sessions now: a user's, one session, or all; each is wiped and asks for the password.",
@@ -99,7 +99,7 @@ extension Ward {
                     let other = user.flatMap({ $0 == requester ? nil : $0 })
                         ?? targets.first(where: { $0.user != requester })?.user
                 {
-                    throw LockSessionsError.notYours(requester: requester ?? "", owner: other)
+                    throw LockRequestError.notYours(requester: requester ?? "", owner: other)
                 }
                 asked = targets.map(\.id)
                 return try lock(targets, by: name, registry: registry)
@@ -118,7 +118,7 @@ extension Ward {
                 // root may lock any session without --as, as it could signal any process anyway;
                 // with --as, the named Ward user's rule holds, whoever runs the command.
                 guard admin || unixUser.uid == 0 else {
-                    throw LockSessionsError.whoAsks(adminGroup: policy.access.adminGroup)
+                    throw LockRequestError.whoAsks(adminGroup: policy.access.adminGroup)
                 }
                 return ("Unix user \(unixUser.name ?? String(unixUser.uid))", true)
             }
@@ -151,7 +151,7 @@ extension Ward {
                 } catch .gone {
                     continue  // it ended meanwhile: nothing left to lock
                 } catch .system(let operation, let code) {
-                    throw LockSessionsError.cannotAsk(session: entry.id, operation: operation, errno: code)
+                    throw LockRequestError.cannotAsk(session: entry.id, operation: operation, errno: code)
                 }
             }
             let clock = ContinuousClock()
@@ -168,7 +168,7 @@ extension Ward {
                 if pending.isEmpty || clock.now >= deadline { break }
                 usleep(50_000)
             }
-            if let late = pending.first { throw LockSessionsError.notConfirmed(session: late.id) }
+            if let late = pending.first { throw LockRequestError.notConfirmed(session: late.id) }
             return confirmed
         }
 
@@ -187,7 +187,7 @@ extension Ward {
 }
 
 /// Why `ward lock` locked nothing, or not everything.
-enum LockSessionsError: WardError, Equatable {
+enum LockRequestError: WardError, Equatable {
     /// Neither `--as` nor a member of the admin group: nobody to hold to the rules.
     case whoAsks(adminGroup: String?)
     /// `requester` (not an auditor, not in the admin group) named a session of `owner`.

@@ -1,3 +1,4 @@
+import AuditLog
 import BuiltInPlugins
 import Logging
 import WardCore
@@ -58,6 +59,13 @@ struct SessionSetup {
         try SessionRegistry(home: home).checkWritable()
     }
 
+    /// The trail an auditor's `audit` reads: the site's audit log (its `path`), else the home's.
+    var auditTrail: SessionAuditTrail {
+        let settings = policy.plugins.first { $0.name == AuditLog.name }
+        let path = (try? settings?.string("path")).flatMap { $0 }
+        return SessionAuditTrail(path: path ?? home.auditLogPath)
+    }
+
     /// The home's list of live sessions, where the session keeps its entry (`ward sessions`).
     var registry: SessionRegistry { SessionRegistry(home: home) }
 
@@ -79,5 +87,26 @@ struct SessionSetup {
             signoutAfter: limits.signoutAfter,
             throttle: AttemptThrottle.Policy(maxFailedAttempts: limits.maxFailedAttempts)
         )
+    }
+
+    /// Runs one session of `frontEnd` over `runner` with what was set up here, and throws the
+    /// exit status when it is not success: the one place a `SessionDriver` is put together, for
+    /// the shell, a script and `ward exec` alike. `resumes`: whether the charts a lock closes
+    /// come back after the unlock (`[session] resume`); a program has none.
+    func runSession(frontEnd: any SessionFrontEnd, runner: any CommandRunner, user: String?, resumes: Bool) throws {
+        let session = SessionDriver(
+            frontEnd: frontEnd,
+            clock: clock,
+            chain: chain,
+            runner: runner,
+            credentials: credentials,
+            policy: machinePolicy(user: user),
+            logger: logger,
+            resume: resumes ? resume() : nil,
+            registry: registry,
+            banner: policy.access.banner
+        )
+        let status = try session.run()
+        if status != .success { throw CommandLineError.reported(status) }
     }
 }
