@@ -229,7 +229,16 @@ struct SessionDriverTests {
         #expect(try f.run("correct horse\nopen W1\n", interactive: true) == .success)
         #expect(f.runner.ran.isEmpty)
         #expect(f.log.contains("refused not now"))
-        #expect(f.sessionEvents.contains(.denied(Line("open W1"), message: "not now")))
+        #expect(f.sessionEvents.contains(.denied(Line("open W1"), message: "not now", by: "recorder")))
+    }
+
+    @Test func theSessionsEnd_tellsThePlugins_theStatusWardExitsWith() throws {
+        let refused = try Fixture()
+        #expect(try refused.run("wrong\n", interactive: false) == .authenticationFailed)
+        #expect(refused.recorder.removedWith == .authenticationFailed)
+        let finished = try Fixture()
+        #expect(try finished.run("correct horse\nfind ada\n", interactive: false) == .success)
+        #expect(finished.recorder.removedWith == .success)
     }
 
     @Test func theLock_wipesTheShellFirst_thenWhatTheFrontEndHolds() throws {

@@ -272,7 +272,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
 
     private func refuse(_ line: Line, message: String) {
         refused(line, message: message)
-        driver.send(.session(.denied(line, message: message)))
+        driver.send(.session(.denied(line, message: message, by: nil)))
     }
 
     public func wake() {
