@@ -55,6 +55,10 @@ public final class ExternalPlugin: Plugin {
     let failClosed: Bool
     let settings: JSONValue
 
+    /// `external:LABEL` (`external:working-hours`): a site may chain several external plugins,
+    /// and a refusal names the one that said no (the audit record's `plugin`).
+    public var name: String { "\(Self.name):\(label)" }
+
     private var process: PluginProcess?
     private var restartsLeft = 1
     private var nextID = 1

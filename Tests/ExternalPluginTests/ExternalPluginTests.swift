@@ -70,7 +70,7 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             h.line("open 100042")
                 == .denied(
                     "Patient 100042 is restricted. To open the chart anyway (break the glass), type 'open! 100042'; the access is audited.",
-                    by: "external"
+                    by: "external:break-glass-review"
                 )
         )
         #expect(h.line("open! 100042") == .delivered(.line(Line("open 100042"))))
@@ -84,7 +84,7 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             closed.line("find smith")
                 == .denied(
                     "Records are closed outside working hours (07:00-19:00, mon tue wed thu fri).",
-                    by: "external"
+                    by: "external:working-hours"
                 )
         )
         #expect(closed.line("whoami") == .delivered(.line(Line("whoami"))))
@@ -207,7 +207,10 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         usleep(500_000)  // let Python start before timing the first reply
         #expect(
             h.line("find slow")
-                == .denied("The 'sleepy' plugin did not answer (timeout); the command was not run.", by: "external")
+                == .denied(
+                    "The 'sleepy' plugin did not answer (timeout); the command was not run.",
+                    by: "external:sleepy"
+                )
         )
         usleep(800_000)  // the late "deny" arrives meanwhile, for an id no longer pending
         #expect(h.line("find b") == .delivered(.line(Line("find b"))))
@@ -230,7 +233,10 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         let h = try Harness(python(path) + "timeout = \"5s\"\nlabel = \"noisy\"\n")
         #expect(
             h.line("find a")
-                == .denied("The 'noisy' plugin did not answer (garbage); the command was not run.", by: "external")
+                == .denied(
+                    "The 'noisy' plugin did not answer (garbage); the command was not run.",
+                    by: "external:noisy"
+                )
         )
     }
 
@@ -252,16 +258,25 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         #expect(h.line("find a") == .delivered(.line(Line("find a"))))
         #expect(
             h.line("crash")
-                == .denied("The 'fragile' plugin did not answer (crashed); the command was not run.", by: "external")
+                == .denied(
+                    "The 'fragile' plugin did not answer (crashed); the command was not run.",
+                    by: "external:fragile"
+                )
         )
         #expect(h.line("find b") == .delivered(.line(Line("find b"))))  // restarted
         #expect(
             h.line("crash")
-                == .denied("The 'fragile' plugin did not answer (crashed); the command was not run.", by: "external")
+                == .denied(
+                    "The 'fragile' plugin did not answer (crashed); the command was not run.",
+                    by: "external:fragile"
+                )
         )
         #expect(
             h.line("find c")
-                == .denied("The 'fragile' plugin did not answer (crashed); the command was not run.", by: "external")
+                == .denied(
+                    "The 'fragile' plugin did not answer (crashed); the command was not run.",
+                    by: "external:fragile"
+                )
         )
         let fd = open(counter, O_RDONLY)
         var bytes = [UInt8](repeating: 0, count: 256)
@@ -283,7 +298,7 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             answeringHello: "2.7"
         )
         let h = try Harness(python(path) + "timeout = \"5s\"\nlabel = \"later\"\n")
-        #expect(h.line("find a") == .denied("no", by: "external"))
+        #expect(h.line("find a") == .denied("no", by: "external:later"))
     }
 
     @Test func plugin_ofAnotherMajorVersion_isRefusedAtStart_withTheVersions() {
