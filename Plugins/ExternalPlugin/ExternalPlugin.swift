@@ -183,7 +183,13 @@ public final class ExternalPlugin: Plugin {
             process = nil
             if restartsLeft > 0 {
                 restartsLeft -= 1
-                _ = start(context: context)
+                if let refusal = start(context: context) {
+                    // Too late to stop the session: its failure mode holds from here on.
+                    context.logger.warning(
+                        "external plugin refused at restart",
+                        metadata: ["plugin.label": "\(label)", "plugin.refusal": "\(refusal)"]
+                    )
+                }
             }
         }
         return .failed(failure)
