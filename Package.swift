@@ -6,6 +6,12 @@ let package = Package(
     name: "ward",
     products: [
         .executable(name: "ward", targets: ["ward"]),
+        // What an outside plugin is written against: the API, and the support a plugin may use.
+        .library(name: "WardPluginAPI", targets: ["WardPluginAPI"]),
+        .library(name: "WardSupport", targets: ["WardSupport"]),
+        // So that an outside plugin is tested as the built-in ones are: a real session driver
+        // with a fake front end (`FakeFrontEnd`), on a `ManualClock`, run by `GuardHarness`.
+        .library(name: "SessionTestSupport", targets: ["SessionTestSupport"]),
         // The benchmark packages under Benchmarks/ depend on this package by path and need these.
         .library(name: "WardCore", targets: ["WardCore"]),
         // For Benchmarks/AuditLog, which depends on this package by path.
@@ -45,11 +51,16 @@ let package = Package(
         .target(name: "CWardSystem"),
 
         // What a plugin needs and nothing more: events, the plugin protocol and its context,
-        // the clock, settings, errors. No C, no TOML, no crypto (docs/ARCHITECTURE.md §1).
+        // the clock's instants, settings, errors. No C, no TOML, no crypto (docs/ARCHITECTURE.md §1).
         .target(
             name: "WardPluginAPI",
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
+
+        // What Ward's targets share beyond the API: file safety and the home, the sanitizer,
+        // civil dates, the boot clock, the termination notice. Built on the API (its errors and
+        // exit statuses), never the other way round: the API stays the API alone.
+        .target(name: "WardSupport", dependencies: ["WardPluginAPI"]),
 
         // The engine: events, chain, loop, terminal, session. Knows nothing about patients.
         .target(
@@ -59,6 +70,7 @@ let package = Package(
                 "CReadline",
                 "CWardSystem",
                 "WardPluginAPI",
+                "WardSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -114,15 +126,21 @@ let package = Package(
             name: "AuditLog",
             dependencies: [
                 "WardPluginAPI",
+                "WardSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/AuditLog"
         ),
 
         // Runs a site's own program as an interceptor, speaking JSON Lines (man/ward-site.toml.5).
-        .target(name: "ExternalPlugin", dependencies: ["WardPluginAPI"], path: "Plugins/ExternalPlugin"),
+        .target(
+            name: "ExternalPlugin",
+            dependencies: ["WardPluginAPI", "WardSupport"],
+            path: "Plugins/ExternalPlugin"
+        ),
 
-        // Each built-in plugin depends on WardPluginAPI alone; the executable lists them (BuiltInPlugins.swift).
+        // Each built-in plugin depends on WardPluginAPI (and WardSupport when it opens files or
+        // processes); the executable lists them (BuiltInPlugins.swift).
         // The guards: lock on idleness, on Ctrl-Z beyond a grace, on the window out of focus.
         .target(name: "IdleTimer", dependencies: ["WardPluginAPI"], path: "Plugins/IdleTimer"),
         .target(name: "SuspendGuard", dependencies: ["WardPluginAPI"], path: "Plugins/SuspendGuard"),
@@ -132,7 +150,8 @@ let package = Package(
 
         // The FHIR bundle builders the records and shell tests share.
         .target(name: "FHIRTestSupport", path: "Tests/FHIRTestSupport"),
-        // The fake front end, signals and shell the driver's and the guards' tests run sessions with.
+        // The fake front end, signals, shell and manual clock the driver's and the plugins' tests
+        // run sessions with, and `GuardHarness`: a product, for outside plugins' tests too.
         .target(name: "SessionTestSupport", dependencies: ["WardCore"], path: "Tests/SessionTestSupport"),
         // A real rsyslogd in a temporary directory, for the audit log's syslog forwarding.
         .target(name: "RsyslogTestSupport", path: "Tests/RsyslogTestSupport"),
@@ -149,8 +168,11 @@ let package = Package(
             name: "WardRecordsTests",
             dependencies: ["WardRecords", "WardCore", "FHIRTestSupport", "PostgresTestSupport"]
         ),
-        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "WardCore", "RsyslogTestSupport"]),
-        .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore"]),
+        .testTarget(
+            name: "AuditLogTests",
+            dependencies: ["AuditLog", "WardCore", "RsyslogTestSupport", "SessionTestSupport"]
+        ),
+        .testTarget(name: "ExternalPluginTests", dependencies: ["ExternalPlugin", "WardCore", "SessionTestSupport"]),
         .testTarget(
             name: "GuardPluginTests",
             dependencies: ["IdleTimer", "SuspendGuard", "FocusGuard", "WardCore", "SessionTestSupport"]

@@ -177,10 +177,12 @@ public struct AuditEntry: Equatable, Sendable {
         AuditEntry(.command, line.fields)
     }
 
-    /// A line refused by an interceptor before the shell saw it; `reason` is the message the
-    /// user saw.
-    public static func denied(_ line: LineSummary, reason: String) -> AuditEntry {
-        AuditEntry(.denied, line.fields + [("reason", .string(reason))])
+    /// A line refused before the shell saw it; `reason` is the message the user saw, `plugin`
+    /// the name of the plugin that said no, absent when Ward's own safeguard refused the line
+    /// (a line too long).
+    public static func denied(_ line: LineSummary, reason: String, by plugin: String? = nil) -> AuditEntry {
+        let refuser = plugin.map { [(key: "plugin", value: CanonicalJSON.Value.string($0))] } ?? []
+        return AuditEntry(.denied, line.fields + [("reason", .string(reason))] + refuser)
     }
 
     /// A command cut short by `signal` (`SIGTERM`, `SIGHUP`) as Ward ended; its `command` record

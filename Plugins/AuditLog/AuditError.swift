@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// Why the audit log could not be written or a key could not be used.
 ///

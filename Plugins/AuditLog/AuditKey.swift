@@ -1,6 +1,7 @@
 import Crypto
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// The site's audit secret: the file named by `key-file`, read once at start.
 ///

@@ -1,4 +1,5 @@
 import WardPluginAPI
+import WardSupport
 
 /// Records every event that matters as one hash-chained JSON line: sign-on (from where) and
 /// its failures, locks with their cause, unlocks and refused unlocks, each command line by its
@@ -213,9 +214,9 @@ public final class AuditLog: Plugin {
             return record(.unlock(), context: context, grantsAccess: true)
         case .signedOff(let reason):
             record(.signOff(how: reason.rawValue), context: context, grantsAccess: false)
-        case .denied(let line, let message) where line.source.isProgram:
+        case .denied(let line, let message, let plugin) where line.source.isProgram:
             // The typed text only where the site records input; else not even its first word.
-            let entry = AuditEntry.denied(LineSummary(command: "?"), reason: message)
+            let entry = AuditEntry.denied(LineSummary(command: "?"), reason: message, by: plugin)
             record(entry, context: context, source: line.source, grantsAccess: false)
         case .programStarted(let start):
             recordsProgramInput = start.recordsInput
@@ -225,9 +226,9 @@ public final class AuditLog: Plugin {
         case .auditRead(let reading):
             // A reading that cannot be recorded is not shown: the trail is what it would show.
             return record(.auditRead(reading), context: context, grantsAccess: reading.outcome == .ok)
-        case .denied(let line, let message):
+        case .denied(let line, let message, let plugin):
             if let summary = LineSummary(line.text, commands: commandNames) {
-                let entry = AuditEntry.denied(summary, reason: message)
+                let entry = AuditEntry.denied(summary, reason: message, by: plugin)
                 record(entry, context: context, source: line.source, grantsAccess: false)
             }
         case .abandoned(let line, let signal):
@@ -272,7 +273,7 @@ public final class AuditLog: Plugin {
         }
     }
 
-    public func removed(context: PluginContext) {
+    public func removed(status: ExitStatus, context: PluginContext) {
         writer?.close()
         writer = nil
         forwarder?.close()

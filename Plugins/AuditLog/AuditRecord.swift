@@ -1,7 +1,7 @@
 /// One line of the audit log, as written and as read back.
 ///
 /// ```
-/// {"seq":7,"ts":"2026-11-22T09:41:07.123Z","host":"ward1","pid":4242,"session":"3f9c…",
+/// {"seq":7,"ver":1,"ts":"2026-11-22T09:41:07.123Z","host":"ward1","pid":4242,"session":"3f9c…",
 ///  "user":"demo","role":"clinician","source":"tty","kind":"access","action":"open",
 ///  "mrn":"MRN-1042","outcome":"ok","prev":"<hash of seq 6>","hash":"<this record's hash>"}
 /// ```
@@ -9,7 +9,16 @@
 /// entry's details, then `prev`, and `hash` always last: the record's *body* is the line up to
 /// `,"hash":` with the closing brace, and its hash is SHA-256 (or HMAC-SHA-256 with the site's
 /// key) over the previous hash's 64 hex digits followed by the body's bytes.
+///
+/// `ver`, right after `seq`, is the record format's version (`AuditRecord.version`), as tlog's
+/// records carry theirs: a reader tells which fields to expect without guessing from the
+/// date. The hash covers the body's bytes whatever its fields, so a record written before
+/// `ver` existed (it has none) verifies as it always did, and a log may hold both.
 public struct AuditRecord: Sendable {
+    /// The format this Ward writes: 1 adds `ver` itself and a denial's `plugin`. A record
+    /// without `ver` is of the format before it (read it as 0).
+    public static let version: Int64 = 1
+
     /// The 1-based line of the file this record was read from.
     public let line: Int
     /// The record's fields.
@@ -91,6 +100,8 @@ public struct AuditRecord: Sendable {
     ) {
         out.append(contentsOf: #"{"seq":"#.utf8)
         CanonicalJSON.appendInteger(seq, to: &out)
+        out.append(contentsOf: #","ver":"#.utf8)
+        CanonicalJSON.appendInteger(version, to: &out)
         out.append(contentsOf: #","ts":""#.utf8)
         UTCTimestamp.append(milliseconds: milliseconds, to: &out)
         out.append(contentsOf: #"","host":"#.utf8)
@@ -148,6 +159,9 @@ public struct AuditRecord: Sendable {
             self.role = role
         }
     }
+
+    /// The record format's version; 0 for a record written before records carried one.
+    public var version: Int64 { object.integer("ver") ?? 0 }
 
     /// Convenience accessors for `show` and filters.
     public var timestamp: String? { object.string("ts") }

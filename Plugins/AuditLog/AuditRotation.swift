@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// How one file of the audit log follows the one before it: the `rotate` record that opens it.
 ///

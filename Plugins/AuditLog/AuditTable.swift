@@ -1,4 +1,5 @@
 import WardPluginAPI
+import WardSupport
 
 /// Audit records as a table for people: one row a record, the event's details last.
 ///
@@ -19,7 +20,7 @@ public enum AuditTable {
     /// The fields that have a column of their own (the envelope, and `outcome`); every other
     /// field goes to DETAIL.
     static let envelope: Set<String> = [
-        "seq", "ts", "host", "pid", "session", "user", "role", "source", "kind", "outcome", "prev", "hash",
+        "seq", "ver", "ts", "host", "pid", "session", "user", "role", "source", "kind", "outcome", "prev", "hash",
     ]
 
     public static func render(_ records: [AuditRecord]) -> String {

@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// Checks a whole audit log: every record's hash, the chain of `prev` links, the sequence, and
 /// the head file; names the first record that fails and how.

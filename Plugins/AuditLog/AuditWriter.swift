@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// Appends records to one audit log file, shared with other Ward processes.
 ///

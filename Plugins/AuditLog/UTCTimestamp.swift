@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// Wall-clock time as the audit log writes it: `2026-11-22T09:41:07.123Z`, UTC, milliseconds.
 ///

@@ -7,13 +7,21 @@ import WardPluginAPI
 /// The protocol (man/ward-site.toml.5 documents it for plugin authors; keep these names):
 ///
 /// ```
-/// Ward → plugin, once:  {"type":"hello","ward":1,"plugin":"NAME","settings":{...}}
+/// Ward → plugin, once:  {"id":0,"type":"hello","protocol":"2.0","plugin":"NAME","settings":{...}}
+/// plugin → Ward:        {"id":0,"protocol":"2.0"}
 /// Ward → plugin:        {"id":N,"type":"event","event":{"kind":"line","text":"open 123",
 ///                        "user":"alice","role":"clinician","source":"tty"}}
 /// plugin → Ward:        {"id":N,"action":"continue"}
 ///                       {"id":N,"action":"deny","message":"..."}
 ///                       {"id":N,"action":"rewrite","text":"..."}
+/// Ward → plugin, last:  {"type":"end","status":0}
 /// ```
+///
+/// The plugin answers the hello with the protocol version it speaks, `MAJOR.MINOR`, as sudo's
+/// plugins declare `SUDO_API_VERSION`: a minor version only adds fields, which a reader
+/// ignores, while a major one changes what a message means. A plugin that speaks another major
+/// version, or does not say, is refused at start (`failedToStart`): Ward stops before anyone
+/// signs on, as for a plugin that does not load, rather than run a guard that misreads events.
 ///
 /// Never a key press and never a secret: only `line`, `session` and `lifecycle` events exist
 /// here. Fails closed by default: a reply slower than `timeout`, a crash, or a line that is not
@@ -32,12 +40,24 @@ public final class ExternalPlugin: Plugin {
     /// Which events a site may subscribe a plugin to.
     public static let eventKinds = ["line", "session", "lifecycle"]
 
+    /// The protocol this Ward speaks. 2.0: the plugin answers the hello; the last message is
+    /// `end`; `resize` carries `rows` and `columns`; `denied` carries `by`.
+    public static let protocolVersion = ProtocolVersion(major: 2, minor: 0)
+
+    /// The least time the hello's answer is waited for, whatever `timeout` says: a program's
+    /// start (an interpreter loading its modules) takes longer than an answer.
+    static let helloTimeout = Duration.seconds(5)
+
     let label: String
     let command: [String]
     let events: Set<String>
     let timeout: Duration
     let failClosed: Bool
     let settings: JSONValue
+
+    /// `external:LABEL` (`external:working-hours`): a site may chain several external plugins,
+    /// and a refusal names the one that said no (the audit record's `plugin`).
+    public var name: String { "\(Self.name):\(label)" }
 
     private var process: PluginProcess?
     private var restartsLeft = 1
@@ -86,10 +106,12 @@ public final class ExternalPlugin: Plugin {
     }
 
     public func added(context: PluginContext) {
-        start(context: context)
+        if let refusal = start(context: context) { context.failedToStart(refusal) }
     }
 
-    public func removed(context: PluginContext) {
+    /// Tells the plugin how the session ended (`end`, with the exit status), then stops it.
+    public func removed(status: ExitStatus, context: PluginContext) {
+        _ = process?.send(["type": "end", "status": .integer(Int(status.rawValue))])
         process?.stop()
         process = nil
     }
@@ -161,20 +183,54 @@ public final class ExternalPlugin: Plugin {
             process = nil
             if restartsLeft > 0 {
                 restartsLeft -= 1
-                start(context: context)
+                if let refusal = start(context: context) {
+                    // Too late to stop the session: its failure mode holds from here on.
+                    context.logger.warning(
+                        "external plugin refused at restart",
+                        metadata: ["plugin.label": "\(label)", "plugin.refusal": "\(refusal)"]
+                    )
+                }
             }
         }
         return .failed(failure)
     }
 
-    private func start(context: PluginContext) {
+    /// Starts the program and has it say which protocol it speaks; returns why it is refused,
+    /// nil when it runs. A program that cannot be started is no refusal: it counts as crashed,
+    /// and `on-failure` decides about each line.
+    private func start(context: PluginContext) -> String? {
         guard let started = PluginProcess(command: command) else {
             context.logger.warning("external plugin did not start", metadata: ["plugin.label": "\(label)"])
-            return
+            return nil
         }
-        process = started
-        let hello: JSONValue = ["type": "hello", "ward": 1, "plugin": .string(label), "settings": settings]
-        if !started.send(hello) { process = nil }
+        let hello: JSONValue = [
+            "id": 0, "type": "hello", "protocol": .string(Self.protocolVersion.description), "plugin": .string(label),
+            "settings": settings,
+        ]
+        let deadline = monotonicNow() + max(timeout, Self.helloTimeout).nanoseconds
+        let answer = started.send(hello) ? started.reply(to: 0, deadline: deadline) : .failure(.crashed)
+        let refusal: String? =
+            switch answer {
+            case .success(let reply):
+                switch reply.protocolVersion.flatMap(ProtocolVersion.init) {
+                case let version? where version.major == Self.protocolVersion.major: nil
+                case let version?:
+                    "the '\(label)' plugin speaks protocol \(version); this Ward speaks \(Self.protocolVersion)."
+                        + " Update the plugin, or remove it from the site file."
+                case nil:
+                    "the '\(label)' plugin did not say which protocol it speaks; it must answer the hello"
+                        + " with {\"id\":0,\"protocol\":\"\(Self.protocolVersion)\"} (man ward-site.toml)."
+                }
+            case .failure(let failure):
+                "the '\(label)' plugin did not answer the hello (\(failure)); it must answer"
+                    + " with {\"id\":0,\"protocol\":\"\(Self.protocolVersion)\"} (man ward-site.toml)."
+            }
+        if refusal == nil {
+            process = started
+        } else {
+            started.stop()
+        }
+        return refusal
     }
 
     /// The event as the plugin sees it; nil for events it did not subscribe to (and always
@@ -217,8 +273,11 @@ public final class ExternalPlugin: Plugin {
                     "kind": "session", "change": "signed-off", "reason": .string(reason.rawValue), "user": user,
                     "role": role,
                 ]
-            case .denied(_, let message):
-                return ["kind": "session", "change": "denied", "message": .string(message), "user": user, "role": role]
+            case .denied(_, let message, let plugin):
+                return [
+                    "kind": "session", "change": "denied", "message": .string(message),
+                    "by": plugin.map(JSONValue.string) ?? .null, "user": user, "role": role,
+                ]
             case .abandoned(_, let signal):
                 return [
                     "kind": "session", "change": "abandoned", "signal": signal == .hangup ? "hangup" : "terminate",
@@ -263,7 +322,8 @@ public final class ExternalPlugin: Plugin {
                 ]
             case .hangup: return ["kind": "lifecycle", "signal": "hangup"]
             case .terminate: return ["kind": "lifecycle", "signal": "terminate"]
-            case .resize: return ["kind": "lifecycle", "signal": "resize"]
+            case .resize(let rows, let columns):
+                return ["kind": "lifecycle", "signal": "resize", "rows": .integer(rows), "columns": .integer(columns)]
             }
         default:
             return nil

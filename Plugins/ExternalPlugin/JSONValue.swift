@@ -62,8 +62,13 @@ struct PluginReply: Decodable, Sendable {
     var action: String?
     var message: String?
     var text: String?
+    /// The answer to the hello: the protocol version the plugin speaks (`"2.0"`).
+    var protocolVersion: String?
 
-    private enum CodingKeys: String, CodingKey { case id, action, message, text }
+    private enum CodingKeys: String, CodingKey {
+        case id, action, message, text
+        case protocolVersion = "protocol"
+    }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)  // throws unless an object
@@ -71,6 +76,7 @@ struct PluginReply: Decodable, Sendable {
         action = try? fields.decode(String.self, forKey: .action)
         message = try? fields.decode(String.self, forKey: .message)
         text = try? fields.decode(String.self, forKey: .text)
+        protocolVersion = try? fields.decode(String.self, forKey: .protocolVersion)
     }
 
     private static let decoder = JSONDecoder()

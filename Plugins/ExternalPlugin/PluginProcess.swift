@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// One running external plugin: a child process whose stdin and stdout are one end of a Unix
 /// socket pair, spoken to in JSON Lines.

@@ -43,7 +43,7 @@ public final class FocusGuard: Plugin {
         if context.session.user != nil, !context.session.isLocked { start(context: context) }
     }
 
-    public func removed(context: PluginContext) {
+    public func removed(status: ExitStatus, context: PluginContext) {
         stop(context: context, reportsOff: true)
     }
 

@@ -83,7 +83,7 @@ public final class IdleTimer: Plugin {
         if context.session.user != nil, !context.session.isLocked { start(context: context, newSignOn: true) }
     }
 
-    public func removed(context: PluginContext) {
+    public func removed(status: ExitStatus, context: PluginContext) {
         stop(context: context)
     }
 

@@ -1,5 +1,6 @@
 import AuditLog
 import Glibc
+import SessionTestSupport
 import Testing
 import WardCore
 

@@ -1,4 +1,5 @@
 import AuditLog
+import SessionTestSupport
 import Testing
 import WardCore
 
@@ -23,7 +24,7 @@ import WardCore
         _ = chain.send(.session(.programStarted(start)))
         _ = chain.send(.line(Line("select name from patients; ", source: .program("sqlite3"))))
         let refused = Line("drop table patients;", source: .program("sqlite3"))
-        _ = chain.send(.session(.denied(refused, message: "no DROP here")))
+        _ = chain.send(.session(.denied(refused, message: "no DROP here", by: "sql-guard")))
         _ = chain.send(.session(.programExited(.killed(by: 1))))
         _ = chain.send(.session(.signedOff(.hangup)))
         chain.removeAll()
@@ -38,6 +39,7 @@ import WardCore
         #expect(rs[1].object.string("arguments") == nil)
         #expect(rs[2].object.string("command") == "?")
         #expect(rs[2].object.string("reason") == "no DROP here")
+        #expect(rs[2].object.string("plugin") == "sql-guard")
         #expect(rs[2].object.string("source") == "exec:sqlite3")
         #expect(rs[3].object.integer("status") == 129)
         #expect(rs[3].object.integer("signal") == 1)

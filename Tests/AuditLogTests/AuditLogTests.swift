@@ -1,5 +1,6 @@
 import AuditLog
 import Glibc
+import SessionTestSupport
 import Testing
 import WardCore
 
@@ -92,6 +93,7 @@ private final class LineRecorder: Plugin {
             #expect(r.object.string("session") == "s-1")
             #expect(r.object.integer("pid") == Int64(getpid()))
             #expect(r.object.string("host")?.isEmpty == false)
+            #expect(r.object.integer("ver") == AuditRecord.version, "each record says which format it is")
         }
         #expect(!readText(path).contains("chest pain"))
         #expect(recorder.lines.count == 3)
@@ -100,7 +102,7 @@ private final class LineRecorder: Plugin {
 
     /// The envelope's keys, which every record has.
     private let envelope: Set<String> = [
-        "seq", "ts", "host", "pid", "session", "user", "role", "source", "kind", "prev", "hash",
+        "seq", "ver", "ts", "host", "pid", "session", "user", "role", "source", "kind", "prev", "hash",
     ]
 
     /// A record's own string fields, without the envelope.
@@ -110,6 +112,24 @@ private final class LineRecorder: Plugin {
             if case .string(let text) = value { out[key] = text }
         }
         return out
+    }
+
+    @Test func aDeniedLine_recordsThePluginThatSaidNo_andNoneWhenWardItselfRefused() throws {
+        let (chain, _, _) = try makeChain()
+        _ = chain.send(.line(Line("open MRN-1")))
+        _ = chain.send(.session(.denied(Line("open MRN-1"), message: "closed at night", by: "working-hours")))
+        _ = chain.send(.session(.denied(Line("note x"), message: "too long", by: nil)))
+        chain.removeAll()
+        let rs = records()
+        #expect(rs.map { $0.kind ?? "" } == ["command", "denied", "denied"])
+        #expect(fields(rs[1]) == ["command": "open", "reason": "closed at night", "plugin": "working-hours"])
+        #expect(fields(rs[2]) == ["command": "note", "reason": "too long"])
+        #expect(
+            columns(AuditTable.render(rs)).contains {
+                $0.hasSuffix("denied open reason=\"closed at night\" plugin=working-hours")
+            }
+        )
+        #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)
     }
 
     @Test func anMRNOfAnyLengthAndForm_isRecordedExactly() throws {
@@ -260,7 +280,7 @@ private final class LineRecorder: Plugin {
         _ = chain.send(.line(Line("charts")))
         #expect(chmod(path, 0o400) == 0)
         let sent = chain.send(.line(Line("open MRN-1042")))
-        guard case .denied(let message) = sent.outcome else {
+        guard case .denied(let message, _) = sent.outcome else {
             Issue.record("expected a denial, got \(sent.outcome)")
             return
         }
@@ -291,7 +311,7 @@ private final class LineRecorder: Plugin {
         )
         chain.append(AuditLog(path: directory.file("missing/audit.jsonl")))
         #expect(chain.send(.session(.signedOn(user: "demo", role: .clinician))).requests == [.lock(.failure)])
-        guard case .denied(let message) = chain.send(.line(Line("open MRN-1"))).outcome else {
+        guard case .denied(let message, _) = chain.send(.line(Line("open MRN-1"))).outcome else {
             Issue.record("expected a denial")
             return
         }

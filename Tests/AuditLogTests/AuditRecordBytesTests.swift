@@ -10,6 +10,11 @@ import WardPluginAPI
 @Suite struct AuditRecordBytesTests {
     static let prev = String(repeating: "ab", count: 32)
     static let body =
+        #"{"seq":7,"ver":1,"ts":"2026-11-22T09:41:07.123Z","host":"ward1","pid":4242,"session":"3f9c","#
+        + #""user":"demo","role":"clinician","source":"tty","kind":"access","action":"list","#
+        + #""mrn":"W0\"1\\\u2028\u001b\n","outcome":"ok","prev":""# + prev + #""}"#
+    /// The same record as Ward wrote it before records carried `ver`.
+    static let versionZeroBody =
         #"{"seq":7,"ts":"2026-11-22T09:41:07.123Z","host":"ward1","pid":4242,"session":"3f9c","user":"demo","#
         + #""role":"clinician","source":"tty","kind":"access","action":"list","mrn":"W0\"1\\\u2028\u001b\n","#
         + #""outcome":"ok","prev":""# + prev + #""}"#
@@ -42,7 +47,7 @@ import WardPluginAPI
         )
         #expect(
             String(decoding: bytes, as: UTF8.self)
-                == #"{"seq":1,"ts":"1970-01-01T00:00:00.000Z","host":"h","pid":1,"session":"s","user":null,"#
+                == #"{"seq":1,"ver":1,"ts":"1970-01-01T00:00:00.000Z","host":"h","pid":1,"session":"s","user":null,"#
                 + #""role":null,"source":null,"kind":"resume","away_ms":-5,"prev":""# + AuditChain.genesis + #""}"#
         )
     }
@@ -51,13 +56,56 @@ import WardPluginAPI
         let body = Array(Self.body.utf8)
         #expect(
             AuditChain().hash(prev: Self.prev, body: body)
-                == "d57a257e48da26caed219e542375f2bf81e9f99ea760affccbbc61c1f412f52c"
+                == "ead36e1fa78b9eb7e524542c23974e4001c60fd1b62432f6aecfd393f81a456f"
         )
         let keyed = AuditChain(key: SymmetricKey(data: Array(repeating: UInt8(ascii: "k"), count: 32)))
         #expect(
             keyed.hash(prev: Self.prev, body: body)
+                == "80f45feba2c5aeb1834844a0826f9299e71068eb1ae48a5707165c3a9d735c1f"
+        )
+        // A record written before `ver` hashes as it always did.
+        let old = Array(Self.versionZeroBody.utf8)
+        #expect(
+            AuditChain().hash(prev: Self.prev, body: old)
+                == "d57a257e48da26caed219e542375f2bf81e9f99ea760affccbbc61c1f412f52c"
+        )
+        #expect(
+            keyed.hash(prev: Self.prev, body: old)
                 == "5211270143fb714d366f935bfcf0ac430f1fc707915f362b8e12121da981fd1b"
         )
+    }
+
+    /// A log written before records carried `ver`, continued by this Ward: both kinds of record
+    /// in one chain, which verifies whole; the old ones read as version 0.
+    @Test func aLogOfRecordsWithoutVer_continuedWithVer_verifies() throws {
+        let directory = TempDirectory()
+        let path = directory.file("audit.jsonl")
+        let chain = AuditChain()
+        var old: [UInt8] = []
+        var prev = AuditChain.genesis
+        for seq in 1...2 {
+            let body = Array(
+                (#"{"seq":\#(seq),"ts":"2026-11-22T09:41:07.123Z","host":"h","pid":1,"session":"s","user":"demo","#
+                    + #""role":"clinician","source":"tty","kind":"command","command":"find","prev":""# + prev + #""}"#)
+                    .utf8
+            )
+            prev = chain.hash(prev: prev, body: body)
+            old += AuditRecord.line(body: body, hash: prev)
+        }
+        let fd = creat(path, 0o600)
+        try #require(fd >= 0)
+        #expect(write(fd, old, old.count) == old.count)
+        close(fd)
+        let writer = try AuditWriter(path: path, policy: .never, clock: { 1_795_340_467_123 })
+        let session = AuditRecord.SessionFields(id: "s", user: "demo", role: "clinician")
+        try writer.append([.command(LineSummary(command: "open"))], session: session, source: "tty")
+        writer.close()
+        let records = lines(of: readBytes(path)).enumerated().compactMap { AuditRecord(line: $0 + 1, bytes: $1[...]) }
+        #expect(records.map(\.seq) == [1, 2, 3])
+        #expect(records.map(\.version) == [0, 0, AuditRecord.version])
+        #expect(records[2].object.integer("ver") == 1)
+        let report = AuditVerifier(chain: chain).verify(bytes: readBytes(path), head: headState(path))
+        #expect(report.isIntact && report.records == 3)
     }
 
     /// A group as `append` writes it, byte for byte: each line its body with `,"hash":"…"}`
@@ -81,7 +129,7 @@ import WardPluginAPI
         _ = gethostname(&name, 255)
         let host = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let envelope = { (seq: Int) in
-            #"{"seq":\#(seq),"ts":"2026-11-22T09:41:07.123Z","host":"\#(host)","pid":\#(getpid()),"#
+            #"{"seq":\#(seq),"ver":1,"ts":"2026-11-22T09:41:07.123Z","host":"\#(host)","pid":\#(getpid()),"#
                 + #""session":"3f9c","user":"demo","role":"clinician","source":"tty","#
         }
         let bodies = [

@@ -1,5 +1,6 @@
 import AuditLog
 import Glibc
+import SessionTestSupport
 import Testing
 import WardCore
 
@@ -75,7 +76,7 @@ import WardCore
         #expect(chmod(path, 0o400) == 0)
         let sent = chain.send(.session(.accessed(RecordAccess(.listed, record: "W1", outcome: .ok))))
         #expect(sent.requests == [.lock(.failure)])
-        guard case .denied(let message) = sent.outcome else {
+        guard case .denied(let message, _) = sent.outcome else {
             Issue.record("not denied: \(sent.outcome)")
             return
         }
@@ -85,7 +86,10 @@ import WardCore
             RecordAccess(.opened, record: "W1", outcome: .ok),
         ]
         let broken = chain.send(.session(.accessedTogether(glass)))
-        #expect(broken.outcome == .denied(message), "a break of the glass with its open: not shown either")
+        #expect(
+            broken.outcome == .denied(message, by: "audit-log"),
+            "a break of the glass with its open: not shown either"
+        )
         chmod(path, 0o600)
         chain.removeAll()
     }

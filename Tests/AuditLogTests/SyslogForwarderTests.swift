@@ -1,5 +1,6 @@
 import Glibc
 import RsyslogTestSupport
+import SessionTestSupport
 import Testing
 import WardCore
 
@@ -233,7 +234,7 @@ import WardCore
     @Test func noDaemon_withLock_deniesTheLine_andLocks_afterTheFileHasTheRecord() throws {
         let chain = chain(socket: directory.file("log"), onFailure: .lock)
         let sent = chain.send(.line(Line("open MRN-1042")))
-        guard case .denied(let message) = sent.outcome else {
+        guard case .denied(let message, _) = sent.outcome else {
             Issue.record("expected a denial, got \(sent.outcome)")
             return
         }

@@ -150,7 +150,7 @@ import Testing
         #expect(try logLines(h).contains(lines.first ?? "-"))
         let hex = "[0-9a-f]{64}"
         let pattern =
-            #"^\{"seq":[0-9]+,"ts":"[0-9T:.Z-]+","host":"[^"]+","pid":[0-9]+,"session":"[0-9a-f]+","user":"clara","#
+            #"^\{"seq":[0-9]+,"ver":1,"ts":"[0-9T:.Z-]+","host":"[^"]+","pid":[0-9]+,"session":"[0-9a-f]+","user":"clara","#
             + #""role":"clerk","source":"batch:\#(script):2","kind":"access","action":"read","mrn":"W0000011","#
             + #""section":"labs","outcome":"denied","prev":"\#(hex)","hash":"\#(hex)"\}$"#
         #expect(lines.first?.range(of: pattern, options: .regularExpression) != nil, "\(lines)")

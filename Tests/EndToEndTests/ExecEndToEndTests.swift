@@ -236,6 +236,8 @@ import Testing
         import json, sys
         for raw in sys.stdin:
             m = json.loads(raw)
+            if m.get("type") == "hello":
+                print(json.dumps({"id": 0, "protocol": "2.0"}), flush=True)
             if m.get("type") != "event":
                 continue
             e = m.get("event") or {}

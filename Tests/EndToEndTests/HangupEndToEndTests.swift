@@ -32,6 +32,8 @@ import Testing
             log.write(raw)
             log.flush()
             m = json.loads(raw)
+            if m.get("type") == "hello":
+                print(json.dumps({"id": 0, "protocol": "2.0"}), flush=True)
             if m.get("type") == "event":
                 print(json.dumps({"id": m["id"], "action": "continue"}), flush=True)
         """.write(toFile: script, atomically: true, encoding: .utf8)

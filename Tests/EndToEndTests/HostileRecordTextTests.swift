@@ -231,6 +231,8 @@ import Testing
             if not raw:
                 break
             message = json.loads(raw)
+            if message.get("type") == "hello":
+                print(json.dumps({"id": 0, "protocol": "2.0"}), flush=True)
             if message.get("type") != "event":
                 continue
             text = r"no\\u001b]0;title\\u0007 \\u001b[2J safe\\rEVIL \\u009b31m \\u202ertl"

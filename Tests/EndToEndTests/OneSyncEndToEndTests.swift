@@ -92,6 +92,8 @@ import Testing
         import json, os, sys
         for raw in sys.stdin:
             message = json.loads(raw)
+            if message.get("type") == "hello":
+                print(json.dumps({"id": 0, "protocol": "2.0"}), flush=True)
             if message.get("type") != "event":
                 continue
             event = message.get("event") or {}

@@ -1,4 +1,5 @@
 import Glibc
+import SessionTestSupport
 import Testing
 import WardCore
 
@@ -11,12 +12,16 @@ private let examples: String = {
     return parts.joined(separator: "/") + "/Plugins/Examples"
 }()
 
-/// Writes a throwaway Python plugin and returns its path.
-private func script(_ body: String) -> String {
+/// Writes a throwaway Python plugin and returns its path. It answers the hello with
+/// `answeringHello` (the protocol version it speaks) before `body` runs, unless that is nil.
+private func script(_ body: String, answeringHello version: String? = "2.0") -> String {
     var template = Array("/tmp/ward-plugin-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    let text = "import json, sys, time\n" + body
+    let hello = version.map {
+        "sys.stdin.readline()\nprint(json.dumps({\"id\": 0, \"protocol\": \"\($0)\"}), flush=True)\n"
+    }
+    let text = "import json, sys, time\n" + (hello ?? "") + body
     _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
     return path
@@ -64,7 +69,8 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         #expect(
             h.line("open 100042")
                 == .denied(
-                    "Patient 100042 is restricted. To open the chart anyway (break the glass), type 'open! 100042'; the access is audited."
+                    "Patient 100042 is restricted. To open the chart anyway (break the glass), type 'open! 100042'; the access is audited.",
+                    by: "external:break-glass-review"
                 )
         )
         #expect(h.line("open! 100042") == .delivered(.line(Line("open 100042"))))
@@ -76,7 +82,10 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         )
         #expect(
             closed.line("find smith")
-                == .denied("Records are closed outside working hours (07:00-19:00, mon tue wed thu fri).")
+                == .denied(
+                    "Records are closed outside working hours (07:00-19:00, mon tue wed thu fri).",
+                    by: "external:working-hours"
+                )
         )
         #expect(closed.line("whoami") == .delivered(.line(Line("whoami"))))
         let open = try Harness(
@@ -87,7 +96,7 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
 
     // MARK: The protocol
 
-    @Test func plugin_receivesHello_andEventsWithTheirNames() throws {
+    @Test func plugin_receivesHello_andEventsWithTheirNames_andTheEndWithItsStatus() throws {
         let log = emptyFile()
         let path = script(
             """
@@ -95,9 +104,12 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             for raw in iter(sys.stdin.readline, ""):
                 out.write(raw); out.flush()
                 m = json.loads(raw)
+                if m.get("type") == "hello":
+                    print(json.dumps({"id": 0, "protocol": "2.0"}), flush=True)
                 if m.get("type") == "event":
                     print(json.dumps({"id": m["id"], "action": "continue"}), flush=True)
-            """
+            """,
+            answeringHello: nil
         )
         let h = try Harness(
             "command = [\"python3\", \"\(path)\", \"\(log)\"]\nevents = [\"line\", \"session\", \"lifecycle\"]\n"
@@ -107,7 +119,9 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         _ = h.chain.send(.session(.locked(.idle)))
         _ = h.chain.send(.lifecycle(.resume(away: .seconds(2))))
         _ = h.chain.send(.key(KeyPress([0x61])))
-        h.chain.removeAll()
+        _ = h.chain.send(.lifecycle(.resize(rows: 30, columns: 100)))
+        _ = h.chain.send(.session(.denied(Line("open 9"), message: "not now", by: "working-hours")))
+        h.chain.removeAll(status: .killed(by: SIGTERM))
         let fd = open(log, O_RDONLY)
         var bytes = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &bytes, bytes.count)
@@ -115,10 +129,13 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         let lines = String(decoding: bytes[0..<max(n, 0)], as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                #"{"plugin":"probe","settings":{"limit":3,"who":["a"]},"type":"hello","ward":1}"#,
+                #"{"id":0,"plugin":"probe","protocol":"2.0","settings":{"limit":3,"who":["a"]},"type":"hello"}"#,
                 #"{"event":{"kind":"line","role":"clinician","source":"tty","text":"open 123","user":"alice"},"id":1,"type":"event"}"#,
                 #"{"event":{"change":"locked","kind":"session","reason":"idle","role":"clinician","user":"alice"},"id":2,"type":"event"}"#,
                 #"{"event":{"away_ms":2000,"kind":"lifecycle","signal":"resume"},"id":3,"type":"event"}"#,
+                #"{"event":{"columns":100,"kind":"lifecycle","rows":30,"signal":"resize"},"id":4,"type":"event"}"#,
+                #"{"event":{"by":"working-hours","change":"denied","kind":"session","message":"not now","role":"clinician","user":"alice"},"id":5,"type":"event"}"#,
+                #"{"status":143,"type":"end"}"#,
             ]
         )
     }
@@ -187,9 +204,12 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             """
         )
         let h = try Harness(python(path) + "timeout = \"200ms\"\nlabel = \"sleepy\"\n")
-        usleep(500_000)  // let Python start before timing the first reply
         #expect(
-            h.line("find slow") == .denied("The 'sleepy' plugin did not answer (timeout); the command was not run.")
+            h.line("find slow")
+                == .denied(
+                    "The 'sleepy' plugin did not answer (timeout); the command was not run.",
+                    by: "external:sleepy"
+                )
         )
         usleep(800_000)  // the late "deny" arrives meanwhile, for an id no longer pending
         #expect(h.line("find b") == .delivered(.line(Line("find b"))))
@@ -210,7 +230,13 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             """
         )
         let h = try Harness(python(path) + "timeout = \"5s\"\nlabel = \"noisy\"\n")
-        #expect(h.line("find a") == .denied("The 'noisy' plugin did not answer (garbage); the command was not run."))
+        #expect(
+            h.line("find a")
+                == .denied(
+                    "The 'noisy' plugin did not answer (garbage); the command was not run.",
+                    by: "external:noisy"
+                )
+        )
     }
 
     @Test func crash_restartsOnce_thenFailureModeHolds() throws {
@@ -229,15 +255,84 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
             "command = [\"python3\", \"\(path)\", \"\(counter)\"]\ntimeout = \"5s\"\nlabel = \"fragile\"\n"
         )
         #expect(h.line("find a") == .delivered(.line(Line("find a"))))
-        #expect(h.line("crash") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
+        #expect(
+            h.line("crash")
+                == .denied(
+                    "The 'fragile' plugin did not answer (crashed); the command was not run.",
+                    by: "external:fragile"
+                )
+        )
         #expect(h.line("find b") == .delivered(.line(Line("find b"))))  // restarted
-        #expect(h.line("crash") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
-        #expect(h.line("find c") == .denied("The 'fragile' plugin did not answer (crashed); the command was not run."))
+        #expect(
+            h.line("crash")
+                == .denied(
+                    "The 'fragile' plugin did not answer (crashed); the command was not run.",
+                    by: "external:fragile"
+                )
+        )
+        #expect(
+            h.line("find c")
+                == .denied(
+                    "The 'fragile' plugin did not answer (crashed); the command was not run.",
+                    by: "external:fragile"
+                )
+        )
         let fd = open(counter, O_RDONLY)
         var bytes = [UInt8](repeating: 0, count: 256)
         let n = read(fd, &bytes, bytes.count)
         close(fd)
         #expect(String(decoding: bytes[0..<max(n, 0)], as: UTF8.self) == "started\nstarted\n")
+    }
+
+    // MARK: The protocol's version
+
+    @Test func plugin_ofWardsMajorVersion_runs_whateverItsMinor() throws {
+        let path = script(
+            """
+            for raw in iter(sys.stdin.readline, ""):
+                m = json.loads(raw)
+                if m.get("type") == "event":
+                    print(json.dumps({"id": m["id"], "action": "deny", "message": "no"}), flush=True)
+            """,
+            answeringHello: "2.7"
+        )
+        let h = try Harness(python(path) + "timeout = \"5s\"\nlabel = \"later\"\n")
+        #expect(h.line("find a") == .denied("no", by: "external:later"))
+    }
+
+    @Test func plugin_ofAnotherMajorVersion_isRefusedAtStart_withTheVersions() {
+        let path = script("for raw in iter(sys.stdin.readline, \"\"): pass\n", answeringHello: "1.0")
+        let error = configError { try Harness(python(path) + "timeout = \"5s\"\nlabel = \"old\"\n") }
+        #expect(
+            error?.description
+                == "site.toml:1: plugin 'external' cannot start: the 'old' plugin speaks protocol 1.0;"
+                + " this Ward speaks 2.0. Update the plugin, or remove it from the site file."
+        )
+    }
+
+    @Test func plugin_thatDoesNotAnswerTheHello_isRefusedAtStart() {
+        let silent = script("sys.exit(0)\n", answeringHello: nil)
+        let error = configError { try Harness(python(silent) + "timeout = \"5s\"\nlabel = \"mute\"\n") }
+        #expect(
+            error?.description
+                == "site.toml:1: plugin 'external' cannot start: the 'mute' plugin did not answer the hello"
+                + #" (crashed); it must answer with {"id":0,"protocol":"2.0"} (man ward-site.toml)."#
+        )
+        let vague = script("for raw in iter(sys.stdin.readline, \"\"): pass\n", answeringHello: "two")
+        #expect(
+            configError { try Harness(python(vague) + "label = \"vague\"\n") }?.description
+                == "site.toml:1: plugin 'external' cannot start: the 'vague' plugin did not say which protocol"
+                + #" it speaks; it must answer the hello with {"id":0,"protocol":"2.0"} (man ward-site.toml)."#
+        )
+    }
+
+    @Test func protocolVersion_readsMajorAndMinor() {
+        #expect(ProtocolVersion("2.0") == ProtocolVersion(major: 2, minor: 0))
+        #expect(ProtocolVersion("2") == ProtocolVersion(major: 2, minor: 0))
+        #expect(ProtocolVersion("3.14") == ProtocolVersion(major: 3, minor: 14))
+        for bad in ["", "2.", ".1", "2.0.1", "+2", "two", "2.x", "-1"] {
+            #expect(ProtocolVersion(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func missingProgram_failsAtBuild_withLine() {

@@ -1,4 +1,5 @@
 import FocusGuard
+import SessionTestSupport
 import Testing
 import WardCore
 

@@ -1,5 +1,6 @@
 import FocusGuard
 import IdleTimer
+import SessionTestSupport
 import SuspendGuard
 import Testing
 import WardCore

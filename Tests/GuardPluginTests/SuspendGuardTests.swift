@@ -1,3 +1,4 @@
+import SessionTestSupport
 import SuspendGuard
 import Testing
 import WardCore

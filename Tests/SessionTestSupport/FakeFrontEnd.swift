@@ -8,38 +8,40 @@ import WardCore
 ///
 /// A test that needs more than lines (keys, time passing, focus reports) sets `play`: it runs on
 /// the driver's loop at the first input, the way a front end's own input handling would.
-package final class FakeFrontEnd: SessionFrontEnd {
-    package let user: String?
-    package let isInteractive: Bool
-    package let inputFD: Int32
-    package let signals: TestSignals
-    package var terminalName: String? { nil }
-    package var signOnSource: SignOnSource { isInteractive ? .terminal(tty: nil) : .batch(script: "fake") }
-    package var nextDeadline: Instant? { nil }
+public final class FakeFrontEnd: SessionFrontEnd {
+    public let user: String?
+    public let isInteractive: Bool
+    public let inputFD: Int32
+    public let signals: TestSignals
+    public var terminalName: String? { nil }
+    public var signOnSource: SignOnSource { isInteractive ? .terminal(tty: nil) : .batch(script: "fake") }
+    public var nextDeadline: Instant? { nil }
+    /// What the window measures when it changes size (SIGWINCH); set it before raising one.
+    public var windowSize: (rows: Int, columns: Int) = (24, 80)
     /// What the driver asked the front end to do, in order (`"wiped"`: the lock wiped its holder).
-    package private(set) var log: [String] = []
+    public private(set) var log: [String] = []
     /// Runs once, at the first input, before its lines are read.
-    package var play: (() -> Void)?
+    public var play: (() -> Void)?
     private unowned var driver: SessionDriver!
     private var asking: String?
 
-    package init(interactive: Bool, input: Int32, signals: TestSignals, user: String = "alice") {
+    public init(interactive: Bool, input: Int32, signals: TestSignals, user: String = "alice") {
         self.user = user
         self.isInteractive = interactive
         self.inputFD = input
         self.signals = signals
     }
 
-    package func attach(to driver: SessionDriver, wipeList: WipeList) {
+    public func attach(to driver: SessionDriver, wipeList: WipeList) {
         self.driver = driver
         wipeList.register("fake typeahead") { [unowned self] in log.append("wiped") }
     }
 
-    package func open() {}
-    package func close() {}
-    package func wake() {}
+    public func open() {}
+    public func close() {}
+    public func wake() {}
 
-    package func inputReadable() {
+    public func inputReadable() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = read(inputFD, &buffer, buffer.count)
         guard n > 0 else { return driver.signOff(.endOfInput) }
@@ -68,30 +70,30 @@ package final class FakeFrontEnd: SessionFrontEnd {
         [UnixSignal.sighup, .sigterm, .sigint, .sigtstp, .sigcont, .sigusr1].first { "\($0)" == name }!
     }
 
-    package func askUsername() { log.append("username?") }
-    package func askPassword(user: String, lockedBecause reason: LockReason?) {
+    public func askUsername() { log.append("username?") }
+    public func askPassword(user: String, lockedBecause reason: LockReason?) {
         asking = "password"
         log.append("password? \(user)" + (reason.map { " (\($0))" } ?? ""))
     }
-    package func say(_ text: String) { log.append("say \(text)") }
-    package func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { log.append("cannot sign on") }
-    package func notice(_ text: String) { log.append("notice \(text)") }
-    package func lockWarning(_ text: String) { log.append("lock warning \(text)") }
-    package func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
-    package func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
-    package func showShell(news: [String]) { log.append("shell") }
-    package func showBanner(_ text: String) -> Bool {
+    public func say(_ text: String) { log.append("say \(text)") }
+    public func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { log.append("cannot sign on") }
+    public func notice(_ text: String) { log.append("notice \(text)") }
+    public func lockWarning(_ text: String) { log.append("lock warning \(text)") }
+    public func setFocusReporting(_ on: Bool) { log.append("focus \(on)") }
+    public func showLockScreen(user: String, reason: LockReason) { log.append("lock screen \(reason)") }
+    public func showShell(news: [String]) { log.append("shell") }
+    public func showBanner(_ text: String) -> Bool {
         log.append("banner \(text)")
         return true
     }
-    package func showPrompt(question: String?) { log.append("prompt") }
-    package func refused(_ line: Line, message: String) { log.append("refused \(message)") }
-    package func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
+    public func showPrompt(question: String?) { log.append("prompt") }
+    public func refused(_ line: Line, message: String) { log.append("refused \(message)") }
+    public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
         log.append("finished \(line.text)")
     }
-    package func received(_ event: Lifecycle) { log.append("received \(event)") }
-    package func stopping(by signal: UnixSignal) { log.append("stopping by \(signal)") }
-    package func willStop() { log.append("stop") }
-    package func resumed() { log.append("resumed") }
-    package func ended(_ reason: SignOffReason, status: ExitStatus) { log.append("ended \(reason) \(status)") }
+    public func received(_ event: Lifecycle) { log.append("received \(event)") }
+    public func stopping(by signal: UnixSignal) { log.append("stopping by \(signal)") }
+    public func willStop() { log.append("stop") }
+    public func resumed() { log.append("resumed") }
+    public func ended(_ reason: SignOffReason, status: ExitStatus) { log.append("ended \(reason) \(status)") }
 }

@@ -1,17 +1,17 @@
 import WardCore
 
 /// A runner that records what it ran: `fail…` fails, `lock` and `logout` ask for those.
-package final class ScriptedRunner: CommandRunner {
-    package private(set) var ran: [Line] = []
-    package private(set) var answers: [String?] = []
-    package var onRun: ((Line) -> Void)?
-    package private(set) var wipes = 0
-    package private(set) var signOns: [String] = []
-    package var prompt: String { "ward> " }
+public final class ScriptedRunner: CommandRunner {
+    public private(set) var ran: [Line] = []
+    public private(set) var answers: [String?] = []
+    public var onRun: ((Line) -> Void)?
+    public private(set) var wipes = 0
+    public private(set) var signOns: [String] = []
+    public var prompt: String { "ward> " }
 
-    package init() {}
+    public init() {}
 
-    package func run(_ line: Line) -> CommandResult {
+    public func run(_ line: Line) -> CommandResult {
         ran.append(line)
         onRun?(line)
         switch line.text {
@@ -23,12 +23,12 @@ package final class ScriptedRunner: CommandRunner {
         }
     }
 
-    package func answer(_ text: String?) -> CommandResult {
+    public func answer(_ text: String?) -> CommandResult {
         answers.append(text)
         return .failed
     }
 
-    package func completions(for word: String, before: String) -> [String] { [] }
-    package func signedOn(user: String, role: Role) { signOns.append(user) }
-    package func wipe() { wipes += 1 }
+    public func completions(for word: String, before: String) -> [String] { [] }
+    public func signedOn(user: String, role: Role) { signOns.append(user) }
+    public func wipe() { wipes += 1 }
 }

@@ -3,12 +3,12 @@ import WardCore
 
 /// A credential store in a directory of its own under /tmp, removed with it; every user has the
 /// password `TestCredentials.password`.
-package final class TestCredentials {
-    package static let password = "correct horse"
-    package let store: CredentialStore
+public final class TestCredentials {
+    public static let password = "correct horse"
+    public let store: CredentialStore
     private let directory: String
 
-    package init(users: [String: Role]) throws {
+    public init(users: [String: Role]) throws {
         var template = Array("/tmp/ward-session-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")

@@ -1,3 +1,4 @@
+import SessionTestSupport
 import Testing
 
 @testable import WardCore

@@ -140,7 +140,7 @@ struct BatchFrontEndTests {
         #expect(f.reports.finished.first! == ("s.ward:1", .denied("not now")))
         #expect(
             f.sessionEvents.contains(
-                .denied(Line("open W1", source: .batch(file: "s.ward", line: 1)), message: "not now")
+                .denied(Line("open W1", source: .batch(file: "s.ward", line: 1)), message: "not now", by: "recorder")
             )
         )
     }

@@ -1,3 +1,4 @@
+import SessionTestSupport
 import Testing
 import WardCore
 
@@ -54,7 +55,7 @@ import WardCore
         }
         let b = RecordingInterceptor("b")
         let result = chain(a, b).send(.line(Line("open 42")))
-        #expect(result == ChainResult(outcome: .denied("outside working hours"), requests: [.lock(.failure)]))
+        #expect(result == ChainResult(outcome: .denied("outside working hours", by: "a"), requests: [.lock(.failure)]))
         #expect(b.seen.isEmpty)
     }
 
@@ -135,7 +136,7 @@ import WardCore
         #expect(chain.nextDeadline == nil)
     }
 
-    @Test func removeAll_tellsInterceptorsLastFirst() {
+    @Test func removeAll_tellsInterceptorsLastFirst_theSessionsEndingStatus() {
         final class Tracker: Plugin {
             static let name = "tracker"
             static let summary = "Logs when it is added and removed."
@@ -150,14 +151,14 @@ import WardCore
             }
             func intercept(_ event: Event, context: PluginContext) -> Disposition { .pass }
             func added(context: PluginContext) { log("+\(name)") }
-            func removed(context: PluginContext) { log("-\(name)") }
+            func removed(status: WardCore.ExitStatus, context: PluginContext) { log("-\(name) \(status)") }
         }
         var log: [String] = []
         let chain = InterceptorChain(clock: clock, session: SessionInfo(id: "t"))
         chain.append(Tracker("a") { log.append($0) })
         chain.append(Tracker("b") { log.append($0) })
-        chain.removeAll()
-        #expect(log == ["+a", "+b", "-b", "-a"])
+        chain.removeAll(status: .authenticationFailed)
+        #expect(log == ["+a", "+b", "-b 77", "-a 77"])
         #expect(chain.names.isEmpty)
     }
 

@@ -1,3 +1,4 @@
+import SessionTestSupport
 import Testing
 import WardCore
 

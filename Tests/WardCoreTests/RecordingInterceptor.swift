@@ -7,6 +7,8 @@ final class RecordingInterceptor: Plugin {
     static let summary = "Records what it saw and answers as scripted."
     let name: String
     var seen: [Event] = []
+    /// The status the chain was removed with, once it was.
+    var removedWith: ExitStatus?
     var answer: (Event, PluginContext) -> Disposition
 
     init(_ name: String, answer: @escaping (Event, PluginContext) -> Disposition = { _, _ in .pass }) {
@@ -23,6 +25,8 @@ final class RecordingInterceptor: Plugin {
         seen.append(event)
         return answer(event, context)
     }
+
+    func removed(status: ExitStatus, context: PluginContext) { removedWith = status }
 }
 
 extension Event {

@@ -229,7 +229,16 @@ struct SessionDriverTests {
         #expect(try f.run("correct horse\nopen W1\n", interactive: true) == .success)
         #expect(f.runner.ran.isEmpty)
         #expect(f.log.contains("refused not now"))
-        #expect(f.sessionEvents.contains(.denied(Line("open W1"), message: "not now")))
+        #expect(f.sessionEvents.contains(.denied(Line("open W1"), message: "not now", by: "recorder")))
+    }
+
+    @Test func theSessionsEnd_tellsThePlugins_theStatusWardExitsWith() throws {
+        let refused = try Fixture()
+        #expect(try refused.run("wrong\n", interactive: false) == .authenticationFailed)
+        #expect(refused.recorder.removedWith == .authenticationFailed)
+        let finished = try Fixture()
+        #expect(try finished.run("correct horse\nfind ada\n", interactive: false) == .success)
+        #expect(finished.recorder.removedWith == .success)
     }
 
     /// Refused before the chain sees it, whichever front end found it: the chain hears one
@@ -239,7 +248,7 @@ struct SessionDriverTests {
         #expect(try f.run("correct horse\n!long note\nwhoami\n", interactive: true) == .success)
         #expect(f.runner.ran == [Line("whoami")])
         #expect(f.log.contains("refused \(Line.tooLongMessage)"))
-        #expect(f.sessionEvents.contains(.denied(Line("note"), message: Line.tooLongMessage)))
+        #expect(f.sessionEvents.contains(.denied(Line("note"), message: Line.tooLongMessage, by: nil)))
         let lines = f.recorder.seen.filter { if case .line = $0 { true } else { false } }
         #expect(lines.count == 1, "only whoami passed the chain")
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SessionTestSupport
 import Testing
 import WardCore
 

@@ -2,7 +2,7 @@ import FHIRTestSupport
 import Foundation
 import GRDB
 import Testing
-import WardPluginAPI
+import WardCore
 
 @testable import WardRecords
 

@@ -27,7 +27,7 @@ import Logging
 ///
 /// An interceptor that returns `.consume` ends the event's way; one that returns
 /// `.replace(event)` hands `event` to the rest of the chain instead; one that returns
-/// `.deny(message)` ends it with `.denied(message)`.
+/// `.deny(message)` ends it with `.denied(message, by: name)`, naming who said no.
 ///
 /// The chain holds no session state of its own: contexts read who is signed on from the session
 /// driver (`readsSession(from:)`), which alone changes it.
@@ -41,8 +41,10 @@ public final class InterceptorChain {
         case delivered(Event)
         /// An interceptor swallowed it.
         case consumed
-        /// An interceptor refused it, with a message for the user.
-        case denied(String)
+        /// An interceptor refused it, with a message for the user; `by` is its name, so the
+        /// audit log records who said no. Nil only where the session driver refuses a line by
+        /// itself, never from the chain.
+        case denied(String, by: String?)
     }
 
     let clock: any WardClock
@@ -102,7 +104,8 @@ public final class InterceptorChain {
             case .pass: continue
             case .consume: return ChainResult(outcome: .consumed, requests: requests.take())
             case .replace(let replacement): event = replacement
-            case .deny(let message): return ChainResult(outcome: .denied(message), requests: requests.take())
+            case .deny(let message):
+                return ChainResult(outcome: .denied(message, by: link.interceptor.name), requests: requests.take())
             }
         }
         return ChainResult(outcome: .delivered(event), requests: requests.take())
@@ -132,10 +135,12 @@ public final class InterceptorChain {
         return requests.take()
     }
 
-    /// Tells every interceptor the session is over, last first (as services stop in reverse).
-    /// What they ask for on the way out is dropped: the session has ended.
-    public func removeAll() {
-        for link in links.reversed() { link.interceptor.removed(context: link.context) }
+    /// Tells every interceptor the session is over and the `status` it ends with, last first
+    /// (as services stop in reverse). What they ask for on the way out is dropped: the session
+    /// has ended. The session driver passes its exit status; a chain ended without a session
+    /// (a test, a tool) ends with success.
+    public func removeAll(status: ExitStatus = .success) {
+        for link in links.reversed() { link.interceptor.removed(status: status, context: link.context) }
         links.removeAll()
     }
 }

@@ -97,7 +97,7 @@ public struct PluginRegistry: Sendable {
             }
         }
         if let error = ConfigError.combining(errors) {
-            chain.removeAll()
+            chain.removeAll(status: error.exitStatus)
             throw error
         }
         return chain

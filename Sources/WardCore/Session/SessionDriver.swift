@@ -57,7 +57,7 @@ public final class SessionDriver {
         SignalRoute(.sigcont, .resume(away: .zero)),
         SignalRoute(.sighup, .hangup, signOff: .hangup, status: .killed(by: SIGHUP)),
         SignalRoute(.sigterm, .terminate, signOff: .terminate, status: .killed(by: SIGTERM)),
-        SignalRoute(.sigwinch, .resize),
+        SignalRoute(.sigwinch, .resize(rows: 0, columns: 0)),  // measured when it comes (`handle`)
     ]
 
     /// What became of one line.
@@ -146,7 +146,7 @@ public final class SessionDriver {
     /// back what it took (the terminal's settings) on every way out, a thrown error included.
     public func run() throws -> ExitStatus {
         // A script has no window: a resize would only interrupt its writes.
-        let handled = Self.signalTable.filter { frontEnd.isInteractive || $0.event != .resize }
+        let handled = Self.signalTable.filter { frontEnd.isInteractive || $0.signal != .sigwinch }
         // SIGUSR1 is `ward lock`'s request; it is not in the table because it is no lifecycle
         // event: the lock it becomes passes the chain.
         let signals = try makeSignals(handled.map(\.signal) + [.sigusr1])
@@ -234,7 +234,7 @@ public final class SessionDriver {
         }
         // Signed on again, and a safeguard (an audit log that cannot be written) locked at
         // once: the line is not run, and counts as a failure like any refused line.
-        let sent = isSignedOn ? chain.send(.line(line)) : ChainResult(outcome: .denied(Self.lockedAgain))
+        let sent = isSignedOn ? chain.send(.line(line)) : ChainResult(outcome: .denied(Self.lockedAgain, by: nil))
         var requests = sent.requests
         let outcome: LineOutcome
         switch sent.outcome {
@@ -251,9 +251,9 @@ public final class SessionDriver {
             }
         case .delivered, .consumed:
             outcome = .consumed
-        case .denied(let message):
+        case .denied(let message, let plugin):
             frontEnd.refused(line, message: message)
-            requests += chain.send(.session(.denied(line, message: message))).requests
+            requests += chain.send(.session(.denied(line, message: message, by: plugin))).requests
             outcome = .refused(message)
         }
         requests += commandDone()
@@ -269,7 +269,7 @@ public final class SessionDriver {
     package func refuseLongLine(startingWith start: String, source: Line.Source) {
         let first = start.utf8.prefix(64).split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
         let word = first.first.map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        send(.session(.denied(Line(word, source: source), message: Line.tooLongMessage)))
+        send(.session(.denied(Line(word, source: source), message: Line.tooLongMessage, by: nil)))
     }
 
     /// What follows a command, as its result says: the sign-off or the lock it asked for, else
@@ -320,7 +320,7 @@ public final class SessionDriver {
         func send(_ event: SessionEvent) {
             let sent = chain.send(.session(event))
             heldRequests += sent.requests
-            if case .denied(let message) = sent.outcome, refusal == nil { refusal = message }
+            if case .denied(let message, _) = sent.outcome, refusal == nil { refusal = message }
         }
         func sendAccesses() {
             switch accesses.count {
@@ -587,13 +587,14 @@ public final class SessionDriver {
             // A stop that was not ours (kill -STOP): take the terminal back as it was.
             resume(away: .zero)
         default:
-            let outcome = send(.lifecycle(route.event))
+            let event = signal == .sigwinch ? frontEnd.resized : route.event
+            let outcome = send(.lifecycle(event))
             guard !hasEnded else { return }
             if let reason = route.signOff, !(route.endsOnlyAScript && frontEnd.isInteractive) {
                 frontEnd.stopping(by: signal)
                 signOff(reason, status: route.status)
             } else if case .delivered = outcome {
-                frontEnd.received(route.event)
+                frontEnd.received(event)
             }
         }
     }
@@ -681,7 +682,7 @@ public final class SessionDriver {
         hasEnded = true
         unregister()
         exitStatus = status
-        chain.removeAll()
+        chain.removeAll(status: status)
         frontEnd.ended(reason, status: status)
         loop.stop()
     }

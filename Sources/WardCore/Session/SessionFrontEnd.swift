@@ -29,6 +29,10 @@ public protocol SessionFrontEnd: AnyObject {
     /// The earliest moment the front end has something to do (a held escape key, a held redraw).
     var nextDeadline: Instant? { get }
 
+    /// The window's rows and columns, read when it changes size (SIGWINCH) for the plugins'
+    /// `.resize`. See the default in the extension.
+    var windowSize: (rows: Int, columns: Int) { get }
+
     /// Called once, when the driver is made: keep `driver` (unowned: it owns the front end) and
     /// register with `lock` everything that holds typed or loaded data.
     func attach(to driver: SessionDriver, wipeList: WipeList)
@@ -117,6 +121,16 @@ extension SessionFrontEnd {
 
     /// Says why, as one line: the terminal front ends' way. A script's says where it stopped.
     public func cannotSignOn(_ error: AuthError, atLockScreen: Bool) { say("ward: \(error)") }
+
+    /// The size of the terminal the input comes from (both terminal front ends read theirs):
+    /// 24×80 when it does not say, or the input is no terminal.
+    public var windowSize: (rows: Int, columns: Int) { Terminal.size(of: inputFD) }
+
+    /// `.resize` with the window's size as it is now.
+    var resized: Lifecycle {
+        let size = windowSize
+        return .resize(rows: size.rows, columns: size.columns)
+    }
 
     /// A notice: only the terminal colours a warning or rings for it.
     public func lockWarning(_ text: String) { notice(text) }

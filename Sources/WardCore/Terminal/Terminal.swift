@@ -74,7 +74,11 @@ public final class Terminal {
     }
 
     /// Rows and columns; 24×80 when the terminal does not say.
-    public var size: (rows: Int, columns: Int) {
+    public var size: (rows: Int, columns: Int) { Self.size(of: fd) }
+
+    /// The rows and columns of the terminal on `fd`; 24×80 when it does not say (or `fd` is no
+    /// terminal).
+    public static func size(of fd: Int32) -> (rows: Int, columns: Int) {
         var rows: UInt16 = 0
         var columns: UInt16 = 0
         guard ward_window_size(fd, &rows, &columns) == 0, rows > 0, columns > 0 else { return (24, 80) }

@@ -37,8 +37,10 @@ public enum Lifecycle: Equatable, Sendable {
     case hangup
     /// Asked to end (SIGTERM).
     case terminate
-    /// The window changed size (SIGWINCH).
-    case resize
+    /// The window changed size (SIGWINCH); its new size, as the terminal reports it (24 rows of
+    /// 80 columns when it does not say). Plugins get the size with the event, so none asks the
+    /// terminal itself.
+    case resize(rows: Int, columns: Int)
 }
 
 /// Changes of the session's state, announced through the chain so plugins (the audit log) see them.
@@ -54,8 +56,11 @@ public enum SessionEvent: Equatable, Sendable {
     /// many wrong passwords locked it (`.accountLocked`).
     case unlockFailed(user: String, reason: SignOnFailure)
     case signedOff(SignOffReason)
-    /// A line was refused (by an interceptor or a failed safeguard), with the message shown.
-    case denied(Line, message: String)
+    /// A line was refused, with the message shown. `by` names who said no: the refusing
+    /// plugin's name (`Plugin.name`), or nil when Ward's own safeguard refused it (a line too
+    /// long, a session locked again as it signed on). An auditor needs who decided, as sudo's
+    /// audit plugins hear `plugin_name`.
+    case denied(Line, message: String, by: String?)
     /// A command was cut short because Ward is ending (`because`: `.terminate`, `.hangup`): the
     /// watchdog interrupted it (`CommandInterruption`) and it failed without finishing. Sent
     /// after the line's own record, before the signal's.

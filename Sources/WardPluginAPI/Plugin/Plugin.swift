@@ -13,7 +13,7 @@
 /// }
 /// ```
 ///
-/// A plugin overrides only what it cares about: `added` and `removed` default to nothing,
+/// A plugin overrides only what it cares about: `added` and `removed(status:context:)` default to nothing,
 /// and an `intercept` that does not recognise an event returns `.pass`.
 ///
 /// - Important: `intercept` runs on the loop's thread, between key presses. Keep it cheap; do
@@ -49,13 +49,16 @@ public protocol Plugin: AnyObject, SendableMetatype {
     /// Called once when the chain is built, before any event. Schedule a first deadline here.
     func added(context: PluginContext)
 
-    /// Called once when the session ends. Flush and close here.
-    func removed(context: PluginContext)
+    /// Called once when the session ends, the plugin's last call: flush and close here.
+    /// `status` is what the process exits with (0, 77 for a refused sign-on, 143 after SIGTERM),
+    /// as sudo's plugins hear `close(exit_status)`: a plugin that keeps a record of the session
+    /// can say how it ended without asking anyone.
+    func removed(status: ExitStatus, context: PluginContext)
 }
 
 extension Plugin {
     public static var isRepeatable: Bool { false }
     public var name: String { Self.name }
     public func added(context: PluginContext) {}
-    public func removed(context: PluginContext) {}
+    public func removed(status: ExitStatus, context: PluginContext) {}
 }

@@ -1,5 +1,5 @@
 import Foundation
-import WardPluginAPI
+import WardCore
 
 /// One synthetic patient: demographics, then a history of visits with what each one recorded.
 ///

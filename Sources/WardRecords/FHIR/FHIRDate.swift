@@ -1,4 +1,4 @@
-import WardPluginAPI
+import WardCore
 
 /// FHIR `date` and `dateTime` values, read without Foundation's formatters.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import WardPluginAPI
+import WardCore
 
 /// A FHIR `date` without a time (`2020-05-13`), as the store keeps it: the first instant of that
 /// day in UTC, in the same column as the instants of `dateTime`s.

@@ -1,5 +1,5 @@
 import Foundation
-import WardPluginAPI
+import WardCore
 
 /// What `show SECTION WORD... [--since DAY] [--until DAY]` keeps of a section's rows.
 ///

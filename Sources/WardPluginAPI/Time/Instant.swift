@@ -1,8 +1,8 @@
-import Glibc
-
 /// A point in time on a `WardClock`, in nanoseconds from the clock's own origin.
 ///
 /// Not wall time: the idle timer and the suspend guard only ever compare instants of one clock.
+/// In the API because `PluginContext` speaks it (`now`, `schedule(at:)`); the clocks themselves
+/// are WardSupport's `BootClock` and, for tests, SessionTestSupport's `ManualClock`.
 public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
@@ -24,34 +24,4 @@ extension Duration {
         if overflow { return s < 0 ? .min : .max }
         return ns &+ atto / 1_000_000_000
     }
-}
-
-/// Where the session's time comes from.
-///
-/// Injected so that every time rule (idle lock, grace after Ctrl-Z, sign-out after a long lock)
-/// is tested on a `ManualClock`, with no sleeping in unit tests.
-public protocol WardClock: AnyObject {
-    var now: Instant { get }
-}
-
-/// `CLOCK_BOOTTIME`: keeps counting while the machine sleeps, so a laptop closed for an hour
-/// comes back locked. `CLOCK_MONOTONIC` would stop during sleep and forgive the absence.
-public final class BootClock: WardClock {
-    public init() {}
-
-    public var now: Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &ts)
-        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-    }
-}
-
-/// A clock that moves only when told to. For tests.
-public final class ManualClock: WardClock {
-    public var now: Instant
-
-    public init(now: Instant = Instant(nanoseconds: 1_000_000_000)) { self.now = now }
-
-    /// Moves time forward, as a sleeping laptop or a patient user would.
-    public func advance(by duration: Duration) { now = now + duration }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// thread the moment the signal arrives (`CommandInterruption`).
 ///
 /// A pipe rather than an `eventfd`: Glibc's Swift module does not declare `eventfd`, and the
-/// plugin API links no C target of its own.
+/// support target links no C target of its own.
 public enum TerminationNotice {
     private static let pipe: (read: Int32, write: Int32) = {
         var fds: [Int32] = [-1, -1]

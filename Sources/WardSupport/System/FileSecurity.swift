@@ -1,4 +1,5 @@
 import Glibc
+import WardPluginAPI
 
 /// Opens and checks the files Ward keeps in its home: created 0600, never through a symbolic
 /// link, refused when another user owns them or group or others may read or write them.

@@ -1,7 +1,5 @@
 import Glibc
 import Logging
-import SessionTestSupport
-import Testing
 import WardCore
 
 /// A session for the guards: the real `SessionDriver` with `FakeFrontEnd`, a real chain and
@@ -14,13 +12,16 @@ import WardCore
 /// lets the driver fire what is due, as `ppoll` returning at the deadline would. The session's
 /// own deadlines (the password prompt's, the locked session's sign-out) are set beyond any test,
 /// so the guards' deadlines are the only ones.
-final class GuardHarness {
-    let clock = ManualClock()
-    let chain: InterceptorChain
+///
+/// A product (`SessionTestSupport`), so that a plugin written outside Ward is tested as the
+/// built-in guards are.
+public final class GuardHarness {
+    public let clock = ManualClock()
+    public let chain: InterceptorChain
     /// Who signs on.
-    let user: String
+    public let user: String
     /// How many times the loop woke for a deadline.
-    private(set) var wakes = 0
+    public private(set) var wakes = 0
     private let signals = TestSignals()
     private let runner = ScriptedRunner()
     private let credentials: TestCredentials
@@ -33,7 +34,7 @@ final class GuardHarness {
     /// Runs a session whose chain holds `plugins`, signed on as `user` first unless `signedOn`
     /// is false, with `body`'s steps; the session signs off (end of input) after them, unless
     /// it ended already.
-    static func session(
+    public static func session(
         _ plugins: any Plugin...,
         user: String = "demo",
         signedOn: Bool = true,
@@ -55,7 +56,13 @@ final class GuardHarness {
             _ = try h.driver.run()
         }
         if let failure { throw failure }
-        try #require(played, "the session ended before the test's steps ran")
+        if !played { throw NotPlayed() }
+    }
+
+    /// The session ended before the test's steps ran (a plugin that refused to start, a
+    /// sign-on that failed): nothing the test meant to check was checked.
+    public struct NotPlayed: Error, CustomStringConvertible {
+        public var description: String { "the session ended before the test's steps ran" }
     }
 
     private init(_ plugins: [any Plugin], user: String) throws {
@@ -90,65 +97,71 @@ final class GuardHarness {
     // MARK: What the user and the system do
 
     /// The right password, at the sign-on prompt.
-    func signOn() {
+    public func signOn() {
         driver.checkPassword { Password(bytes: Array(TestCredentials.password.utf8)) }
     }
 
     /// The right password, at the lock screen.
-    func unlock() {
+    public func unlock() {
         driver.checkPassword { Password(bytes: Array(TestCredentials.password.utf8)) }
     }
 
     /// The user locks (`lock`), or the session does for `reason`.
-    func lock(_ reason: LockReason = .user) {
+    public func lock(_ reason: LockReason = .user) {
         driver.lock(reason)
     }
 
-    func signOff(_ reason: SignOffReason = .user) {
+    public func signOff(_ reason: SignOffReason = .user) {
         driver.signOff(reason)
     }
 
     /// A key, through the chain, as the terminal front end sends it.
-    func type(_ text: String) {
+    public func type(_ text: String) {
         driver.send(.key(KeyPress(Array(text.utf8))))
     }
 
     /// `event` through the chain, the requests performed; where it ended up.
     @discardableResult
-    func send(_ event: Event) -> InterceptorChain.Outcome {
+    public func send(_ event: Event) -> InterceptorChain.Outcome {
         driver.send(event)
     }
 
     /// A line through the chain and the shell; the command takes `taking`, during which the
     /// loop is busy and nothing fires.
-    func run(_ line: Line, taking: Duration = .zero) {
+    public func run(_ line: Line, taking: Duration = .zero) {
         runner.onRun = { [clock] _ in clock.advance(by: taking) }
         _ = driver.submit(line)
         runner.onRun = nil
     }
 
     /// The prompt is back after a command.
-    func showPrompt() {
+    public func showPrompt() {
         driver.showPrompt()
     }
 
     /// Ctrl-Z, `away` on the boot clock stopped, then `fg`: the signals, as the session gets them.
-    func suspend(away: Duration) {
+    public func suspend(away: Duration) {
         signals.whileStopped = { [clock] in clock.advance(by: away) }
         signal(.sigtstp, .sigcont)
         signals.whileStopped = {}
     }
 
     /// `signals` arrive, and the loop reads them.
-    func signal(_ signals: UnixSignal...) {
+    public func signal(_ signals: UnixSignal...) {
         for signal in signals { self.signals.raise(signal) }
         driver.handleSignals()
+    }
+
+    /// The window changes to `rows` by `columns` (SIGWINCH), and the loop reads the signal.
+    public func resize(rows: Int, columns: Int) {
+        frontEnd.windowSize = (rows, columns)
+        signal(.sigwinch)
     }
 
     /// A plugin added to the chain while someone is signed on. What it asks for at once is
     /// `append`'s answer, which no driver call performs: the test checks it as requests. What
     /// it asks for later (a deadline's lock) the driver performs.
-    func add(_ plugin: any Plugin) -> [ChainRequest] {
+    public func add(_ plugin: any Plugin) -> [ChainRequest] {
         chain.append(plugin)
     }
 
@@ -156,7 +169,7 @@ final class GuardHarness {
 
     /// Lets `duration` pass with the loop running: it wakes at every deadline on the way, as
     /// `ppoll` would, and the driver fires what is due.
-    func wait(_ duration: Duration) {
+    public func wait(_ duration: Duration) {
         let end = clock.now + duration
         var guardCount = 0
         while let deadline = chain.nextDeadline, deadline <= end {
@@ -171,7 +184,7 @@ final class GuardHarness {
 
     /// Lets `duration` pass with nothing running (a laptop asleep, a stopped process), then wakes
     /// the loop once, as the first `ppoll` return after the machine resumes would.
-    func sleepThenWake(_ duration: Duration) {
+    public func sleepThenWake(_ duration: Duration) {
         clock.advance(by: duration)
         wakes += 1
         driver.catchUp()
@@ -180,22 +193,22 @@ final class GuardHarness {
     // MARK: What the session did
 
     /// What the driver had the front end do since the last `take()`, in order.
-    var log: [String] { Array(frontEnd.log[taken...]) }
+    public var log: [String] { Array(frontEnd.log[taken...]) }
 
     /// The log so far; `log` starts afresh after it.
-    func take() -> [String] {
+    public func take() -> [String] {
         defer { taken = frontEnd.log.count }
         return log
     }
 
     /// What a lock for `reason` does, as `log` shows it: the front end's holder wiped (after the
     /// shell's), the lock screen, the password asked for.
-    func locked(_ reason: LockReason) -> [String] {
+    public func locked(_ reason: LockReason) -> [String] {
         ["wiped", "lock screen \(reason)", "password? \(user) (\(reason))"]
     }
 
     /// The locks the session performed since the last `take()`: each a whole `locked(_:)`.
-    var locks: [LockReason] {
+    public var locks: [LockReason] {
         let log = self.log
         return log.indices.compactMap { i in
             guard log[i] == "wiped", i + 1 < log.count, log[i + 1].hasPrefix("lock screen "),
@@ -207,22 +220,22 @@ final class GuardHarness {
     }
 
     /// The notices shown since the last `take()`.
-    var notices: [String] {
+    public var notices: [String] {
         log.compactMap { $0.hasPrefix("notice ") ? String($0.dropFirst("notice ".count)) : nil }
     }
 
     /// The lock warnings shown since the last `take()` (`PluginContext.warnOfLock`: the terminal
     /// colours them and rings the bell for them, as the user asks).
-    var lockWarnings: [String] {
+    public var lockWarnings: [String] {
         log.compactMap { $0.hasPrefix("lock warning ") ? String($0.dropFirst("lock warning ".count)) : nil }
     }
 
     /// How many times the lock wiped the shell, since the session began.
-    var shellWipes: Int { runner.wipes }
+    public var shellWipes: Int { runner.wipes }
 
     /// The session has ended.
-    var hasEnded: Bool { driver.hasEnded }
+    public var hasEnded: Bool { driver.hasEnded }
 
     /// Signed on and not locked.
-    var isSignedOn: Bool { driver.isSignedOn }
+    public var isSignedOn: Bool { driver.isSignedOn }
 }
