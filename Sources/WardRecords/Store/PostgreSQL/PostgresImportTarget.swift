@@ -63,10 +63,10 @@ final class PostgresImportTarget: ImportTarget {
             WHERE id = \(id)
             """
         )
-        for table in RecordsSchema.importedTables + ["patient_name_token"] {
+        for table in RecordsLayout.importedTables + ["patient_name_token"] {
             try link.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE patient_id = $1", binds: binds(id)))
         }
-        let observations = RecordsSchema.observationIDs(patient: id)
+        let observations = RecordsLayout.observationIDs(patient: id)
         try link.query(
             "DELETE FROM observation WHERE id BETWEEN \(observations.lowerBound) AND \(observations.upperBound)"
         )

@@ -67,7 +67,7 @@ extension PostgresRecordStore {
                 """
             )
         }
-        let firstObservation = RecordsSchema.observationIDs(patient: id).lowerBound
+        let firstObservation = RecordsLayout.observationIDs(patient: id).lowerBound
         for (n, o) in chart.observations.enumerated() {
             let code = try rows(
                 """
@@ -118,7 +118,7 @@ extension PostgresRecordStore {
             try rows(
                 #"""
                 INSERT INTO care_plan (patient_id, category, activities, status, start, "end")
-                VALUES (\#(id), \#(c.category), \#(RecordsSchema.listText(c.activities)), \#(c.status),
+                VALUES (\#(id), \#(c.category), \#(RecordsLayout.listText(c.activities)), \#(c.status),
                     \#(seconds(c.start)), \#(seconds(c.end)))
                 """#
             )
@@ -127,7 +127,7 @@ extension PostgresRecordStore {
             try rows(
                 """
                 INSERT INTO diagnostic_report (patient_id, code, name, status, date, results, conclusion, system, presented_form)
-                VALUES (\(id), \(r.code), \(r.name), \(r.status), \(seconds(r.date)), \(RecordsSchema.resultsText(r.results)),
+                VALUES (\(id), \(r.code), \(r.name), \(r.status), \(seconds(r.date)), \(RecordsLayout.resultsText(r.results)),
                     \(r.conclusion), \(r.system), \(r.presentedForm))
                 """
             )

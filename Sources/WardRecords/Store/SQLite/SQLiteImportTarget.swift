@@ -58,10 +58,10 @@ final class SQLiteImportTarget: ImportTarget {
                 """,
             arguments: Self.values(imported) + [id]
         )
-        for table in RecordsSchema.importedTables {
+        for table in RecordsLayout.importedTables {
             try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
         }
-        let observations = RecordsSchema.observationIDs(patient: id)
+        let observations = RecordsLayout.observationIDs(patient: id)
         try db.execute(
             sql: "DELETE FROM observation WHERE id BETWEEN ? AND ?",
             arguments: [observations.lowerBound, observations.upperBound]

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Reads one patient's chart from PostgreSQL, each section in the order `ChartLoader` reads
+/// Reads one patient's chart from PostgreSQL, each section in the order `SQLiteChartLoader` reads
 /// SQLite's, so a chart reads the same from either store.
 struct PostgresChartLoader {
     let store: PostgresRecordStore
@@ -210,7 +210,7 @@ private struct Slots {
             chart.carePlans.append(
                 CarePlan(
                     category: try need(t.0),
-                    activities: RecordsSchema.list(try need(t.1)),
+                    activities: RecordsLayout.list(try need(t.1)),
                     status: try need(t.2),
                     start: date(i.0),
                     end: date(i.1)
@@ -223,7 +223,7 @@ private struct Slots {
                     name: try need(t.1),
                     status: try need(t.2),
                     date: date(i.0),
-                    results: RecordsSchema.results(try need(t.3)),
+                    results: RecordsLayout.results(try need(t.3)),
                     conclusion: try need(t.4),
                     system: try need(t.5),
                     presentedForm: try need(t.6)
