@@ -16,7 +16,7 @@ struct PostgresChartLoader {
             return LoadedChart(patient: try patient(store.prepared([PostgresChartStatements.patient(key)])[0]))
         }
         let rows = try store.prepared([PostgresChartStatements.chart(key)])[0]
-        return try store.decoded {
+        return try PostgresLink.decoded {
             guard let first = rows.first else { throw StoreError.noSuchPatient }
             let head = try Slots(first)
             guard head.section == .patient else { throw StoreError.noSuchPatient }
@@ -41,7 +41,7 @@ struct PostgresChartLoader {
     /// The chart's patient, from the patient statement's rows.
     private func patient(_ found: [PostgresRow]) throws -> Patient {
         guard let row = found.first else { throw StoreError.noSuchPatient }
-        return try store.decoded {
+        return try PostgresLink.decoded {
             let (mrn, given, family, birthDate, sex, phone, address, restricted) = try row.decode(
                 (String, String, String, String, String, String, String, Bool).self
             )
@@ -75,7 +75,7 @@ private struct Sections {
 
 /// One row of `PostgresChartStatements.Chart`: its section and its typed slots. A slot its
 /// section fills with a value of a NOT NULL column reads as a missing value if NULL, which
-/// `PostgresRecordStore.decoded` reports as a row it could not read.
+/// `PostgresLink.decoded` reports as a row it could not read.
 private struct Slots {
     struct Missing: Error {}
 

@@ -229,16 +229,7 @@ public final class SQLiteRecordStore: RecordStore {
 
     public func demoMarker() throws -> DemoMarker? {
         try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')"
-            )
-            var values: [String: String] = [:]
-            for row in rows { values[row[0]] = row[1] }
-            guard let seed = values["demo.seed"].flatMap(UInt64.init),
-                let count = values["demo.patients"].flatMap(Int.init)
-            else { return nil }
-            return DemoMarker(seed: seed, patients: count)
+            DemoMarker(meta: try Row.fetchAll(db, sql: DemoMarker.metaQuery).map { ($0[0], $0[1]) })
         }
     }
 }
