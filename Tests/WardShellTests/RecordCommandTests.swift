@@ -48,7 +48,7 @@ import WardShell
         #expect(lines.last?.contains("'ward demo'") == true && lines.last?.contains("'ward import PATH'") == true)
     }
 
-    @Test func recordsHome_withoutRecordsFile_createsNone() throws {
+    @Test func sqliteRecords_withoutRecordsFile_createsNone() throws {
         let home = NSTemporaryDirectory() + "ward-shell-empty-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
