@@ -55,7 +55,7 @@ OPEN = [
     'SELECT kind, display, reason, start, "end" FROM encounter WHERE patient_id = {id} ORDER BY start, id;',
     "SELECT author, time, text FROM note WHERE patient_id = {id} ORDER BY time, id;",
 ]
-OBSERVATION_ID_BITS = 20  # RecordsSchema.observationIDBits
+OBSERVATION_ID_BITS = 20  # RecordsLayout.observationIDBits
 
 
 def sample(db_path, commands, seed):

@@ -108,14 +108,12 @@ public final class Shell: CommandRunner {
         self.init(openingStore: { store }, width: width, now: now, output: output)
     }
 
-    /// A shell over the records of the Ward home `directory`. A home with no records file gets
-    /// none made: the file appears when `ward demo` or `ward import` writes it.
-    public convenience init(recordsHome directory: String) {
-        self.init(openingStore: {
-            let path = (directory as NSString).appendingPathComponent(SQLiteRecordStore.fileName)
-            guard FileManager.default.fileExists(atPath: path) else { return nil }
-            return try SQLiteRecordStore(path: path)
-        })
+    /// A shell over the records `backend` holds (`StoreBackend.storeOpener()`). A home with no
+    /// records file gets none made: the file appears when `ward demo` or `ward import` writes it.
+    ///
+    /// - Throws: as `StoreBackend.existingStore()`, for a shared server, which is connected now.
+    public convenience init(records backend: StoreBackend) throws {
+        self.init(openingStore: try backend.storeOpener())
     }
 
     public func signedOn(user: String, role: Role) {

@@ -253,13 +253,13 @@ private let panelResults = [
     }
 
     @Test func resultsColumn_readsRowsWrittenBeforeValues_andWritesANameAloneAsBefore() {
-        #expect(RecordsSchema.results(#"["Glucose","Urea"]"#) == ["Glucose", "Urea"])
+        #expect(RecordsLayout.results(#"["Glucose","Urea"]"#) == ["Glucose", "Urea"])
         #expect(
-            RecordsSchema.results(#"["A",{"name":"B","value":5.5,"unit":"mg/dL"},{"name":"C","text":"Detected"}]"#)
+            RecordsLayout.results(#"["A",{"name":"B","value":5.5,"unit":"mg/dL"},{"name":"C","text":"Detected"}]"#)
                 == ["A", ReportResult(name: "B", value: 5.5, unit: "mg/dL"), ReportResult(name: "C", text: "Detected")]
         )
-        #expect(RecordsSchema.resultsText(["Glucose"]) == #"["Glucose"]"#)
-        #expect(RecordsSchema.results("not json") == [])
+        #expect(RecordsLayout.resultsText(["Glucose"]) == #"["Glucose"]"#)
+        #expect(RecordsLayout.results("not json") == [])
     }
 }
 
@@ -270,7 +270,7 @@ private let panelResults = [
         let home = TemporaryHome()
         defer { home.remove() }
         let queue = try DatabaseQueue(path: home.recordsPath)
-        try RecordsSchema.migrator.migrate(queue, upTo: RecordsSchema.indexesMigration)
+        try SQLiteSchema.migrator.migrate(queue, upTo: SQLiteSchema.indexesMigration)
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -286,8 +286,8 @@ private let panelResults = [
         chmod(home.recordsPath, 0o600)  // as Ward created it; GRDB made this one 0644
         let store = try SQLiteRecordStore(path: home.recordsPath)
         defer { store.close() }
-        let applied = try store.read { try RecordsSchema.migrator.appliedIdentifiers($0) }
-        #expect(applied.contains(RecordsSchema.careRecordsMigration))
+        let applied = try store.read { try SQLiteSchema.migrator.appliedIdentifiers($0) }
+        #expect(applied.contains(SQLiteSchema.careRecordsMigration))
         let before = try store.chart(mrn: "M1")
         #expect(before.allergies.map(\.substance) == ["Peanut"])
         #expect(before.immunizations.isEmpty && before.reports.isEmpty)

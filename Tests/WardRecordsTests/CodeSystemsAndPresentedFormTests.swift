@@ -80,7 +80,7 @@ import Testing
         let home = TemporaryHome()
         defer { home.remove() }
         let queue = try DatabaseQueue(path: home.recordsPath)
-        try RecordsSchema.migrator.migrate(queue, upTo: RecordsSchema.careRecordsMigration)
+        try SQLiteSchema.migrator.migrate(queue, upTo: SQLiteSchema.careRecordsMigration)
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -91,7 +91,7 @@ import Testing
                     VALUES (1, '51990-0', 'Panel', 'final', '[]', 'Normal.');
                     INSERT INTO observation_code (id, code, display, unit, category)
                     VALUES (1, '8867-4', 'Heart rate', '/min', 'vital-signs');
-                    INSERT INTO observation (id, code_id, value, time) VALUES (\(1 << RecordsSchema.observationIDBits), 1, 72, 0);
+                    INSERT INTO observation (id, code_id, value, time) VALUES (\(1 << RecordsLayout.observationIDBits), 1, 72, 0);
                     """
             )
         }

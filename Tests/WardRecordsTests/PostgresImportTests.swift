@@ -1,5 +1,6 @@
 import FHIRTestSupport
 import Foundation
+import GRDB
 import PostgresTestSupport
 import Testing
 
@@ -59,6 +60,35 @@ import Testing
             #expect(b.procedures == a.procedures, sourceLocation: sourceLocation)
             #expect(b.carePlans == a.carePlans, sourceLocation: sourceLocation)
             #expect(b.reports == a.reports, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// `fhir_id` is not unique: with two patients of one FHIR id, both stores give an entry that
+    /// names it to the same one, the lowest row id, whatever order the rows were written in.
+    @Test func anEntryForASharedFHIRID_goesToTheSamePatient_inBothStores() throws {
+        let stores = try Stores()
+        for (id, mrn) in [(7, "B7"), (3, "A3")] {
+            try stores.sqlite.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address, name_words)
+                        VALUES (?, ?, 'shared', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '', 'ada lovelace')
+                        """,
+                    arguments: [id, mrn]
+                )
+            }
+            try stores.postgres.rows(
+                """
+                INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted)
+                VALUES (\(Int64(id)), \(mrn), 'shared', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '', false)
+                """
+            )
+        }
+        let (a, b) = stores.importing(Bundles.bundle([Bundles.condition("shared")]))
+        #expect(a == b)
+        for store in [stores.sqlite, stores.postgres] as [any RecordStore] {
+            #expect(try store.chart(mrn: "A3").problems.count == 1)
+            #expect(try store.chart(mrn: "B7").problems.isEmpty)
         }
     }
 

@@ -14,12 +14,12 @@ import Testing
     var info = stat()
     #expect(stat(home.recordsPath, &info) == 0)
     #expect(info.st_mode & 0o777 == 0o600)
-    let applied = try store.read { try RecordsSchema.migrator.appliedIdentifiers($0) }
+    let applied = try store.read { try SQLiteSchema.migrator.appliedIdentifiers($0) }
     #expect(
         applied == [
-            RecordsSchema.tablesMigration, RecordsSchema.indexesMigration, RecordsSchema.careRecordsMigration,
-            RecordsSchema.codeSystemsMigration, RecordsSchema.nameWordsMigration, RecordsSchema.namePrefixesMigration,
-            RecordsSchema.foldedNamesMigration,
+            SQLiteSchema.tablesMigration, SQLiteSchema.indexesMigration, SQLiteSchema.careRecordsMigration,
+            SQLiteSchema.codeSystemsMigration, SQLiteSchema.nameWordsMigration, SQLiteSchema.namePrefixesMigration,
+            SQLiteSchema.foldedNamesMigration,
         ]
     )
     let tables = try store.read {

@@ -60,7 +60,7 @@ import WardCore
         // An older schema: the first migration only, as a Ward of issue 14 would have left it.
         let link = PostgresLink(settings: settings)
         try link.connect()
-        try PostgresSchema.migrate(link, upTo: RecordsSchema.tablesMigration)
+        try PostgresSchema.migrate(link, upTo: SQLiteSchema.tablesMigration)
         link.close()
         let older = try #require(throws: SchemaError.self) { try PostgresRecordStore(settings: settings) }
         #expect(
@@ -100,7 +100,7 @@ import WardCore
         let settings = PostgresRecordStoreTests.settings(server, database: database)
         let link = PostgresLink(settings: settings)
         try link.connect()
-        try PostgresSchema.migrate(link, upTo: RecordsSchema.tablesMigration)
+        try PostgresSchema.migrate(link, upTo: SQLiteSchema.tablesMigration)
         // Two Ward connections, as two hosts' sessions: one on the socket, one over loopback TCP.
         var tcpSettings = settings
         tcpSettings.endpoint = .tcp(host: "127.0.0.1", port: server.port)
@@ -188,7 +188,7 @@ import WardCore
         let directory = TemporaryHome()
         defer { directory.remove() }
         let home = WardHome(path: directory.path)
-        try SQLiteRecordStore.open(home.recordsPath, upTo: RecordsSchema.tablesMigration).close()
+        try SQLiteRecordStore.open(home.recordsPath, upTo: SQLiteSchema.tablesMigration).close()
         // A live session of the home: this process, as the registry lists it.
         let registry = SessionRegistry(home: home)
         try registry.write(

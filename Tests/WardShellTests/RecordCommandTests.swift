@@ -48,11 +48,11 @@ import WardShell
         #expect(lines.last?.contains("'ward demo'") == true && lines.last?.contains("'ward import PATH'") == true)
     }
 
-    @Test func recordsHome_withoutRecordsFile_createsNone() throws {
+    @Test func sqliteRecords_withoutRecordsFile_createsNone() throws {
         let home = NSTemporaryDirectory() + "ward-shell-empty-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let shell = Shell(recordsHome: home)
+        let shell = try Shell(records: .sqlite(WardHome(path: home)))
         shell.signedOn(user: "alice", role: .clinician)
         #expect(shell.run(Line("open M1")) == .failed)
         #expect(!FileManager.default.fileExists(atPath: home + "/" + SQLiteRecordStore.fileName))

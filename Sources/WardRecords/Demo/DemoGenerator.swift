@@ -84,7 +84,7 @@ public struct DemoGenerator: Sendable {
             let queue = try SQLiteRecordStore.open(
                 path,
                 configuration: configuration,
-                upTo: RecordsSchema.tablesMigration
+                upTo: SQLiteSchema.tablesMigration
             )
             try queue.inDatabase { db in
                 try db.inTransaction {
@@ -107,7 +107,7 @@ public struct DemoGenerator: Sendable {
                 }
             }
             guard indexed else { return try queue.close() }
-            try RecordsSchema.migrator.migrate(queue)
+            try SQLiteSchema.migrator.migrate(queue)
             try queue.inDatabase { db in
                 try db.execute(sql: "INSERT INTO patient_fts(patient_fts) VALUES ('optimize')")
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")

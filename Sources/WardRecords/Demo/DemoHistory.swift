@@ -278,7 +278,7 @@ struct DemoHistory {
     }
 
     private mutating func observation(_ w: DemoWriter, _ code: Int64, _ value: Double, _ time: Int64) throws {
-        w.observation.bind(RecordsSchema.observationIDs(patient: id).lowerBound + observationCount)
+        w.observation.bind(RecordsLayout.observationIDs(patient: id).lowerBound + observationCount)
         observationCount += 1
         w.observation.bind(code)
         w.observation.bind(value)

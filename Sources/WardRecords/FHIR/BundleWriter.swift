@@ -117,7 +117,7 @@ struct BundleWriter {
                     table: .carePlan,
                     values: [
                         .integer(try id(reference)), .text(plan.category),
-                        .text(RecordsSchema.listText(plan.activities)), .text(plan.status),
+                        .text(RecordsLayout.listText(plan.activities)), .text(plan.status),
                         .integer(seconds(plan.start)), .integer(seconds(plan.end)),
                     ]
                 )
@@ -128,7 +128,7 @@ struct BundleWriter {
                     table: .report,
                     values: [
                         .integer(try id(reference)), .text(report.code), .text(report.name), .text(report.status),
-                        .integer(seconds(report.date)), .text(RecordsSchema.resultsText(report.results)),
+                        .integer(seconds(report.date)), .text(RecordsLayout.resultsText(report.results)),
                         .text(report.conclusion), .text(report.system), .text(report.presentedForm),
                     ]
                 )
@@ -173,7 +173,7 @@ struct BundleWriter {
     // MARK: Observations
 
     private mutating func write(_ observation: Observation, patientID: Int64) throws {
-        let range = RecordsSchema.observationIDs(patient: patientID)
+        let range = RecordsLayout.observationIDs(patient: patientID)
         var observationID: Int64
         if let next = nextObservationID[patientID] {
             observationID = next

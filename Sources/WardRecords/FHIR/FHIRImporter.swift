@@ -21,20 +21,16 @@ import GRDB
 /// database, where each bundle or export is one PostgreSQL transaction (`ImportTarget` says
 /// how the writes differ).
 public struct FHIRImporter {
-    private enum Destination {
-        case sqlite(SQLiteRecordStore)
-        case postgres(PostgresRecordStore)
+    private let store: any ImportingStore
+
+    /// An importer into `store`; each backend's folder adds a public initializer for its store.
+    init(into store: any ImportingStore) {
+        self.store = store
     }
 
-    private let destination: Destination
-
-    public init(store: SQLiteRecordStore) {
-        destination = .sqlite(store)
-    }
-
-    public init(store: PostgresRecordStore) {
-        destination = .postgres(store)
-    }
+    /// Closes the store imported into: for `StoreBackend.openImporter()`'s, which the caller
+    /// never sees.
+    public func close() { store.close() }
 
     /// Imports every bundle and NDJSON export under `paths` (`ImportInput.inputs`), going on
     /// past failures; `progress(done, total, report)` is called after each input.
@@ -112,7 +108,7 @@ public struct FHIRImporter {
         let bundle = try Self.mapping(file: file, export: export) { try FHIRBundle(reading: source) }
         // Inside the transaction's closure, errors are mapped before GRDB rethrows them: the
         // store's `write` would turn any other error into an unnamed database error.
-        let counts = try transaction { target in
+        let counts = try store.importTransaction { target in
             try Self.mapping(file: file, export: export) {
                 var writer = BundleWriter(target: target, bundle: bundle)
                 try writer.writePatients()
@@ -122,17 +118,6 @@ public struct FHIRImporter {
             }
         }
         report.count(bundle, counts, export: export)
-    }
-
-    /// Runs `body` in one transaction of the destination: all of it is written, or none.
-    private func transaction<T>(_ body: (any ImportTarget) throws -> T) throws -> T {
-        switch destination {
-        case .sqlite(let store):
-            return try store.write { db in try body(SQLiteImportTarget(db: db)) }
-        case .postgres(let store):
-            guard !store.isLocked else { throw StoreError.closed }
-            return try store.link.transaction { try body(PostgresImportTarget(link: store.link)) }
-        }
     }
 
     /// Runs `body`, turning the reader's and writer's complaints into `StoreError`s naming `file`.

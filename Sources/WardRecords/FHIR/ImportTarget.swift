@@ -12,9 +12,10 @@
 protocol ImportTarget: AnyObject {
     /// The stored patient whose MRN is `mrn` (ASCII case ignored): its row id and FHIR id.
     func patient(mrn: String) throws -> (id: Int64, fhirID: String?)?
-    /// The MRN of a stored patient with this FHIR id.
+    /// The MRN of the stored patient with this FHIR id; of the first added (lowest row id) when
+    /// several have it, as `fhir_id` is not unique, so that both stores answer alike.
     func mrn(fhirID: String) throws -> String?
-    /// The row id of the stored patient with this FHIR id.
+    /// The row id of the stored patient with this FHIR id; the lowest, as `mrn(fhirID:)`.
     func patientID(fhirID: String) throws -> Int64?
     /// Adds a patient; its row id.
     func insert(_ imported: FHIRBundle.ImportedPatient) throws -> Int64

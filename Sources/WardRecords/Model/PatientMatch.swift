@@ -1,4 +1,5 @@
-/// One row of a `find` answer: enough to choose a chart, nothing clinical.
+/// One row of a `find` answer: enough to choose a chart, nothing clinical. Only a store's search
+/// makes one (the memberwise initializer is internal).
 public struct PatientMatch: Sendable, Equatable {
     public var mrn: String
     public var given: String
@@ -8,22 +9,4 @@ public struct PatientMatch: Sendable, Equatable {
     public var restricted: Bool
     /// How well this row matched; higher is better. See `PatientSearch` for the scale.
     public var score: Int
-
-    public init(
-        mrn: String,
-        given: String,
-        family: String,
-        birthDate: String,
-        sex: Sex,
-        restricted: Bool,
-        score: Int
-    ) {
-        self.mrn = mrn
-        self.given = given
-        self.family = family
-        self.birthDate = birthDate
-        self.sex = sex
-        self.restricted = restricted
-        self.score = score
-    }
 }

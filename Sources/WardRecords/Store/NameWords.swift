@@ -30,11 +30,18 @@ public enum NameWords {
         split(fold(text)).map { $0.joined() }
     }
 
+    /// The words a patient is found by: those of its given names, then of its family name, each
+    /// once. Every store indexes exactly these (SQLite's `patient.name_words`, PostgreSQL's
+    /// `name_words` and `patient_name_token`), whichever way the patient was written.
+    static func indexed(given: String, family: String) -> [String] {
+        var seen = Set<String>()
+        return (PatientSearch.tokens(given) + PatientSearch.tokens(family)).filter { seen.insert($0).inserted }
+    }
+
     /// The words of a patient's given and family names, space-separated, as SQLite's
     /// `patient.name_words` holds them for its full-text index.
     public static func column(given: String, family: String) -> String {
-        var seen = Set<String>()
-        return (indexed(given) + indexed(family)).filter { seen.insert($0).inserted }.joined(separator: " ")
+        indexed(given: given, family: family).joined(separator: " ")
     }
 
     /// Lower case without diacritics, the letters without one written out. ASCII text, nearly

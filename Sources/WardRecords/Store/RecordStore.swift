@@ -84,6 +84,19 @@ public struct DemoMarker: Sendable, Equatable {
         self.seed = seed
         self.patients = patients
     }
+
+    /// The statement that reads the marker's rows from the `meta` table, the same on every store.
+    static let metaQuery = "SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')"
+
+    /// The marker in the `meta` rows that `metaQuery` reads (key, value); nil when they are not
+    /// both there.
+    init?(meta rows: [(String, String)]) {
+        let values = Dictionary(rows, uniquingKeysWith: { _, last in last })
+        guard let seed = values["demo.seed"].flatMap(UInt64.init),
+            let count = values["demo.patients"].flatMap(Int.init)
+        else { return nil }
+        self.init(seed: seed, patients: count)
+    }
 }
 
 /// What a home holds, as the sign-on banner says it: synthetic patients are called so only when

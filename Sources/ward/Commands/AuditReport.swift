@@ -195,16 +195,8 @@ extension Ward.Audit {
         /// The patient's name from the site's records, or nil when they cannot be read here.
         private func patientName(_ mrn: String) -> String? {
             do {
-                let store: (any RecordStore)?
-                if let shared = try sharedRecordsStore(global: global) {
-                    store = shared
-                } else {
-                    let home = try WardHome.open(option: global.home, create: false)
-                    store =
-                        FileManager.default.fileExists(atPath: home.recordsPath)
-                        ? try SQLiteRecordStore(path: home.recordsPath) : nil
-                }
-                guard let store else { return nil }
+                let home = try WardHome.open(option: global.home, create: false)
+                guard let store = try recordsBackend(global: global, home: home).existingStore() else { return nil }
                 defer { store.close() }
                 guard let match = try store.lookUp(mrn: mrn) else { return nil }
                 let name = match.given.isEmpty ? match.family : "\(match.family), \(match.given)"

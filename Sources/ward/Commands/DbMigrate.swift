@@ -43,16 +43,8 @@ extension Ward.Db {
             let home = try WardHome.open(option: global.home)
             let records = policy.records
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            let settings: PostgresSettings?
-            let database: String
-            if records.backend == .postgresql, let url = records.url {
-                let made = try PostgresSettings(policy: records, url: url)
-                settings = made
-                database = "\(made.database) on \(made.endpoint.description)"
-            } else {
-                settings = nil
-                database = home.recordsPath
-            }
+            let backend = try StoreBackend(records: records, home: home)
+            let database = backend.database
             var result: SchemaMigration?
             try audit.recording(
                 {
@@ -66,14 +58,7 @@ extension Ward.Db {
                         status: $0
                     )
                 },
-                change: {
-                    result =
-                        if let settings {
-                            try PostgresRecordStore.migrateSchema(settings: settings, force: force)
-                        } else {
-                            try SQLiteRecordStore.migrateSchema(home: home, force: force)
-                        }
-                }
+                change: { result = try backend.migrateSchema(force: force) }
             )
             if let result { print("\(Sanitizer.line(database)): \(result.summary)") }
         }

@@ -55,8 +55,8 @@ extension Ward {
 
         func run() throws {
             let home = try WardHome.open(option: global.home)
-            let shared = try sharedRecordsStore(global: global)
-            defer { shared?.close() }
+            let loader = try recordsBackend(global: global, home: home).demoLoader(staging: home)
+            defer { loader.close() }
             let audit = try AdministrativeAudit.open(global: global, home: home)
             var reused = false
             try audit.recording(
@@ -69,7 +69,7 @@ extension Ward {
                         status: $0
                     )
                 },
-                change: { reused = try shared.map { try makeRecords(in: $0, home: home) } ?? makeRecords(in: home) }
+                change: { reused = try makeRecords(with: loader) }
             )
             try makeUser(in: home, audit: audit)
             guard startsShell else { return }
@@ -80,53 +80,34 @@ extension Ward {
         }
 
         /// Makes the records, or finds them made already: true then.
-        private func makeRecords(in home: WardHome) throws -> Bool {
-            if FileManager.default.fileExists(atPath: home.recordsPath) {
-                let store = try SQLiteRecordStore(path: home.recordsPath)
-                defer { store.close() }
-                if try store.demoMarker() == DemoMarker(seed: seed, patients: patients) {
-                    StandardError.write("Using the demo records already in \(home.path).\n")
-                    return true
-                }
-            }
-            let progress = ProgressLine(label: "Making \(patients) synthetic patients")
-            try DemoGenerator(seed: seed, patients: patients).write(home: home.path) { done, total in
-                progress.show(done, of: total)
-            }
-            progress.finish()
-            return false
-        }
-
-        /// Loads the records into the site's shared database, or finds them loaded already: true then.
-        private func makeRecords(in store: PostgresRecordStore, home: WardHome) throws -> Bool {
-            let server = store.settings.endpoint.description
-            if try store.demoMarker() == DemoMarker(seed: seed, patients: patients) {
-                StandardError.write("Using the demo records already on \(server).\n")
+        private func makeRecords(with loader: DemoLoader) throws -> Bool {
+            if try loader.marker() == DemoMarker(seed: seed, patients: patients) {
+                StandardError.write("Using the demo records already \(loader.place).\n")
                 return true
             }
-            let staging = (home.path as NSString).appendingPathComponent(DemoGenerator.stagingFileName)
-            try StagingFileRemoval.during(staging) {
-                try load(into: store, home: home, server: server)
-            }
-            return false
-        }
-
-        private func load(into store: PostgresRecordStore, home: WardHome, server: String) throws {
             let making = ProgressLine(label: "Making \(patients) synthetic patients")
             var copying: ProgressLine?
-            try DemoGenerator(seed: seed, patients: patients).write(
-                into: store,
-                staging: home.path,
-                making: { done, total in
-                    making.show(done, of: total)
-                    if done == total { making.finish() }
-                },
-                copying: { done, total in
-                    if copying == nil { copying = ProgressLine(label: "Copying rows to \(server)") }
-                    copying?.show(done, of: total)
-                }
-            )
-            copying?.finish()
+            let load = {
+                try loader.load(
+                    DemoGenerator(seed: seed, patients: patients),
+                    { done, total in
+                        making.show(done, of: total)
+                        // Copying follows on a line of its own.
+                        if done == total, loader.server != nil { making.finish() }
+                    },
+                    { done, total in
+                        if copying == nil { copying = ProgressLine(label: "Copying rows to \(loader.server ?? "")") }
+                        copying?.show(done, of: total)
+                    }
+                )
+            }
+            if let staging = loader.stagingFile {
+                try StagingFileRemoval.during(staging, load)
+            } else {
+                try load()
+            }
+            if loader.server == nil { making.finish() } else { copying?.finish() }
+            return false
         }
 
         private func makeUser(in home: WardHome, audit: AdministrativeAudit) throws {

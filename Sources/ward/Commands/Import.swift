@@ -50,15 +50,8 @@ extension Ward {
         func run() throws {
             let home = try WardHome.open(option: global.home)
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            let importer: FHIRImporter
-            let close: () -> Void
-            if let shared = try sharedRecordsStore(global: global) {
-                (importer, close) = (FHIRImporter(store: shared), shared.close)
-            } else {
-                let store = try SQLiteRecordStore(path: home.recordsPath)
-                (importer, close) = (FHIRImporter(store: store), store.close)
-            }
-            defer { close() }
+            let importer = try recordsBackend(global: global, home: home).openImporter()
+            defer { importer.close() }
             let progress = ProgressLine(label: "Importing bundles")
             var report = ImportReport()
             for unit in Self.units(paths) {

@@ -1,10 +1,10 @@
 import PostgresNIO
 
-/// The records schema on PostgreSQL: the same tables, columns and migrations as `RecordsSchema`
+/// The records schema on PostgreSQL: the same tables, columns and migrations as `SQLiteSchema`
 /// (SQLite), written in PostgreSQL's types, and applied by the same names.
 ///
 /// Differences, each for the engine: times stay `bigint` Unix seconds and observation ids stay
-/// patient-major (`RecordsSchema.observationIDs`), so both stores read alike; a flag is a
+/// patient-major (`RecordsLayout.observationIDs`), so both stores read alike; a flag is a
 /// `boolean`; MRNs are unique ignoring ASCII case through an index on `lower(mrn)` in the "C"
 /// collation (SQLite's `NOCASE` compares bytes after folding ASCII); and the name search is a
 /// table of name words, `patient_name_token`, in place of FTS5, filled by Ward with the words
@@ -17,14 +17,14 @@ import PostgresNIO
 /// advisory lock, so the first Ward migrates and the others wait, then find nothing to do.
 ///
 /// - Important: never edit a migration that has shipped; add a new one after it, here and in
-///   `RecordsSchema`.
+///   `SQLiteSchema`.
 enum PostgresSchema {
     /// `pg_advisory_xact_lock`'s key: "ward" in ASCII.
     static let migrationLock: Int64 = 0x7761_7264
 
     static let migrations: [(name: String, statements: [String])] = [
         (
-            RecordsSchema.tablesMigration,
+            SQLiteSchema.tablesMigration,
             [
                 "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
                 """
@@ -80,7 +80,7 @@ enum PostgresSchema {
             ]
         ),
         (
-            RecordsSchema.indexesMigration,
+            SQLiteSchema.indexesMigration,
             [
                 #"CREATE UNIQUE INDEX patient_mrn ON patient ((lower(mrn) COLLATE "C"))"#,
                 "CREATE INDEX patient_fhir_id ON patient(fhir_id) WHERE fhir_id IS NOT NULL",
@@ -102,7 +102,7 @@ enum PostgresSchema {
             ]
         ),
         (
-            RecordsSchema.careRecordsMigration,
+            SQLiteSchema.careRecordsMigration,
             [
                 entries("immunization", "code text NOT NULL, vaccine text NOT NULL, status text NOT NULL, date bigint"),
                 entries(
@@ -124,7 +124,7 @@ enum PostgresSchema {
             ]
         ),
         (
-            RecordsSchema.codeSystemsMigration,
+            SQLiteSchema.codeSystemsMigration,
             ["allergy", "problem", "medication", "observation_code", "immunization", "procedure", "diagnostic_report"]
                 .map { "ALTER TABLE \($0) ADD COLUMN system text NOT NULL DEFAULT ''" }
                 + ["ALTER TABLE diagnostic_report ADD COLUMN presented_form text NOT NULL DEFAULT ''"]
@@ -135,7 +135,7 @@ enum PostgresSchema {
             // patients, 16 ms). A GIN index over each patient's words intersects posting lists
             // instead (a BitmapAnd). The words are the same `patient_name_token` holds, so the
             // column is filled from it here and written beside it by every writer after.
-            RecordsSchema.nameWordsMigration,
+            SQLiteSchema.nameWordsMigration,
             [
                 #"ALTER TABLE patient ADD COLUMN name_words text[] COLLATE "C" NOT NULL DEFAULT '{}'"#,
                 fillNameWords,
@@ -149,7 +149,7 @@ enum PostgresSchema {
             // prefixes themselves makes each typed word one posting list. An expression index,
             // so the writers of `name_words` change nothing; the function is the index's, and
             // the search names it to use the index (`PostgresFindStatements`).
-            RecordsSchema.namePrefixesMigration,
+            SQLiteSchema.namePrefixesMigration,
             [
                 """
                 CREATE FUNCTION ward_name_prefixes(words text[]) RETURNS text[]
@@ -169,7 +169,7 @@ enum PostgresSchema {
             // so the migration runs in its transaction on the server; PostgreSQL has no accent
             // folding of its own (without the unaccent extension), so a joined word keeps any
             // other accent it has, and is found by its parts as before.
-            RecordsSchema.foldedNamesMigration,
+            SQLiteSchema.foldedNamesMigration,
             [
                 """
                 INSERT INTO patient_name_token (token, patient_id)

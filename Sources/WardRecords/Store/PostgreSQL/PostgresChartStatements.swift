@@ -67,18 +67,18 @@ enum PostgresChartStatements {
             """
     }
 
-    /// The patient and the ten sections, each in the order `ChartLoader` reads SQLite's
+    /// The patient and the ten sections, each in the order `SQLiteChartLoader` reads SQLite's
     /// (`NULLS FIRST` sorts as SQLite does), as one `UNION ALL` sorted by section and place:
     /// one statement is one snapshot, so no transaction is needed, and one round trip where a
     /// statement a section took thirteen. A patient that is not there has no rows at all.
     ///
     /// The observations find their ids by two scalar subqueries, not a join: a join's range is
     /// estimated at a ninth of the table (millions of rows), which sorts and JIT-compiles for a
-    /// chart of a hundred (`RecordsSchema.observationIDs`).
+    /// chart of a hundred (`RecordsLayout.observationIDs`).
     enum Chart: Text {
         static let name = "ward.chart"
         static let sql: String = {
-            let first = Int64(1) << RecordsSchema.observationIDBits
+            let first = Int64(1) << RecordsLayout.observationIDBits
             let byPatient = "WHERE patient_id = \(patientID)"
             let parts = [
                 part(

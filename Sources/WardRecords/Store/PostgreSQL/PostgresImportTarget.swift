@@ -23,74 +23,41 @@ final class PostgresImportTarget: ImportTarget {
         let rows = try link.query(
             #"SELECT id, fhir_id FROM patient WHERE lower(mrn) COLLATE "C" = \#(mrn.lowercased(ascii: true))"#
         )
-        return try decoded { try rows.first.map { try $0.decode((Int64, String?).self) } }
+        return try PostgresLink.decoded { try rows.first.map { try $0.decode((Int64, String?).self) } }
     }
 
     func mrn(fhirID: String) throws -> String? {
         let rows = try link.query("SELECT mrn FROM patient WHERE fhir_id = \(fhirID) ORDER BY id LIMIT 1")
-        return try decoded { try rows.first?.decode(String.self) }
+        return try PostgresLink.decoded { try rows.first?.decode(String.self) }
     }
 
     func patientID(fhirID: String) throws -> Int64? {
         let rows = try link.query("SELECT id FROM patient WHERE fhir_id = \(fhirID) ORDER BY id LIMIT 1")
-        return try decoded { try rows.first?.decode(Int64.self) }
+        return try PostgresLink.decoded { try rows.first?.decode(Int64.self) }
     }
 
     func insert(_ imported: FHIRBundle.ImportedPatient) throws -> Int64 {
         try Self.refuseNUL(imported)
-        let p = imported.patient
-        let rows = try link.query(
-            """
-            INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted)
-            VALUES (\(p.mrn), \(imported.fhirID), \(p.given), \(p.family), \(p.birthDate), \(p.sex.rawValue),
-                \(p.phone), \(p.address), \(p.restricted))
-            RETURNING id
-            """
-        )
-        let id = try decoded { try rows.first!.decode(Int64.self) }
-        try writeNameTokens(of: p, id: id)
-        return id
+        return try link.insertPatient(imported.patient, fhirID: imported.fhirID)
     }
 
     func refresh(_ id: Int64, with imported: FHIRBundle.ImportedPatient) throws {
         try Self.refuseNUL(imported)
-        let p = imported.patient
-        try link.query(
-            """
-            UPDATE patient SET mrn = \(p.mrn), fhir_id = \(imported.fhirID), given = \(p.given), family = \(p.family),
-                birth_date = \(p.birthDate), sex = \(p.sex.rawValue), phone = \(p.phone), address = \(p.address),
-                restricted = \(p.restricted)
-            WHERE id = \(id)
-            """
-        )
-        for table in RecordsSchema.importedTables + ["patient_name_token"] {
+        for table in RecordsLayout.importedTables + ["patient_name_token"] {
             try link.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE patient_id = $1", binds: binds(id)))
         }
-        let observations = RecordsSchema.observationIDs(patient: id)
+        let observations = RecordsLayout.observationIDs(patient: id)
         try link.query(
             "DELETE FROM observation WHERE id BETWEEN \(observations.lowerBound) AND \(observations.upperBound)"
         )
-        try writeNameTokens(of: p, id: id)
-    }
-
-    /// The name search's rows for a patient: each distinct word of its names, as the store's
-    /// own writes make them, in `patient_name_token` and in `patient.name_words` alike
-    /// (`PostgresSchema`).
-    private func writeNameTokens(of patient: Patient, id: Int64) throws {
-        var seen = Set<String>()
-        let tokens = (PatientSearch.tokens(patient.given) + PatientSearch.tokens(patient.family)).filter {
-            seen.insert($0).inserted
-        }
-        try link.query("UPDATE patient SET name_words = \(tokens)::text[] WHERE id = \(id)")
-        guard !tokens.isEmpty else { return }
-        try link.query("INSERT INTO patient_name_token (token, patient_id) SELECT unnest(\(tokens)::text[]), \(id)")
+        try link.updatePatient(id, to: imported.patient, fhirID: imported.fhirID)
     }
 
     func lastObservationID(in range: ClosedRange<Int64>) throws -> Int64? {
         let rows = try link.query(
             "SELECT max(id) FROM observation WHERE id BETWEEN \(range.lowerBound) AND \(range.upperBound)"
         )
-        return try decoded { try rows.first?.decode(Int64?.self) }
+        return try PostgresLink.decoded { try rows.first?.decode(Int64?.self) }
     }
 
     func codeID(_ observation: Observation) throws -> Int64 {
@@ -113,7 +80,7 @@ final class PostgresImportTarget: ImportTarget {
             WHERE code = \(code) AND display = \(display) AND unit = \(unit) AND category = \(category)
             """
         )
-        return try decoded { try rows.first!.decode(Int64.self) }
+        return try PostgresLink.decoded { try rows.first!.decode(Int64.self) }
     }
 
     func add(_ row: ImportRow) throws {
@@ -157,16 +124,6 @@ final class PostgresImportTarget: ImportTarget {
         var binds = PostgresBindings()
         binds.append(id)
         return binds
-    }
-
-    private func decoded<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.database(reason: "a row from the records server could not be read")
-        }
     }
 
     private static func refuseNUL(_ imported: FHIRBundle.ImportedPatient) throws {

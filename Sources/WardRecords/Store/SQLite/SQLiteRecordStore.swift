@@ -65,7 +65,7 @@ public final class SQLiteRecordStore: RecordStore {
             throw StoreError.cannotOpen(path: path, reason: Self.reason(error))
         }
         do {
-            let migrator = RecordsSchema.migrator
+            let migrator = SQLiteSchema.migrator
             if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward")
             }
@@ -206,7 +206,7 @@ public final class SQLiteRecordStore: RecordStore {
     }
 
     public func chart(mrn: String, contents: ChartContents) throws -> LoadedChart {
-        try read { db in try ChartLoader(db).load(mrn: mrn, contents: contents) }
+        try read { db in try SQLiteChartLoader(db).load(mrn: mrn, contents: contents) }
     }
 
     public func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note {
@@ -229,16 +229,7 @@ public final class SQLiteRecordStore: RecordStore {
 
     public func demoMarker() throws -> DemoMarker? {
         try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')"
-            )
-            var values: [String: String] = [:]
-            for row in rows { values[row[0]] = row[1] }
-            guard let seed = values["demo.seed"].flatMap(UInt64.init),
-                let count = values["demo.patients"].flatMap(Int.init)
-            else { return nil }
-            return DemoMarker(seed: seed, patients: count)
+            DemoMarker(meta: try Row.fetchAll(db, sql: DemoMarker.metaQuery).map { ($0[0], $0[1]) })
         }
     }
 }

@@ -27,13 +27,16 @@ final class SQLiteImportTarget: ImportTarget {
 
     func mrn(fhirID: String) throws -> String? {
         try String.fetchOne(
-            db.cachedStatement(sql: "SELECT mrn FROM patient WHERE fhir_id = ? LIMIT 1"),
+            db.cachedStatement(sql: "SELECT mrn FROM patient WHERE fhir_id = ? ORDER BY id LIMIT 1"),
             arguments: [fhirID]
         )
     }
 
     func patientID(fhirID: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM patient WHERE fhir_id = ?"), arguments: [fhirID])
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM patient WHERE fhir_id = ? ORDER BY id LIMIT 1"),
+            arguments: [fhirID]
+        )
     }
 
     func insert(_ imported: FHIRBundle.ImportedPatient) throws -> Int64 {
@@ -58,10 +61,10 @@ final class SQLiteImportTarget: ImportTarget {
                 """,
             arguments: Self.values(imported) + [id]
         )
-        for table in RecordsSchema.importedTables {
+        for table in RecordsLayout.importedTables {
             try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
         }
-        let observations = RecordsSchema.observationIDs(patient: id)
+        let observations = RecordsLayout.observationIDs(patient: id)
         try db.execute(
             sql: "DELETE FROM observation WHERE id BETWEEN ? AND ?",
             arguments: [observations.lowerBound, observations.upperBound]

@@ -22,7 +22,7 @@ extension SQLiteRecordStore {
             throw StoreError.cannotOpen(path: path, reason: reason(error))
         }
         defer { try? queue.close() }
-        let migrator = RecordsSchema.migrator
+        let migrator = SQLiteSchema.migrator
         do {
             let (superseded, applied) = try queue.read { db in
                 (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db))

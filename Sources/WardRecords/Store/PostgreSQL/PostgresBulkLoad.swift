@@ -17,7 +17,7 @@ import PostgresNIO
 /// was: the server rolls back. The database must hold no patient and no observation code:
 /// rows keep the staging file's ids, which is what makes a chart read the same from both
 /// backends. The name search's table (`patient_name_token`) is filled from the same
-/// `PatientSearch.tokens` as the store's own writes, each patient's `name_words` from that
+/// `NameWords.indexed(given:family:)` as the store's own writes, each patient's `name_words` from that
 /// table (`PostgresSchema.fillNameWords`, with the name search's GIN indexes built again
 /// after it), and every id sequence is moved past the loaded ids, so notes written later get
 /// fresh ids.
@@ -187,9 +187,7 @@ struct PostgresBulkLoad {
         let target = ("patient_name_token", ["token", "patient_id"])
         try each("SELECT id, given, family FROM patient", into: target, advanced: advanced) { statement, text in
             let id = sqlite3_column_int64(statement, 0)
-            var seen = Set<String>()
-            for token in PatientSearch.tokens(string(statement, 1)) + PatientSearch.tokens(string(statement, 2))
-            where seen.insert(token).inserted {
+            for token in NameWords.indexed(given: string(statement, 1), family: string(statement, 2)) {
                 try text.appendColumn(token, first: true)
                 text.appendColumn(id, first: false)
                 text.endRow()

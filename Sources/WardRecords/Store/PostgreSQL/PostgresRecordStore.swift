@@ -83,17 +83,6 @@ public final class PostgresRecordStore: RecordStore {
         return try link.prepared(steps)
     }
 
-    /// Decoding failures in Ward's words (the driver's mention the column's bytes).
-    func decoded<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.database(reason: "a row from the records server could not be read")
-        }
-    }
-
     // MARK: Queries
 
     public func find(_ text: String, limit: Int) throws -> SearchResult {
@@ -114,7 +103,7 @@ public final class PostgresRecordStore: RecordStore {
         let found = try prepared([
             PostgresFindStatements.mrnPrefix(lower, upper: lower + "\u{10FFFF}", limit: limit, cap: cap + 1)
         ])[0]
-        return try decoded {
+        return try PostgresLink.decoded {
             let row = (Int64, String, String, String, String, String, Bool, Int).self
             let count = try found.first.map { try $0.decode(row).7 } ?? 0
             return SearchResult(
@@ -146,21 +135,12 @@ public final class PostgresRecordStore: RecordStore {
 
     public func patientCount() throws -> Int {
         let found = try rows("SELECT count(*) FROM patient")
-        return try decoded { try found.first?.decode(Int.self) ?? 0 }
+        return try PostgresLink.decoded { try found.first?.decode(Int.self) ?? 0 }
     }
 
     public func demoMarker() throws -> DemoMarker? {
-        let found = try rows("SELECT key, value FROM meta WHERE key IN ('demo.seed', 'demo.patients')")
-        var values: [String: String] = [:]
-        try decoded {
-            for row in found {
-                let (key, value) = try row.decode((String, String).self)
-                values[key] = value
-            }
-        }
-        guard let seed = values["demo.seed"].flatMap(UInt64.init), let count = values["demo.patients"].flatMap(Int.init)
-        else { return nil }
-        return DemoMarker(seed: seed, patients: count)
+        let found = try rows(PostgresQuery(unsafeSQL: DemoMarker.metaQuery))
+        return DemoMarker(meta: try PostgresLink.decoded { try found.map { try $0.decode((String, String).self) } })
     }
 }
 
@@ -186,7 +166,7 @@ final class PostgresPatientRows: PatientRowSource {
     func match(mrn: String) throws -> (Int64, PatientMatch)? {
         // Prepared: `open` asks it before every chart.
         let found = try store.prepared([PostgresChartStatements.match(mrn.lowercased(ascii: true))])[0]
-        return try store.decoded { try found.first.map(Self.match) }
+        return try PostgresLink.decoded { try found.first.map(Self.match) }
     }
 
     /// Every word must match, each patient once (two of a patient's words may start alike), in
@@ -200,7 +180,7 @@ final class PostgresPatientRows: PatientRowSource {
                 try store.rows(PostgresFindStatements.query(words: words, limit: whole, cap: prefix))
             }
         var ids: (whole: [Int64], prefix: [Int64]) = ([], [])
-        try store.decoded {
+        try PostgresLink.decoded {
             for row in found {
                 let (part, id, mrn, given, family, birthDate, sex, restricted) = try row.decode(
                     (Int32, Int64, String?, String?, String?, String?, String?, Bool?).self
@@ -228,7 +208,7 @@ final class PostgresPatientRows: PatientRowSource {
             let found = try store.rows(
                 "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE id = ANY(\(unread))"
             )
-            for (id, match) in try store.decoded({ try found.map(Self.match) }) { read[id] = match }
+            for (id, match) in try PostgresLink.decoded({ try found.map(Self.match) }) { read[id] = match }
         }
         return ids.compactMap { id in read[id].map { (id, $0) } }
     }
@@ -249,12 +229,13 @@ final class PostgresPatientRows: PatientRowSource {
         _ sex: String,
         _ restricted: Bool
     ) -> PatientMatch {
-        PatientMatch(
+        let sex = Sex(rawValue: sex) ?? .unknown
+        return PatientMatch(
             mrn: mrn,
             given: given,
             family: family,
             birthDate: birthDate,
-            sex: Sex(rawValue: sex) ?? .unknown,
+            sex: sex,
             restricted: restricted,
             score: 0
         )

@@ -24,24 +24,7 @@ extension PostgresRecordStore {
     }
 
     private func write(_ chart: LoadedChart, fhirID: String?) throws -> Int64 {
-        let p = chart.patient
-        var seen = Set<String>()
-        let tokens = (PatientSearch.tokens(p.given) + PatientSearch.tokens(p.family)).filter {
-            seen.insert($0).inserted
-        }
-        // `name_words` and `patient_name_token` hold the same words (`PostgresSchema`).
-        let inserted = try rows(
-            """
-            INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted, name_words)
-            VALUES (\(p.mrn), \(fhirID), \(p.given), \(p.family), \(p.birthDate), \(p.sex.rawValue), \(p.phone),
-                \(p.address), \(p.restricted), \(tokens)::text[])
-            RETURNING id
-            """
-        )
-        let id = try decoded { try inserted.first!.decode(Int64.self) }
-        if !tokens.isEmpty {
-            try rows("INSERT INTO patient_name_token (token, patient_id) SELECT unnest(\(tokens)::text[]), \(id)")
-        }
+        let id = try link.insertPatient(chart.patient, fhirID: fhirID)
         for a in chart.allergies {
             try rows(
                 """
@@ -67,7 +50,7 @@ extension PostgresRecordStore {
                 """
             )
         }
-        let firstObservation = RecordsSchema.observationIDs(patient: id).lowerBound
+        let firstObservation = RecordsLayout.observationIDs(patient: id).lowerBound
         for (n, o) in chart.observations.enumerated() {
             let code = try rows(
                 """
@@ -77,7 +60,7 @@ extension PostgresRecordStore {
                 RETURNING id
                 """
             )
-            let codeID = try decoded { try code.first!.decode(Int64.self) }
+            let codeID = try PostgresLink.decoded { try code.first!.decode(Int64.self) }
             try rows(
                 """
                 INSERT INTO observation (id, code_id, value, text, time)
@@ -118,7 +101,7 @@ extension PostgresRecordStore {
             try rows(
                 #"""
                 INSERT INTO care_plan (patient_id, category, activities, status, start, "end")
-                VALUES (\#(id), \#(c.category), \#(RecordsSchema.listText(c.activities)), \#(c.status),
+                VALUES (\#(id), \#(c.category), \#(RecordsLayout.listText(c.activities)), \#(c.status),
                     \#(seconds(c.start)), \#(seconds(c.end)))
                 """#
             )
@@ -127,7 +110,7 @@ extension PostgresRecordStore {
             try rows(
                 """
                 INSERT INTO diagnostic_report (patient_id, code, name, status, date, results, conclusion, system, presented_form)
-                VALUES (\(id), \(r.code), \(r.name), \(r.status), \(seconds(r.date)), \(RecordsSchema.resultsText(r.results)),
+                VALUES (\(id), \(r.code), \(r.name), \(r.status), \(seconds(r.date)), \(RecordsLayout.resultsText(r.results)),
                     \(r.conclusion), \(r.system), \(r.presentedForm))
                 """
             )

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Reads one patient's chart from PostgreSQL, each section in the order `ChartLoader` reads
+/// Reads one patient's chart from PostgreSQL, each section in the order `SQLiteChartLoader` reads
 /// SQLite's, so a chart reads the same from either store.
 struct PostgresChartLoader {
     let store: PostgresRecordStore
@@ -16,7 +16,7 @@ struct PostgresChartLoader {
             return LoadedChart(patient: try patient(store.prepared([PostgresChartStatements.patient(key)])[0]))
         }
         let rows = try store.prepared([PostgresChartStatements.chart(key)])[0]
-        return try store.decoded {
+        return try PostgresLink.decoded {
             guard let first = rows.first else { throw StoreError.noSuchPatient }
             let head = try Slots(first)
             guard head.section == .patient else { throw StoreError.noSuchPatient }
@@ -41,7 +41,7 @@ struct PostgresChartLoader {
     /// The chart's patient, from the patient statement's rows.
     private func patient(_ found: [PostgresRow]) throws -> Patient {
         guard let row = found.first else { throw StoreError.noSuchPatient }
-        return try store.decoded {
+        return try PostgresLink.decoded {
             let (mrn, given, family, birthDate, sex, phone, address, restricted) = try row.decode(
                 (String, String, String, String, String, String, String, Bool).self
             )
@@ -75,7 +75,7 @@ private struct Sections {
 
 /// One row of `PostgresChartStatements.Chart`: its section and its typed slots. A slot its
 /// section fills with a value of a NOT NULL column reads as a missing value if NULL, which
-/// `PostgresRecordStore.decoded` reports as a row it could not read.
+/// `PostgresLink.decoded` reports as a row it could not read.
 private struct Slots {
     struct Missing: Error {}
 
@@ -210,7 +210,7 @@ private struct Slots {
             chart.carePlans.append(
                 CarePlan(
                     category: try need(t.0),
-                    activities: RecordsSchema.list(try need(t.1)),
+                    activities: RecordsLayout.list(try need(t.1)),
                     status: try need(t.2),
                     start: date(i.0),
                     end: date(i.1)
@@ -223,7 +223,7 @@ private struct Slots {
                     name: try need(t.1),
                     status: try need(t.2),
                     date: date(i.0),
-                    results: RecordsSchema.results(try need(t.3)),
+                    results: RecordsLayout.results(try need(t.3)),
                     conclusion: try need(t.4),
                     system: try need(t.5),
                     presentedForm: try need(t.6)

@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Statements are cached on the connection, so opening charts one after another prepares
 /// nothing; closing the connection on lock drops them with it.
-struct ChartLoader {
+struct SQLiteChartLoader {
     let db: Database
 
     init(_ db: Database) { self.db = db }
@@ -94,7 +94,7 @@ struct ChartLoader {
                 FROM observation o JOIN observation_code c ON c.id = o.code_id
                 WHERE o.id BETWEEN ? AND ? ORDER BY o.time, o.id
                 """,
-                RecordsSchema.observationIDs(patient: id)
+                RecordsLayout.observationIDs(patient: id)
             ) {
                 Observation(
                     code: $0.text(0),
@@ -159,7 +159,7 @@ struct ChartLoader {
             ) {
                 CarePlan(
                     category: $0.text(0),
-                    activities: RecordsSchema.list($0.text(1)),
+                    activities: RecordsLayout.list($0.text(1)),
                     status: $0.text(2),
                     start: date($0[3]),
                     end: date($0[4])
@@ -178,7 +178,7 @@ struct ChartLoader {
                     name: $0.text(1),
                     status: $0.text(2),
                     date: date($0[3]),
-                    results: RecordsSchema.results($0.text(4)),
+                    results: RecordsLayout.results($0.text(4)),
                     conclusion: $0.text(5),
                     system: $0.text(6),
                     presentedForm: $0.text(7)

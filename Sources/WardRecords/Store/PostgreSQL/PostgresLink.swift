@@ -77,6 +77,18 @@ final class PostgresLink: Sendable {
     ///
     /// - Throws: `StoreError.database` with the SQLSTATE only (a server's message may quote a
     ///   value), or `StoreError.unavailable` when the server cannot be reached.
+    /// Runs `body`, which decodes rows, with its failures in Ward's words: the driver's mention
+    /// the column's bytes, which may be a patient's.
+    static func decoded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(reason: "a row from the records server could not be read")
+        }
+    }
+
     @discardableResult
     func query(_ query: PostgresQuery, upTo limit: Duration? = nil) throws -> [PostgresRow] {
         try queries([query], upTo: limit)[0]
