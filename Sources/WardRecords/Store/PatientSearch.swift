@@ -301,8 +301,8 @@ public struct PatientSearch {
     /// The patients matching an FTS5 query, in storage (rowid) order, at most `limit`.
     ///
     /// Stepped straight from the statement: through GRDB's `Int64.fetchAll` the cursor and its
-    /// generic conversion of each rowid cost as much as SQLite's walk of the index (~165,000
-    /// instructions of a `find`'s 375,000 for its rowids; it reads up to 221).
+    /// generic conversion of each rowid cost as much as SQLite's walk of the index (it reads up
+    /// to 221; Benchmarks/README.md, "Why the hot paths look as they do").
     fileprivate func rowids(_ db: Database, query: String, limit: Int) throws -> [Int64] {
         var ids: [Int64] = []
         ids.reserveCapacity(limit)
@@ -361,7 +361,7 @@ public struct PatientSearch {
 
     /// `score` for an ASCII name (nearly every one), its tokens compared where they lie, as
     /// `asciiTokens` splits them; nil for any other. Splitting both names into arrays of strings,
-    /// for each of a `find`'s up to 40 candidates, cost ~90,000 instructions a `find`.
+    /// for each of a `find`'s up to 40 candidates, cost a quarter of a `find` (Benchmarks/README.md).
     private static func asciiScore(_ word: String, in name: String, whole: Int, prefix: Int) -> Int? {
         func isTokenByte(_ byte: UInt8) -> Bool {
             switch byte {
@@ -474,8 +474,7 @@ private struct SQLitePatientRows: PatientRowSource {
     }
 
     /// All the candidates' rows with one statement: a `find` reads up to 40, and a statement per
-    /// row cost more in GRDB's cursor, arguments and row set-up (~20,000 instructions a row)
-    /// than in SQLite; they are stepped straight from it (`eachRow`), without GRDB's `Row`. The ids go in as one JSON array (`json_each`), so one cached statement
+    /// row cost more in GRDB's cursor, arguments and row set-up than in SQLite; they are stepped straight from it (`eachRow`), without GRDB's `Row`. The ids go in as one JSON array (`json_each`), so one cached statement
     /// serves every count; the answer keeps `ids`' order, as the row-by-row reads did. A join
     /// walked from the list, each id a rowid lookup, rather than `id IN (SELECT …)`: the `IN`
     /// built a temporary b-tree of the ids for every search, with its own 87 KB page cache.

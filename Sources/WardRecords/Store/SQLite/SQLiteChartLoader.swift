@@ -12,7 +12,7 @@ struct SQLiteChartLoader {
 
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
         // Stepped straight from its statement, as the sections are: GRDB's `Row.fetchOne` cost
-        // ~40,000 instructions an `open`, more than SQLite's lookup.
+        // more than SQLite's lookup.
         var found: (id: Int64, patient: Patient)?
         try db.eachRow(
             """

@@ -134,8 +134,8 @@ public final class SQLiteRecordStore: RecordStore {
     /// `open`. Every statement a read runs is one of this module's own SELECTs, so the guard
     /// `query_only` adds is not worth compiling each of them again on every read.
     ///
-    /// Nor `Database.inTransaction`: it compiles `BEGIN` and `COMMIT` again on every call (about
-    /// 40,000 instructions a read, a fifth of an `open`'s store time); here both are cached
+    /// Nor `Database.inTransaction`: it compiles `BEGIN` and `COMMIT` again on every call (a
+    /// fifth of an `open`'s store time: Benchmarks/README.md); here both are cached
     /// statements, compiled once per connection.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {

@@ -5,8 +5,8 @@ import GRDBSQLite
 ///
 /// What `Row` offers the readers here (`text`, `optionalText`, an optional typed subscript), without what
 /// a `Row` cursor costs: GRDB builds each cursor's row with a dictionary of its lower-cased
-/// column names (about 9,000 instructions, and an `open` starts six cursors), which no reader
-/// here uses; they read by index.
+/// column names (and an `open` starts six cursors), which no reader here uses; they read by
+/// index (Benchmarks/README.md, "Why the hot paths look as they do").
 struct StatementRow {
     let statement: SQLiteStatement
 
@@ -64,8 +64,7 @@ extension Database {
     /// to `body`; the statement is reset afterwards, as GRDB leaves its own.
     ///
     /// Not GRDB's `fetchAll`/`fetchCursor`: their argument checks, cursor and per-row generic
-    /// conversion cost more than SQLite's own work for the short reads of `find` and `open`
-    /// (reading a `find`'s FTS rowids so cost ~165,000 instructions more a `find`).
+    /// conversion cost more than SQLite's own work for the short reads of `find` and `open`.
     func eachRow(_ sql: String, _ arguments: [StatementValue], _ body: (StatementRow) throws -> Void) throws {
         let handle = try cachedStatement(sql: sql).sqliteStatement
         sqlite3_reset(handle)
