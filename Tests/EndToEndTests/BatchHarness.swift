@@ -59,17 +59,20 @@ final class BatchHome {
         Array(try allAuditRecords().dropFirst(recordsOfTheSetup))
     }
 
-    /// `ward audit show --format json`, one object per record, without the `audit-read` records
-    /// of the harness's own readings (the command line's, which name a Unix user).
+    /// Every record of the home's audit log and its rotated files (FILE.N … FILE.1, then FILE),
+    /// read from the files: `ward audit show` would add a record of its own reading.
     func allAuditRecords() throws -> [[String: Any]] {
-        let text = try TerminalHarness.run(
-            TerminalHarness.wardPath,
-            ["audit", "show", "--format", "json"],
-            environment: environment
-        )
-        return text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.filter { $0["kind"] as? String != "audit-read" || $0["unix_user"] == nil }
+        let log = home + "/audit.jsonl"
+        let rotated = try FileManager.default.contentsOfDirectory(atPath: home).compactMap { name -> Int? in
+            guard name.hasPrefix("audit.jsonl.") else { return nil }
+            return Int(name.dropFirst("audit.jsonl.".count))
+        }
+        let files = rotated.sorted(by: >).map { "\(log).\($0)" } + [log]
+        return try files.filter { FileManager.default.fileExists(atPath: $0) }.flatMap { file in
+            try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
     }
 
     /// `ward audit verify`'s exit status.
