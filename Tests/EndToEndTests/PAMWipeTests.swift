@@ -23,16 +23,24 @@ struct PAMWipeTests {
         try t.waitFor("Password for alice:")
         let pid = try t.wardPID()
         try t.enter(canary)
-        Thread.sleep(forTimeInterval: 0.7)  // within pam_faildelay's 2 s, inside pam_authenticate
+        // Within pam_faildelay's 2 s, inside pam_authenticate: libpam sleeps out the delay before
+        // it returns, so a Ward asleep in the kernel's nanosleep is in the middle of the check.
+        try eventually("ward asleep in pam_faildelay's delay") { Self.isInNanosleep(pid) }
         let during = try wipe.coreImage(of: pid, in: t.directory)
         #expect(wipe.occurrences(of: canary, in: during) > 0, "control: PAM holds the password during its check")
         try t.waitFor("Wrong user name or password.")
-        Thread.sleep(forTimeInterval: 0.3)
+        // The prompt drawn again after the failure's delay: the attempt is over.
+        try t.waitFor("Username:", after: "Wrong user name or password.")
         let after = try wipe.coreImage(of: pid, in: t.directory)
         #expect(wipe.occurrences(of: canary, in: after) == 0)
-        Thread.sleep(forTimeInterval: 1.0)
-        try t.waitFor("Username:")
         try t.press("C-d")
         _ = try t.waitForExit()
+    }
+
+    /// Whether the thread that runs the check (the main one) is in `nanosleep` or
+    /// `clock_nanosleep` (x86-64 system calls 35 and 230), as `/proc/PID/syscall` shows it.
+    private static func isInNanosleep(_ pid: pid_t) -> Bool {
+        let call = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
+        return ["35", "230"].contains(call.split(separator: " ").first.map(String.init) ?? "")
     }
 }

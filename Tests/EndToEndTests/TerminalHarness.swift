@@ -140,6 +140,56 @@ final class TerminalHarness {
         }
     }
 
+    /// Waits until the screen shows `text` after the last `marker`: a prompt drawn again after a
+    /// message, while the first prompt is still on the screen above it.
+    @discardableResult
+    func waitFor(
+        _ text: String,
+        after marker: String,
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        try waitUntil(
+            "screen to show \(text.debugDescription) after \(marker.debugDescription)",
+            timeout: timeout,
+            sourceLocation: sourceLocation
+        ) {
+            let s = try screen()
+            guard let last = s.range(of: marker, options: .backwards) else { return nil }
+            return s[last.upperBound...].contains(text) ? s : nil
+        }
+    }
+
+    /// Waits until the session registry of this harness's home lists a locked session.
+    func waitUntilLocked(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Self.waitUntilLocked(home: home.path, sourceLocation: sourceLocation)
+    }
+
+    /// Waits until the session registry of `home` lists a locked session. Ward writes "locked"
+    /// there only once the lock's wipe is done (what `ward lock` relies on): a test that reads
+    /// the process's memory after a lock waits for this rather than for the lock screen.
+    static func waitUntilLocked(home: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let directory = home + "/sessions"
+        try eventually("a locked session in \(directory)", sourceLocation: sourceLocation) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.filter { $0.hasSuffix(".json") }.contains { name in
+                guard let data = FileManager.default.contents(atPath: directory + "/" + name),
+                    let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return false }
+                return entry["state"] as? String == "locked"
+            }
+        }
+    }
+
+    /// Stops copying the pane's output to `file` (started with `pipe-pane`) and waits until the
+    /// copying process has exited, so that the file holds everything the pane showed.
+    func stopPipingPane(to file: String) throws {
+        try tmux(["pipe-pane"])
+        try waitUntil("the copy of the pane to \(file) to end", timeout: .seconds(10)) {
+            try Self.run("/usr/bin/pgrep", ["-f", file]).isEmpty ? true : nil
+        }
+    }
+
     /// Waits until Ward has exited; returns its exit status.
     func waitForExit(
         timeout: Duration = .seconds(10),
@@ -183,15 +233,13 @@ final class TerminalHarness {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ probe: () throws -> T?
     ) throws -> T {
-        let clock = ContinuousClock()
-        let end = clock.now + timeout
-        while clock.now < end {
-            if let value = try probe() { return value }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        let screen = (try? self.screen()) ?? "(no screen)"
-        Issue.record("timed out waiting for \(what). Screen:\n\(screen)", sourceLocation: sourceLocation)
-        throw HarnessError.timeout(what)
+        try eventually(
+            what,
+            timeout: timeout,
+            detail: "Screen:\n" + ((try? self.screen()) ?? "(no screen)"),
+            sourceLocation: sourceLocation,
+            probe
+        )
     }
 
     enum HarnessError: Error {
