@@ -121,14 +121,14 @@ import WardCore
         #expect(
             refused
                 == .sessionsConnected(
-                    target: "busy on \(server.socketDirectory)/.s.PGSQL.\(server.port)",
+                    target: "\(database) on \(server.socketDirectory)/.s.PGSQL.\(server.port)",
                     pending: pending,
                     sessions: 2,
                     clients: ["127.0.0.1", "local socket"]
                 )
         )
         #expect(refused.exitStatus.rawValue == 75)
-        #expect("\(refused)".hasPrefix("2 Ward sessions are connected to busy on "))
+        #expect("\(refused)".hasPrefix("2 Ward sessions are connected to \(database) on "))
         #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "1\n", "nothing applied")
 
         // Sessions that have locked (or ended) hold no connection: then it migrates.
