@@ -23,9 +23,9 @@ struct PAMWipeTests {
         try t.waitFor("Password for alice:")
         let pid = try t.wardPID()
         try t.enter(canary)
-        // Within pam_faildelay's 2 s, inside pam_authenticate: libpam sleeps out the delay before
-        // it returns, so a Ward asleep in the kernel's nanosleep is in the middle of the check.
-        try eventually("ward asleep in pam_faildelay's delay") { Self.isInNanosleep(pid) }
+        // Within pam_faildelay's 2 s, inside pam_authenticate: libpam waits out the delay in
+        // `select` before it returns, so a Ward in that call is in the middle of the check.
+        try eventually("ward in pam_faildelay's delay") { Self.isInSelect(pid) }
         let during = try wipe.coreImage(of: pid, in: t.directory)
         #expect(wipe.occurrences(of: canary, in: during) > 0, "control: PAM holds the password during its check")
         try t.waitFor("Wrong user name or password.")
@@ -37,10 +37,14 @@ struct PAMWipeTests {
         _ = try t.waitForExit()
     }
 
-    /// Whether the thread that runs the check (the main one) is in `nanosleep` or
-    /// `clock_nanosleep` (x86-64 system calls 35 and 230), as `/proc/PID/syscall` shows it.
-    private static func isInNanosleep(_ pid: pid_t) -> Bool {
-        let call = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
-        return ["35", "230"].contains(call.split(separator: " ").first.map(String.init) ?? "")
+    /// Whether a thread of `pid` is in `select` or `pselect6` (x86-64 system calls 23 and 270),
+    /// as `/proc/PID/task/TID/syscall` shows it: where libpam's delay waits. Ward's own loop
+    /// waits in `ppoll`, so nothing else of Ward's is there.
+    private static func isInSelect(_ pid: pid_t) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            let call = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+            return ["23", "270"].contains(call.split(separator: " ").first.map(String.init) ?? "")
+        }
     }
 }
