@@ -85,7 +85,8 @@ final class TerminalHarness {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `ward user add alice`, with the password on standard input.
+    /// `ward user add alice`, with the password on standard input; then alice's hash is the
+    /// cheap one (`cheapHash`).
     static func addUser(home: String, site: String) throws {
         try run(
             wardPath,
@@ -94,6 +95,35 @@ final class TerminalHarness {
             input: password + "\n"
         )
         guard lastStatus == 0 else { throw HarnessError.failed("ward user add: exit \(lastStatus)") }
+        try useCheapHash(home: home)
+    }
+
+    /// `password` hashed at the cost unit tests use (`ScryptParameters.testing`, ln=4), with a
+    /// fixed salt: the store checks a hash at the cost written beside it, so each sign-on and
+    /// unlock of alice costs microseconds, not a debug build's quarter second at the standard
+    /// cost. Tests about the cost itself make their users otherwise (`BatchHome`, `ward user`).
+    static let cheapHash =
+        "$scrypt$ln=4,r=8,p=1$5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a$"
+        + "aff34dcaef265cffad6036af8a5323bcfdd2a82fd3930cc44afcf32721fb9ca1"
+
+    /// Puts `cheapHash` in place of alice's hash in the home's credential store, in place (the
+    /// file keeps its owner and mode).
+    private static func useCheapHash(home: String) throws {
+        let path = home + "/credentials"
+        let lines = try String(contentsOfFile: path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let cheap = lines.map { line -> String in
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 2, fields[0] == user, fields[2].hasPrefix("$scrypt$") else { return String(line) }
+            fields[2] = cheapHash
+            return fields.joined(separator: "\t")
+        }
+        guard cheap != lines.map(String.init), let file = FileHandle(forWritingAtPath: path) else {
+            throw HarnessError.failed("no hash of \(user) in \(path)")
+        }
+        defer { try? file.close() }
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: Data(cheap.joined(separator: "\n").utf8))
     }
 
     /// Answers the sign-on prompts and waits for the shell's prompt.
