@@ -135,7 +135,7 @@ import WardCore
             if records(path).contains(where: { $0.object.string("session")?.hasPrefix("w") == true }) {
                 if try admin.rotate(session: rotator, source: nil) != nil { rotations += 1 }
             }
-            usleep(2_000)
+            usleep(2_000)  // paces the rotations among the children's appends; waits for nothing
         }
         #expect(statuses == Array(repeating: 0, count: writers))
         #expect(rotations > 0)

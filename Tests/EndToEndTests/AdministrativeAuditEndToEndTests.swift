@@ -220,7 +220,7 @@ import Testing
         // Ward stops itself once the chain has heard of it: wait until it is stopped.
         var status: Int32 = 0
         #expect(waitpid(p.pid, &status, WUNTRACED) == p.pid && (status & 0xFF) == 0x7F)
-        usleep(300_000)
+        usleep(300_000)  // the time away under test: the resume record must count at least this
         kill(p.pid, SIGCONT)
         p.send("show")
         p.closeInput()

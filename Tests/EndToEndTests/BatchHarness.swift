@@ -180,16 +180,12 @@ final class BatchProcess {
         timeout: Duration = .seconds(10),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if (inError ? standardError : standardOutput).contains(text) { return }
-            usleep(20_000)
-        }
-        Issue.record(
-            "timed out waiting for \(text.debugDescription); stdout: \(standardOutput) stderr: \(standardError)",
+        try eventually(
+            "\(text.debugDescription) on standard \(inError ? "error" : "output")",
+            timeout: timeout,
+            detail: "stdout: \(standardOutput) stderr: \(standardError)",
             sourceLocation: sourceLocation
-        )
-        throw TerminalHarness.HarnessError.failed("timeout")
+        ) { (inError ? standardError : standardOutput).contains(text) }
     }
 
     /// The exit status, waiting at most `timeout`.
@@ -198,18 +194,17 @@ final class BatchProcess {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Int32 {
         if let status { return status }
-        let deadline = ContinuousClock.now + timeout
-        var raw: Int32 = 0
-        while ContinuousClock.now < deadline {
-            let done = waitpid(pid, &raw, WNOHANG)
-            if done == pid {
-                let code = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-                status = code
-                return code
-            }
-            usleep(10_000)
+        let code = try eventually(
+            "ward to exit",
+            timeout: timeout,
+            detail: "stderr: \(standardError)",
+            sourceLocation: sourceLocation
+        ) { () -> Int32? in
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
         }
-        Issue.record("ward did not exit; stderr: \(standardError)", sourceLocation: sourceLocation)
-        throw TerminalHarness.HarnessError.failed("no exit")
+        status = code
+        return code
     }
 }

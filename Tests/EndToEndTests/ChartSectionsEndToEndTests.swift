@@ -231,7 +231,7 @@ import Testing
         }
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try core.coreImage(of: pid, in: t.directory)
         for canary in canaries { #expect(core.occurrences(of: String(canary), in: after) == 0, "\(canary)") }
         try t.enter(TerminalHarness.password)

@@ -242,7 +242,7 @@ extension ClinicalCoreEndToEndTests {
     }
 
     @Test func everyFailedOpen_leavesNoChartCurrent_andTheNoteLandsNowhere() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (h, database) = try Self.home(server)
         for failing in ClinicalCoreEndToEndTests.failedOpens + ["find o'brien\nopen 9"] {
             let (status, p) = try ClinicalCoreEndToEndTests.batch(
@@ -267,7 +267,7 @@ extension ClinicalCoreEndToEndTests {
     /// The records server fails the second `open` (its table is gone for the moment): no chart
     /// is current, and once the server is whole again the note still goes nowhere.
     @Test func aServerError_duringOpen_leavesNoChartCurrent() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (h, database) = try Self.home(server)
         let p = try h.start([
             "--batch", "-", "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
@@ -289,7 +289,7 @@ extension ClinicalCoreEndToEndTests {
     /// At the terminal, on PostgreSQL: the prompt names the chart twice; a failed `open` leaves
     /// none current, and the note goes nowhere.
     @Test func atTheTerminal_aFailedOpenLeavesNoChartCurrent() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
         let site =

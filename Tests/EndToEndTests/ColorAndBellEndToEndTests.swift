@@ -62,8 +62,7 @@ import Testing
     }
 
     private static func bytes(_ t: TerminalHarness, _ raw: String) throws -> String {
-        try t.tmux(["pipe-pane"])
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.stopPipingPane(to: raw)
         return String(decoding: try Data(contentsOf: URL(fileURLWithPath: raw)), as: UTF8.self)
     }
 

@@ -25,13 +25,13 @@ import Testing
     }
 
     @Test func postgres_sessionsWaitForMigrate_whichSaysWhatItDid_andIsAudited() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
         let h = try BatchHome(patients: 3)
         try Self.site(url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)")
             .write(toFile: h.site, atomically: true, encoding: .utf8)
-        let target = "records on \(server.socketDirectory)/.s.PGSQL.\(server.port)"
+        let target = "\(database) on \(server.socketDirectory)/.s.PGSQL.\(server.port)"
 
         // Before the schema exists, a session stops before sign-on and names the command.
         let early = try h.start(["-c", "find lovelace", "--user", "demo", "--password-file", h.passwordFile])
@@ -39,7 +39,7 @@ import Testing
         #expect(try early.waitForExit(timeout: .seconds(30)) == 78)
         #expect(
             early.standardError
-                == "ward: the records database records on \(server.socketDirectory)/.s.PGSQL.\(server.port) has no "
+                == "ward: the records database \(database) on \(server.socketDirectory)/.s.PGSQL.\(server.port) has no "
                 + "Ward schema yet; an administrator creates it with 'ward db migrate' (see DATABASE in ward(1))\n"
         )
         #expect(!early.standardError.contains("Password"))
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func postgres_migrateIsRefusedWhileSessionsAreConnected_inAPtyAndAScript_andForceMigrates() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
         let h = try BatchHome(patients: 3)
@@ -110,7 +110,7 @@ import Testing
         #expect(try refused.waitForExit(timeout: .seconds(30)) == 75)
         #expect(
             refused.standardError
-                == "ward: 2 Ward sessions are connected to records on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
+                == "ward: 2 Ward sessions are connected to \(database) on \(server.socketDirectory)/.s.PGSQL.\(server.port) "
                 + "(from local socket), and migrating (6-name-prefixes) would lock tables they "
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"

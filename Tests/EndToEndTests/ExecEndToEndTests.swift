@@ -46,16 +46,10 @@ import Testing
     /// The program Ward runs: Ward's only child.
     static func childPID(_ t: TerminalHarness) throws -> Int32 {
         let ward = try t.wardPID()
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .seconds(5) {
-            if let pid = try TerminalHarness.run("/usr/bin/pgrep", ["-P", "\(ward)"]).split(separator: "\n").first
-                .flatMap({ Int32($0) })
-            {
-                return pid
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        return try eventually("a child of ward", timeout: .seconds(5)) {
+            try TerminalHarness.run("/usr/bin/pgrep", ["-P", "\(ward)"]).split(separator: "\n").first
+                .flatMap { Int32($0) }
         }
-        throw TerminalHarness.HarnessError.failed("no child of ward")
     }
 
     /// The state letter of `/proc/PID/stat` (R, S, T…), nil once the process is gone.
@@ -67,13 +61,7 @@ import Testing
     }
 
     static func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ condition: () -> Bool) throws {
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < timeout {
-            if condition() { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Issue.record("timed out waiting for \(what)")
-        throw TerminalHarness.HarnessError.timeout(what)
+        try eventually(what, timeout: timeout, condition)
     }
 
     /// The session's audit records as `kind` and the record's JSON line; not the administrative
@@ -161,7 +149,11 @@ import Testing
         try t.enter("stty size")
         try t.waitFor("30 100")
         try t.resize(columns: 90, rows: 25)
-        Thread.sleep(forTimeInterval: 0.3)
+        // Ward passes the new size on to the program's terminal: wait until that terminal has it.
+        let tty = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(try Self.childPID(t))/fd/0")
+        try eventually("the program's terminal to be 25 rows of 90") {
+            try TerminalHarness.run("/usr/bin/stty", ["-F", tty, "size"]) == "25 90\n"
+        }
         try t.enter("clear; stty size")
         try t.waitFor("25 90")
 

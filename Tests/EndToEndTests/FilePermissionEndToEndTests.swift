@@ -144,7 +144,10 @@ import Testing
             ],
             h
         )
-        usleep(500_000)
+        try eventually("the holder to take its lock") {
+            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+            return locks.split(separator: "\n").contains { $0.split(separator: " ").contains("\(holder)") }
+        }
         let ward = try spawnAsNobody([wardCopy, "import", "--home", h.home, bundle], h)
         let control = try spawnAsNobody(["/bin/sleep", "30"], h)
         defer {
@@ -203,16 +206,13 @@ import Testing
 
     /// Waits until `pid` is ward itself (setpriv has exec'd) and has `file` open.
     private func waitUntilOpen(_ pid: pid_t, _ file: String) throws {
-        let deadline = ContinuousClock.now + .seconds(4)
-        while ContinuousClock.now < deadline {
+        try eventually("ward import to open \(file)", timeout: .seconds(4)) {
             let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
             let open = fds.contains {
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == file
             }
-            if exe.hasSuffix("/ward"), open { return }
-            usleep(20_000)
+            return exe.hasSuffix("/ward") && open
         }
-        throw TerminalHarness.HarnessError.failed("ward import did not open \(file)")
     }
 }

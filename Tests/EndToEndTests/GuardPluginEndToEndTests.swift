@@ -31,7 +31,7 @@ import Testing
         let t = try TerminalHarness(
             site: """
                 [session]
-                idle-timeout = "2s"
+                idle-timeout = "3s"
                 warn-before = "0s"
 
                 [[plugin]]
@@ -39,10 +39,16 @@ import Testing
                 """ + TerminalHarness.unguarded
         )
         try t.signOn()
-        for _ in 0..<4 {  // 3 s of typing, never 2 s apart
-            Thread.sleep(forTimeInterval: 0.75)
+        // Typing for longer than the idle timeout, a key every half second. The pauses are the
+        // real idle time under test (the binary's clock cannot be injected); each key then waits
+        // for its echo, so a loaded machine adds only its own lag to a pause.
+        let start = ContinuousClock.now
+        for typed in 1...8 {
+            Thread.sleep(forTimeInterval: 0.5)
             try t.type("x")
+            try t.waitFor("ward> " + String(repeating: "x", count: typed))
         }
+        #expect(ContinuousClock.now - start > .seconds(3), "control: typed for longer than the idle timeout")
         #expect(!(try t.screen()).contains("Ward is locked"))
         try t.waitFor("Ward is locked", timeout: .seconds(5))
         try t.press("C-d")
@@ -58,6 +64,8 @@ import Testing
                 """ + TerminalHarness.unguarded
         )
         try t.signOn()
+        // The pauses are the real time under test (the binary's clock cannot be injected): out of
+        // focus for a while, back within the limit, then past the limit with nothing locking.
         try t.type("\u{1B}[O")  // focus out, as the terminal reports it
         Thread.sleep(forTimeInterval: 0.3)
         try t.type("\u{1B}[I")  // and back in before the limit
@@ -94,7 +102,7 @@ import Testing
 
         try shell.press("C-z")
         try shell.waitFor("Stopped")
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // away past the grace, in real time: what is under test
         try shell.type("fg")
         try shell.press("Enter")
         try shell.waitFor("Ward is locked: away after Ctrl-Z. Signed on as alice.")
@@ -109,9 +117,12 @@ import Testing
         let shell = try TerminalHarness.runShellPane(t)
         try shell.type("\(TerminalHarness.shellQuote(TerminalHarness.wardPath)) --user alice &")
         try shell.press("Enter")
-        Thread.sleep(forTimeInterval: 1)
-        try shell.press("Enter")  // bash reports a stopped job at its next prompt
-        try shell.waitFor("Stopped")  // SIGTTOU/SIGTTIN: stopped, not spinning
+        // SIGTTOU/SIGTTIN: stopped, not spinning. Bash reports a stopped job at its next prompt.
+        try eventually("bash to report ward stopped", detail: (try? shell.screen()) ?? "") {
+            if try shell.screen().contains("Stopped") { return true }
+            try shell.press("Enter")
+            return false
+        }
         try shell.type("fg")
         try shell.press("Enter")
         try shell.waitFor("Password for alice:")

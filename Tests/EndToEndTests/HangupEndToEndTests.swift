@@ -65,13 +65,10 @@ import Testing
 
     /// Waits until the audit log holds a sign-off (the pane may be gone, so no exit file).
     static func waitForSignOff(_ t: TerminalHarness) throws -> [[String: Any]] {
-        let end = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < end {
+        try eventually("a sign-off in the audit log") { () throws -> [[String: Any]]? in
             let records = try auditRecords(t)
-            if records.last?["kind"] as? String == "sign-off" { return records }
-            usleep(100_000)
+            return records.last?["kind"] as? String == "sign-off" ? records : nil
         }
-        return try auditRecords(t)
     }
 
     /// A terminal session with the listening plugin, signed on, a command run.

@@ -50,11 +50,7 @@ enum SlowPlugin {
     }
 
     static func waitFor(_ marker: String) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: marker), ContinuousClock.now < deadline { usleep(10_000) }
-        guard FileManager.default.fileExists(atPath: marker) else {
-            throw TerminalHarness.HarnessError.timeout("the slow plugin never got the line")
-        }
+        try eventually("the slow plugin to get the line") { FileManager.default.fileExists(atPath: marker) }
     }
 }
 

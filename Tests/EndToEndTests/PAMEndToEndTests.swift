@@ -20,7 +20,7 @@ import Testing
         try t.enter(TerminalHarness.password)  // Ward's own password: not the system's
         try t.waitFor("Authentication failed")  // pam_matrix's PAM_ERROR_MSG
         try t.waitFor("Wrong user name or password.")
-        Thread.sleep(forTimeInterval: 1.5)  // the prompt comes back after the 1 s delay
+        try t.waitFor("Username:", after: "Wrong user name or password.")  // after the 1 s delay
         try t.signOn(password: Self.systemPassword)
         try t.waitFor("Authentication succeeded")  // its PAM_TEXT_INFO, after the cleared screen
         try t.waitFor("There was 1 unsuccessful attempt since you last signed on.")
@@ -41,8 +41,8 @@ import Testing
         try t.waitFor("Wrong user name or password.")
         // PAM never saw the name: pam_matrix would have said "Authentication succeeded".
         #expect(!(try t.screen()).contains("Authentication"))
-        Thread.sleep(forTimeInterval: 1.5)  // keys typed during the 1 s delay are discarded
-        try t.waitFor("Username:")
+        // Keys typed during the 1 s delay are discarded: wait for the prompt drawn after it.
+        try t.waitFor("Username:", after: "Wrong user name or password.")
         try t.press("C-d")
         _ = try t.waitForExit()
     }
@@ -58,7 +58,7 @@ import Testing
         try t.waitFor("Password for alice:")
         try t.enter(TerminalHarness.password)
         try t.waitFor("Wrong password.")
-        Thread.sleep(forTimeInterval: 1.5)
+        try t.waitFor("Password for alice:", after: "Wrong password.")  // after the 1 s delay
         try t.enter(Self.systemPassword)
         try t.waitFor("ward>")
         try t.waitFor("Authentication succeeded")  // the unlock's check, shown once unlocked

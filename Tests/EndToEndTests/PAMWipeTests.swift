@@ -23,16 +23,28 @@ struct PAMWipeTests {
         try t.waitFor("Password for alice:")
         let pid = try t.wardPID()
         try t.enter(canary)
-        Thread.sleep(forTimeInterval: 0.7)  // within pam_faildelay's 2 s, inside pam_authenticate
+        // Within pam_faildelay's 2 s, inside pam_authenticate: libpam waits out the delay in
+        // `select` before it returns, so a Ward in that call is in the middle of the check.
+        try eventually("ward in pam_faildelay's delay") { Self.isInSelect(pid) }
         let during = try wipe.coreImage(of: pid, in: t.directory)
         #expect(wipe.occurrences(of: canary, in: during) > 0, "control: PAM holds the password during its check")
         try t.waitFor("Wrong user name or password.")
-        Thread.sleep(forTimeInterval: 0.3)
+        // The prompt drawn again after the failure's delay: the attempt is over.
+        try t.waitFor("Username:", after: "Wrong user name or password.")
         let after = try wipe.coreImage(of: pid, in: t.directory)
         #expect(wipe.occurrences(of: canary, in: after) == 0)
-        Thread.sleep(forTimeInterval: 1.0)
-        try t.waitFor("Username:")
         try t.press("C-d")
         _ = try t.waitForExit()
+    }
+
+    /// Whether a thread of `pid` is in `select` or `pselect6` (x86-64 system calls 23 and 270),
+    /// as `/proc/PID/task/TID/syscall` shows it: where libpam's delay waits. Ward's own loop
+    /// waits in `ppoll`, so nothing else of Ward's is there.
+    private static func isInSelect(_ pid: pid_t) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            let call = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+            return ["23", "270"].contains(call.split(separator: " ").first.map(String.init) ?? "")
+        }
     }
 }

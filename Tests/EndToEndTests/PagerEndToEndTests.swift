@@ -110,7 +110,7 @@ import Testing
         let t = try TerminalHarness(
             site: """
                 [session]
-                idle-timeout = "2s"
+                idle-timeout = "3s"
                 warn-before = "1s"
 
                 [[plugin]]
@@ -125,10 +125,17 @@ import Testing
         try t.waitFor(TerminalHarness.chartPrompt(Self.mrn))
         try t.enter("show labs --all")
         try t.waitFor("-- more --")
-        for key in ["Space", "b", "Space", "b"] {  // 3 s of paging, never 2 s apart: no lock
-            Thread.sleep(forTimeInterval: 0.75)
-            try t.press(key)  // each key passes the chain, and the idle timer sees it
+        // Paging for longer than the idle timeout, a key every half second: each key passes the
+        // chain, and the idle timer sees it. The pauses are the real idle time under test (the
+        // binary's clock cannot be injected); each key then waits for the page it turns, so a
+        // loaded machine adds only its own lag to a pause, far from the 3 s timeout.
+        let start = ContinuousClock.now
+        for key in ["Space", "b", "Space", "b", "Space", "b", "Space", "b"] {
+            Thread.sleep(forTimeInterval: 0.5)
+            try t.press(key)
+            try t.waitFor(key == "Space" ? "-- more -- lines 15-" : "-- more -- lines 1-14 ")
         }
+        #expect(ContinuousClock.now - start > .seconds(3), "control: paged for longer than the idle timeout")
         #expect(!(try t.screen()).contains("Ward is locked"))
         try t.press("Space")
         try t.waitFor("-- more -- lines 15-")
@@ -273,7 +280,7 @@ import Testing
         #expect(core.occurrences(of: String(search), in: before) > 0, "control: the search in memory")
 
         try t.waitFor("Ward is locked: no activity.", timeout: .seconds(5))
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try core.coreImage(of: pid, in: t.directory)
         #expect(core.occurrences(of: String(lab), in: after) == 0)
         #expect(core.occurrences(of: String(search), in: after) == 0)

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func demoNoShell_loadsTheServer_readsAsTheSQLiteDemo_isReused_andRefusesOtherRecords() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         try PostgresRecordsEndToEndTests.migrate(site: Self.site(server, database))
         // BatchHome runs `ward demo --patients 60 --no-shell` with the site it is given.
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func import_loadsTheServer_readsAsTheSameImportInSQLite_andRefusesAClash() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         try PostgresRecordsEndToEndTests.migrate(site: Self.site(server, database))
         let shared = try BatchHome(site: Self.site(server, database), patients: 20)
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aDemoEndedBySIGTERM_leavesNoStagingFile_andNothingOnTheServer() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let h = try BatchHome(patients: 1)
         try Self.site(server, database).write(toFile: h.site, atomically: true, encoding: .utf8)
@@ -117,10 +117,10 @@ import Testing
         try PostgresRecordsEndToEndTests.migrate(site: Self.site(server, database))
         let ward = try h.start(["demo", "--patients", "2000000", "--no-shell"])
         ward.closeInput()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !FileManager.default.fileExists(atPath: staging) && ContinuousClock.now < deadline { usleep(5_000) }
-        #expect(FileManager.default.fileExists(atPath: staging), "control: the load had begun")
-        usleep(200_000)
+        // The load has begun once the staging file holds something.
+        try eventually("the demo's staging file", timeout: .seconds(30)) {
+            ((try? FileManager.default.attributesOfItem(atPath: staging))?[.size] as? Int ?? 0) > 0
+        }
         kill(ward.pid, SIGTERM)
         #expect(try ward.waitForExit(timeout: .seconds(30)) == 128 + SIGTERM)
         #expect(!FileManager.default.fileExists(atPath: staging))

@@ -2,8 +2,8 @@ import Foundation
 import PostgresTestSupport
 import Testing
 
-/// The real binary with `[records] backend = "postgresql"` (issue 17): against a real
-/// PostgreSQL 15 of the test's own, and against a port where nothing listens.
+/// The real binary with `[records] backend = "postgresql"`: against a real PostgreSQL 15 (the
+/// tests' shared server, a database of the test's own), and against a port where nothing listens.
 @Suite(.serialized) struct PostgresRecordsEndToEndTests {
     private static func site(url: String, extra: String = "") -> String {
         "[[plugin]]\nname = \"audit-log\"\n\n[records]\nbackend = \"postgresql\"\nurl = \"\(url)\"\n\(extra)"
@@ -11,9 +11,7 @@ import Testing
     }
 
     @Test func anUnreachableServer_stopsWard_withExit69_namingHostAndPort() throws {
-        let server = try PostgresServer()
-        let port = server.port
-        server.stop()
+        let port = PostgresServer.freePort()
         let h = try BatchHome(patients: 5)
         try Self.site(
             url: "postgresql://ward@127.0.0.1:\(port)/records",
@@ -28,7 +26,7 @@ import Testing
     }
 
     @Test func findOpenAndNote_readAndWriteTheServersRecords() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
         // The home's demo patients are made before the site names the server.
@@ -91,7 +89,7 @@ extension PostgresRecordsEndToEndTests {
     }
 
     @Test func aConnectionDroppedMidSession_costsAtMostOneCommand_andTheSessionGoesOn() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
         let h = try BatchHome(patients: 5)
@@ -112,7 +110,10 @@ extension PostgresRecordsEndToEndTests {
         ])
         p.send("find lovelace")
         try p.waitFor("PG1  Lovelace, Ada")
-        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ward'")
+        try server.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                + "WHERE application_name = 'ward' AND datname = '\(database)'"
+        )
         let start = ContinuousClock.now
         p.send("find lovelace")
         p.send("open PG1")
@@ -141,7 +142,7 @@ extension PostgresRecordsEndToEndTests {
 @Suite(.serialized, .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/gcore")))
 struct PostgresWipeCoreImageTests {
     @Test func afterALock_aChartReadFromTheServerIsNowhereInMemory() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("records")
         let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
         let site =
@@ -175,7 +176,7 @@ struct PostgresWipeCoreImageTests {
 
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try image.coreImage(of: pid, in: t.directory)
         #expect(image.occurrences(of: String(family), in: after) == 0)
         #expect(image.occurrences(of: note, in: after) == 0)

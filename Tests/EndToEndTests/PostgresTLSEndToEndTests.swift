@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func requireWithACAFile_migratesAndReadsOverTLS_andAnotherCAIsRefused() throws {
-        let server = try PostgresServer(tls: true)
+        let server = try PostgresServer.sharedTLS()
         let database = try server.createDatabase("records")
         let h = try BatchHome(patients: 3)
         let passwordFile = h.directory.appendingPathComponent("records.password").path
@@ -56,7 +56,7 @@ import Testing
         #expect(
             try server.psql(
                 "SELECT s.ssl, s.version LIKE 'TLSv1.%' FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) "
-                    + "WHERE a.application_name = 'ward'"
+                    + "WHERE a.application_name = 'ward' AND a.datname = '\(database)'"
             ) == "t|t\n"
         )
         session.closeInput()

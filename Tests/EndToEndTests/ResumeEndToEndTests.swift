@@ -72,7 +72,7 @@ import Testing
         try t.enter("show")  // the current chart's data, loaded again
         try t.waitFor("Name            Hopper, Canary")
         try t.waitFor("Sex             female")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitFor(TerminalHarness.chartPrompt(hopper), after: "Sex             female")  // show has ended
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
 
@@ -247,7 +247,7 @@ import Testing
 
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try core.coreImage(of: pid, in: t.directory)
         for (family, mrn) in patients {
             #expect(core.occurrences(of: family, in: after) == 0, "a name after the lock")

@@ -141,13 +141,7 @@ import Testing
     }
 
     static func waitUntil(_ what: String, timeout: Duration = .seconds(5), _ probe: () -> Bool) throws {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if probe() { return }
-            usleep(50_000)
-        }
-        Issue.record("timed out waiting for \(what)")
-        throw TerminalHarness.HarnessError.timeout(what)
+        try eventually(what, timeout: timeout, probe)
     }
 }
 

@@ -159,14 +159,11 @@ extension TerminalHarness {
             try harness.tmux(["capture-pane", "-t", target, "-p", "-S", "-"])
         }
         func waitFor(_ text: String, timeout: Duration = .seconds(10)) throws {
-            let clock = ContinuousClock()
-            let end = clock.now + timeout
-            while clock.now < end {
-                if try screen().contains(text) { return }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            Issue.record("timed out waiting for \(text.debugDescription). Screen:\n\(try screen())")
-            throw TerminalHarness.HarnessError.timeout(text)
+            try eventually(
+                "screen to show \(text.debugDescription)",
+                timeout: timeout,
+                detail: "Screen:\n" + ((try? screen()) ?? "(no screen)")
+            ) { try screen().contains(text) }
         }
     }
 }

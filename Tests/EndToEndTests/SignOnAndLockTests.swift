@@ -11,7 +11,8 @@ import Testing
         try t.waitFor("Password for alice:")
         try t.enter("not the password")
         try t.waitFor("Wrong user name or password.")
-        Thread.sleep(forTimeInterval: 1.5)  // the prompt comes back after the 1 s delay; earlier keys are discarded
+        // The prompt comes back after the 1 s delay; keys typed before it are discarded.
+        try t.waitFor("Username:", after: "Wrong user name or password.")
         try t.signOn()
         try t.waitFor("There was 1 unsuccessful attempt since you last signed on.")
         try t.enter("whoami")
@@ -22,16 +23,21 @@ import Testing
 
     @Test func thePasswordIsNeverEchoed() throws {
         let t = try TerminalHarness()
+        // Every byte the pane shows, whether or not it stays on the screen.
+        let raw = t.directory.appendingPathComponent("pane.raw").path
+        try t.tmux(["pipe-pane", "-o", "cat >> " + TerminalHarness.shellQuote(raw)])
         try t.waitFor("Username:")
         try t.enter(TerminalHarness.user)
         try t.waitFor("Password for alice:")
         try t.type(TerminalHarness.password)
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(!(try t.screen()).contains(TerminalHarness.password))
         try t.press("Enter")
         try t.waitFor("ward>")
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
+        try t.stopPipingPane(to: raw)
+        let shown = String(decoding: try Data(contentsOf: URL(fileURLWithPath: raw)), as: UTF8.self)
+        #expect(shown.contains("Password for alice:"), "control: the pane's output was copied")
+        #expect(!shown.contains(TerminalHarness.password))
     }
 
     @Test func lock_clearsScreenScrollbackAndHistory_andThePasswordUnlocks() throws {
@@ -46,9 +52,10 @@ import Testing
         try t.enter(TerminalHarness.password)
         try t.waitFor("ward>")
         try t.press("Up")  // history was wiped: nothing comes back
-        Thread.sleep(forTimeInterval: 0.2)
-        let screen = try t.screen()
+        try t.type("probe")  // typed after Up: once it shows, Up has been handled
+        let screen = try t.waitFor("probe")
         #expect(!screen.contains("ward> lock") && !screen.contains("ward> help"))
+        try t.press("C-u")
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)
     }
@@ -83,7 +90,8 @@ import Testing
         try t.waitFor("Password for alice:")
         try t.enter("guess")
         try t.waitFor("Wrong password.")
-        Thread.sleep(forTimeInterval: 1.5)  // the prompt comes back after the 1 s delay; earlier keys are discarded
+        // The prompt comes back after the 1 s delay; keys typed before it are discarded.
+        try t.waitFor("Password for alice:", after: "Wrong password.")
         try t.enter(TerminalHarness.password)
         try t.waitFor("ward>")
         try t.press("C-d")
@@ -140,7 +148,7 @@ struct WipeCoreImageTests {
         try t.press("C-u")
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try coreImage(of: pid, in: t.directory)
         #expect(occurrences(of: canary, in: after) == 0)
         #expect(occurrences(of: String(canary.suffix(8)), in: after) == 0)
@@ -173,7 +181,7 @@ struct WipeCoreImageTests {
 
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try coreImage(of: pid, in: t.directory)
         #expect(occurrences(of: String(family), in: after) == 0)
         #expect(!(try t.screenAndScrollback()).contains(String(family)))
@@ -209,7 +217,7 @@ struct WipeCoreImageTests {
 
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        Thread.sleep(forTimeInterval: 0.3)
+        try t.waitUntilLocked()
         let after = try coreImage(of: pid, in: t.directory)
         #expect(occurrences(of: mrn, in: after) == 0)
         #expect(occurrences(of: String(family), in: after) == 0)
@@ -238,7 +246,7 @@ struct WipeCoreImageTests {
         #expect(occurrences(of: String(family), in: before) > 0, "control: the name must be in memory before the lock")
 
         try p.waitFor("locked (idle) after <stdin>:2", inError: true)
-        Thread.sleep(forTimeInterval: 0.3)
+        try TerminalHarness.waitUntilLocked(home: h.home)
         let after = try coreImage(of: p.pid, in: h.directory)
         #expect(occurrences(of: String(family), in: after) == 0)
         p.closeInput()

@@ -85,7 +85,8 @@ final class TerminalHarness {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `ward user add alice`, with the password on standard input.
+    /// `ward user add alice`, with the password on standard input; then alice's hash is the
+    /// cheap one (`cheapHash`).
     static func addUser(home: String, site: String) throws {
         try run(
             wardPath,
@@ -94,6 +95,35 @@ final class TerminalHarness {
             input: password + "\n"
         )
         guard lastStatus == 0 else { throw HarnessError.failed("ward user add: exit \(lastStatus)") }
+        try useCheapHash(home: home)
+    }
+
+    /// `password` hashed at the cost unit tests use (`ScryptParameters.testing`, ln=4), with a
+    /// fixed salt: the store checks a hash at the cost written beside it, so each sign-on and
+    /// unlock of alice costs microseconds, not a debug build's quarter second at the standard
+    /// cost. Tests about the cost itself make their users otherwise (`BatchHome`, `ward user`).
+    static let cheapHash =
+        "$scrypt$ln=4,r=8,p=1$5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a$"
+        + "aff34dcaef265cffad6036af8a5323bcfdd2a82fd3930cc44afcf32721fb9ca1"
+
+    /// Puts `cheapHash` in place of alice's hash in the home's credential store, in place (the
+    /// file keeps its owner and mode).
+    private static func useCheapHash(home: String) throws {
+        let path = home + "/credentials"
+        let lines = try String(contentsOfFile: path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let cheap = lines.map { line -> String in
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 2, fields[0] == user, fields[2].hasPrefix("$scrypt$") else { return String(line) }
+            fields[2] = cheapHash
+            return fields.joined(separator: "\t")
+        }
+        guard cheap != lines.map(String.init), let file = FileHandle(forWritingAtPath: path) else {
+            throw HarnessError.failed("no hash of \(user) in \(path)")
+        }
+        defer { try? file.close() }
+        try file.truncate(atOffset: 0)
+        try file.write(contentsOf: Data(cheap.joined(separator: "\n").utf8))
     }
 
     /// Answers the sign-on prompts and waits for the shell's prompt.
@@ -140,6 +170,56 @@ final class TerminalHarness {
         }
     }
 
+    /// Waits until the screen shows `text` after the last `marker`: a prompt drawn again after a
+    /// message, while the first prompt is still on the screen above it.
+    @discardableResult
+    func waitFor(
+        _ text: String,
+        after marker: String,
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        try waitUntil(
+            "screen to show \(text.debugDescription) after \(marker.debugDescription)",
+            timeout: timeout,
+            sourceLocation: sourceLocation
+        ) {
+            let s = try screen()
+            guard let last = s.range(of: marker, options: .backwards) else { return nil }
+            return s[last.upperBound...].contains(text) ? s : nil
+        }
+    }
+
+    /// Waits until the session registry of this harness's home lists a locked session.
+    func waitUntilLocked(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Self.waitUntilLocked(home: home.path, sourceLocation: sourceLocation)
+    }
+
+    /// Waits until the session registry of `home` lists a locked session. Ward writes "locked"
+    /// there only once the lock's wipe is done (what `ward lock` relies on): a test that reads
+    /// the process's memory after a lock waits for this rather than for the lock screen.
+    static func waitUntilLocked(home: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let directory = home + "/sessions"
+        try eventually("a locked session in \(directory)", sourceLocation: sourceLocation) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.filter { $0.hasSuffix(".json") }.contains { name in
+                guard let data = FileManager.default.contents(atPath: directory + "/" + name),
+                    let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return false }
+                return entry["state"] as? String == "locked"
+            }
+        }
+    }
+
+    /// Stops copying the pane's output to `file` (started with `pipe-pane`) and waits until the
+    /// copying process has exited, so that the file holds everything the pane showed.
+    func stopPipingPane(to file: String) throws {
+        try tmux(["pipe-pane"])
+        try waitUntil("the copy of the pane to \(file) to end", timeout: .seconds(10)) {
+            try Self.run("/usr/bin/pgrep", ["-f", file]).isEmpty ? true : nil
+        }
+    }
+
     /// Waits until Ward has exited; returns its exit status.
     func waitForExit(
         timeout: Duration = .seconds(10),
@@ -183,15 +263,13 @@ final class TerminalHarness {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ probe: () throws -> T?
     ) throws -> T {
-        let clock = ContinuousClock()
-        let end = clock.now + timeout
-        while clock.now < end {
-            if let value = try probe() { return value }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        let screen = (try? self.screen()) ?? "(no screen)"
-        Issue.record("timed out waiting for \(what). Screen:\n\(screen)", sourceLocation: sourceLocation)
-        throw HarnessError.timeout(what)
+        try eventually(
+            what,
+            timeout: timeout,
+            detail: "Screen:\n" + ((try? self.screen()) ?? "(no screen)"),
+            sourceLocation: sourceLocation,
+            probe
+        )
     }
 
     enum HarnessError: Error {

@@ -1,9 +1,16 @@
 import Foundation
 import Glibc
+import Synchronization
 
-/// A real PostgreSQL 15 of the test's own: a fresh `initdb` in a temporary directory, listening
-/// on a Unix socket in that directory and on a private loopback port, stopped and removed by
-/// `stop()` (or when the value goes).
+/// A real PostgreSQL 15: a fresh `initdb` in a temporary directory, listening on a Unix socket
+/// in that directory and on a private loopback port, stopped and removed by `stop()` (or when
+/// the value goes).
+///
+/// Tests share one server per test process (`shared()`, or `sharedTLS()` for TLS) and keep
+/// apart by each making databases and roles of their own (`createDatabase`, `uniqueName`):
+/// an `initdb` and a start cost seconds on a loaded machine, a `CREATE DATABASE` a fraction of
+/// one. Only a test that stops the server, or needs it stopped, makes its own with `init`.
+/// The shared servers are stopped when the process exits (`atexit`).
 ///
 /// PostgreSQL refuses to run as root, and tests run as root in CI: then every server program
 /// runs as the `postgres` system user (made by the Debian package) through `runuser`, in a
@@ -51,6 +58,45 @@ public final class PostgresServer: @unchecked Sendable {
     private let runAs: String?
     private var running = true
 
+    /// The server the tests of this process share, started by the first to ask. Never stop it:
+    /// other tests are using it.
+    public static func shared() throws(Failure) -> PostgresServer { try plain.get() }
+
+    /// A shared server that also offers TLS, as `shared()`.
+    public static func sharedTLS() throws(Failure) -> PostgresServer { try withTLS.get() }
+
+    private static let plain = Result { () throws(Failure) in try startShared(tls: false) }
+    private static let withTLS = Result { () throws(Failure) in try startShared(tls: true) }
+
+    /// The shared servers started so far: the exit hook stops these, and only these.
+    private static let started = Mutex<[PostgresServer]>([])
+
+    private static func startShared(tls: Bool) throws(Failure) -> PostgresServer {
+        let server = try PostgresServer(tls: tls)
+        let first = started.withLock {
+            $0.append(server)
+            return $0.count == 1
+        }
+        if first {
+            atexit {
+                for server in PostgresServer.started.withLock({ $0 }) { server.stop() }
+            }
+        }
+        return server
+    }
+
+    /// A name no other test of this process has had from this server: `base_N`. For databases
+    /// and roles, which on a shared server would otherwise collide between tests in parallel.
+    public func uniqueName(_ base: String) -> String {
+        let number = names.withLock {
+            $0 += 1
+            return $0
+        }
+        return "\(base)_\(number)"
+    }
+
+    private let names = Mutex(0)
+
     /// Makes a cluster and starts it; throws `.notInstalled` naming the package when a program is missing.
     public init(tls: Bool = false) throws(Failure) {
         for program in ["initdb", "pg_ctl", "postgres", "psql"] {
@@ -73,7 +119,9 @@ public final class PostgresServer: @unchecked Sendable {
         let passwordFile = directory + "/pw"
         _ = FileManager.default.createFile(atPath: passwordFile, contents: Data((password + "\n").utf8))
         if let runAs, let entry = getpwnam(runAs) { chown(passwordFile, entry.pointee.pw_uid, entry.pointee.pw_gid) }
-        var options = "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"
+        // Tests in parallel share the server: room for each one's connections and Ward's.
+        var options =
+            "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
         do {
             if tls {
                 try makeCertificates()
@@ -128,10 +176,12 @@ public final class PostgresServer: @unchecked Sendable {
         }
     }
 
-    /// A new, empty database, owned by the superuser; its name.
+    /// A new, empty database, owned by the superuser; its name, `name` made unique
+    /// (`uniqueName`), so that tests sharing the server never share a database.
     public func createDatabase(_ name: String) throws(Failure) -> String {
-        try psql("CREATE DATABASE \(name)")
-        return name
+        let unique = uniqueName(name)
+        try psql("CREATE DATABASE \(unique)")
+        return unique
     }
 
     /// Where the Debian package `openssl` puts the program.
@@ -238,7 +288,8 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     /// A loopback port nothing listens on now: the kernel's pick for a socket bound to port 0.
-    private static func freePort() -> Int {
+    /// Where a test needs a server that is not there.
+    public static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -10,19 +10,18 @@ import Testing
 @Suite struct PostgresDemoLoadTests {
     static let seed: UInt64 = 7
 
-    /// The SQLite demo in `home`, and the same demo loaded into a fresh database of `server`.
+    /// The SQLite demo in `home`, and the same demo loaded into a fresh database of `server`;
+    /// the database's name.
     static func bothDemos(
         _ home: TemporaryHome,
         _ staging: TemporaryHome,
         _ server: PostgresServer,
         patients: Int
-    ) throws -> (SQLiteRecordStore, PostgresRecordStore) {
+    ) throws -> (SQLiteRecordStore, PostgresRecordStore, database: String) {
         try DemoGenerator(seed: seed, patients: patients).write(home: home.path)
+        let database = try PostgresRecordStoreTests.migratedDatabase(server)
         let postgres = try PostgresRecordStore(
-            settings: PostgresRecordStoreTests.settings(
-                server,
-                database: PostgresRecordStoreTests.migratedDatabase(server)
-            )
+            settings: PostgresRecordStoreTests.settings(server, database: database)
         )
         var made: [Int] = []
         var copied: [(Int, Int)] = []
@@ -34,7 +33,7 @@ import Testing
         )
         #expect(made.last == patients)
         #expect(copied.last.map { $0.0 == $0.1 && $0.1 > patients } == true)
-        return (try SQLiteRecordStore(home: home.path), postgres)
+        return (try SQLiteRecordStore(home: home.path), postgres, database)
     }
 
     @Test func demoLoadedIntoPostgres_findsAndOpensTheSame_asTheSQLiteDemo() throws {
@@ -44,8 +43,8 @@ import Testing
             home.remove()
             staging.remove()
         }
-        let server = try PostgresServer()
-        let (sqlite, postgres) = try Self.bothDemos(home, staging, server, patients: 300)
+        let server = try PostgresServer.shared()
+        let (sqlite, postgres, _) = try Self.bothDemos(home, staging, server, patients: 300)
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path) == [])
         #expect(try postgres.patientCount() == 300)
         #expect(try postgres.demoMarker() == DemoMarker(seed: Self.seed, patients: 300))
@@ -82,8 +81,8 @@ import Testing
             home.remove()
             staging.remove()
         }
-        let server = try PostgresServer()
-        let (sqlite, postgres) = try Self.bothDemos(home, staging, server, patients: 30)
+        let server = try PostgresServer.shared()
+        let (sqlite, postgres, database) = try Self.bothDemos(home, staging, server, patients: 30)
         let mrn = DemoGenerator.mrn(index: 3)
         let before = try sqlite.chart(mrn: mrn).notes
         let note = try postgres.addNote(mrn: mrn, author: "alice", text: "after the load", at: Date())
@@ -101,14 +100,14 @@ import Testing
         let keys =
             "SELECT string_agg(conname || ' ' || pg_get_constraintdef(oid), ', ' ORDER BY conname) "
             + "FROM pg_constraint WHERE contype = 'f'"
-        #expect(try server.psql(keys, database: "records") == server.psql(keys, database: fresh))
+        #expect(try server.psql(keys, database: database) == server.psql(keys, database: fresh))
         #expect(try server.psql(keys, database: fresh).contains("FOREIGN KEY (patient_id) REFERENCES patient(id)"))
     }
 
     @Test func aDatabaseWithOtherRecords_isRefused_andLeftAsItWas() throws {
         let staging = TemporaryHome()
         defer { staging.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let settings = PostgresRecordStoreTests.settings(
             server,
             database: try PostgresRecordStoreTests.migratedDatabase(server)
@@ -130,7 +129,7 @@ import Testing
     @Test func aLoadThatFailsPartWay_leavesTheDatabaseEmpty_andNoStagingFile() throws {
         let staging = TemporaryHome()
         defer { staging.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
         let postgres = try PostgresRecordStore(settings: PostgresRecordStoreTests.settings(server, database: database))
         // Observations are copied after patients, their names' words and allergies: a trigger refuses them.
@@ -155,22 +154,23 @@ import Testing
     @Test func aLoaderThatDoesNotOwnTheTables_loadsWithTheForeignKeysInPlace() throws {
         let staging = TemporaryHome()
         defer { staging.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         // The owner makes the schema; the loader has table and sequence privileges only.
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
+        let loader = server.uniqueName("loader")  // roles are the whole server's
         try server.psql(
             """
-            CREATE ROLE loader LOGIN;
-            GRANT CREATE, USAGE ON SCHEMA public TO loader;
-            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO loader;
-            GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO loader;
+            CREATE ROLE \(loader) LOGIN;
+            GRANT CREATE, USAGE ON SCHEMA public TO \(loader);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(loader);
+            GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO \(loader);
             """,
             database: database
         )
         let owner = PostgresRecordStoreTests.settings(server, database: database)
         let settings = PostgresSettings(
             endpoint: owner.endpoint,
-            user: "loader",
+            user: loader,
             database: database,
             tls: .disable,
             connectTimeout: owner.connectTimeout,

@@ -42,7 +42,7 @@ import Testing
     @Test func twoToSixWords_prefixAndWhole_findTheSame_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (sqlite, postgres) = try Self.stores(home, server)
         let queries = [
             // Two words, three, four (prepared), five and six (unnamed); whole, prefix, mixed.
@@ -75,7 +75,7 @@ import Testing
     @Test func longWords_andPrefixesOfEachOther_findTheSame_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (sqlite, postgres) = try Self.stores(
             home,
             server,
@@ -114,7 +114,7 @@ import Testing
     @Test func oneWholeWord_isTheSame_fromTheTokenTable_andTheIndex() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (_, postgres) = try Self.stores(home, server)
         for word in ["smith", "jane", "de", "zz"] {
             let fromTokens = try postgres.rows(
@@ -131,7 +131,7 @@ import Testing
     /// after five runs the server keeps their generic plan: nothing in their text lets a plan
     /// depend on the words.
     @Test func find_preparesItsStatementsOnce_perConnection_andStopsPlanning() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let store = try PostgresRecordStoreTests.store(server)
         let patient = Patient(
             mrn: "P1",
@@ -168,7 +168,7 @@ import Testing
     /// A search whose statement fails (its table gone for a moment) fails that `find` in Ward's
     /// words and drops the connection, whose prepared statements the next `find` makes again.
     @Test func aFindThatFails_dropsTheConnection_thenPreparesAgain() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
         let store = try PostgresRecordStore(settings: PostgresRecordStoreTests.settings(server, database: database))
         let patient = Patient(mrn: "F1", given: "Fay", family: "Fail", birthDate: "1970-01-01", sex: .unknown)

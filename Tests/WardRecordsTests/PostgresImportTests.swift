@@ -16,15 +16,15 @@ import Testing
         let sqlite: SQLiteRecordStore
         let postgres: PostgresRecordStore
         let server: PostgresServer
+        /// The PostgreSQL store's database: the test's own on the shared server.
+        let database: String
 
         init() throws {
-            server = try PostgresServer()
+            server = try PostgresServer.shared()
             sqlite = try SQLiteRecordStore(home: home.path)
+            database = try PostgresRecordStoreTests.migratedDatabase(server)
             postgres = try PostgresRecordStore(
-                settings: PostgresRecordStoreTests.settings(
-                    server,
-                    database: PostgresRecordStoreTests.migratedDatabase(server)
-                )
+                settings: PostgresRecordStoreTests.settings(server, database: database)
             )
         }
 
@@ -185,7 +185,7 @@ import Testing
         let count =
             "SELECT (SELECT count(*) FROM patient) || ' ' || (SELECT count(*) FROM patient_name_token) "
             + "|| ' ' || (SELECT count(*) FROM observation) || ' ' || (SELECT count(*) FROM problem)"
-        let before = try stores.server.psql(count, database: "records")
+        let before = try stores.server.psql(count, database: stores.database)
         // The second pass finds a reference to no patient, after the new patient was written.
         let dangling = Bundles.bundle([
             Bundles.patient("p2", given: ["Grace"], family: "Hopper", mrn: "M2"),
@@ -194,7 +194,7 @@ import Testing
         let (a, b) = stores.importing(dangling, file: "dangling.json")
         #expect(a == b)
         #expect(b.hasPrefix("dangling.json: "))
-        #expect(try stores.server.psql(count, database: "records") == before)
+        #expect(try stores.server.psql(count, database: stores.database) == before)
 
         // The server refuses the entries when they are sent, at the end of the bundle.
         try stores.server.psql(
@@ -202,7 +202,7 @@ import Testing
             CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no'; END $$;
             CREATE TRIGGER refuse_problems BEFORE INSERT ON problem FOR EACH ROW EXECUTE FUNCTION refuse();
             """,
-            database: "records"
+            database: stores.database
         )
         var report = ImportReport()
         #expect(throws: StoreError.database(reason: "PostgreSQL error SQLSTATE P0001")) {
@@ -212,7 +212,7 @@ import Testing
                 into: &report
             )
         }
-        #expect(try stores.server.psql(count, database: "records") == before)
+        #expect(try stores.server.psql(count, database: stores.database) == before)
         #expect(try stores.postgres.lookUp(mrn: "M3") == nil)
         // The connection is usable after the rollback.
         #expect(try stores.postgres.patientCount() == 1)

@@ -10,8 +10,8 @@ import Testing
 /// The PostgreSQL store against a real PostgreSQL 15 of the test's own, and beside the SQLite
 /// store: the same data must search and read the same from both (issue 17).
 ///
-/// Each test starts its own server (`PostgresServer`); a missing `postgresql-15` fails the test
-/// with the package's name.
+/// The tests share one server (`PostgresServer.shared()`), each on databases of its own; a
+/// missing `postgresql-15` fails the test with the package's name.
 @Suite struct PostgresRecordStoreTests {
     /// Settings for the server's socket, trusted, as the superuser.
     static func settings(
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func server_startsFromAFreshInitdb_andStops() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer()  // its own: this test stops it
         #expect(try server.psql("SHOW server_version").hasPrefix("15."))
         #expect(FileManager.default.fileExists(atPath: "\(server.socketDirectory)/.s.PGSQL.\(server.port)"))
         server.stop()
@@ -76,7 +76,7 @@ import Testing
     @Test func demoPatients_searchTheSame_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (sqlite, postgres, mrns) = try Self.demoStores(home, server)
         #expect(try postgres.patientCount() == mrns.count)
         // Words of real names, their prefixes, two words, an MRN, nothing.
@@ -104,7 +104,7 @@ import Testing
     @Test func namesWithDiacriticsAndPunctuation_searchTheSame_andRestrictionHolds() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let sqlite = try SQLiteRecordStore(home: home.path)
         try sqlite.importing(
             Bundles.bundle([
@@ -134,7 +134,7 @@ import Testing
     @Test func aPrefixOfManyPatients_findsTheSameCandidates_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let sqlite = try SQLiteRecordStore(home: home.path)
         let families = ["Marsh", "Martin", "Mars", "Smith", "Marquez"]
         let givens = ["Mark", "Maria", "John", "Ann", "Marta Jane"]
@@ -167,7 +167,7 @@ import Testing
     @Test func twoPrefixesOfManyPatients_findTheSameCandidates_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let sqlite = try SQLiteRecordStore(home: home.path)
         let families = ["Marsh", "Martin", "Smith", "Smithson", "Marquez", "Johnson"]
         let givens = ["Mark", "Maria", "John", "Ann Smith", "Marta Jane", "Jo"]
@@ -215,7 +215,7 @@ import Testing
     @Test func charts_readTheSame_onBothStores() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let (sqlite, postgres, mrns) = try Self.demoStores(home, server, patients: 40)
         var observations = 0
         for mrn in mrns {
@@ -241,7 +241,7 @@ import Testing
     }
 
     @Test func twoWardsWritingNotesToOneChart_loseNothing_andSeeEachOthersAtOnce() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try Self.migratedDatabase(server, "shared")
         let first = try PostgresRecordStore(settings: Self.settings(server, database: database))
         let second = try PostgresRecordStore(settings: Self.settings(server, database: database))
@@ -263,8 +263,10 @@ import Testing
         let perWriter = 40
         let failures = Mutex<[String]>([])
         let settings = Self.settings(server, database: database)
+        let finished = DispatchSemaphore(value: 0)
         let threads = (0..<2).map { index in
             Thread {
+                defer { finished.signal() }
                 do {
                     let store = try PostgresRecordStore(settings: settings)
                     for n in 0..<perWriter {
@@ -281,7 +283,7 @@ import Testing
             }
         }
         for thread in threads { thread.start() }
-        while !threads.allSatisfy(\.isFinished) { usleep(10_000) }
+        for _ in threads { finished.wait() }
         #expect(failures.withLock { $0 } == [])
         let notes = try first.chart(mrn: "N1").notes
         #expect(notes.count == 1 + 2 * perWriter)
@@ -295,7 +297,7 @@ import Testing
     }
 
     @Test func lock_closesWithoutTheServer_andSignOnReconnects() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer()  // its own: this test stops it
         let store = try Self.store(server)
         try store.add(
             LoadedChart(
@@ -311,14 +313,18 @@ import Testing
     }
 
     @Test func droppedConnection_failsAtMostOneCommand_quickly_thenReconnects() throws {
-        let server = try PostgresServer()
-        let store = try Self.store(server)
+        let server = try PostgresServer.shared()
+        let database = try Self.migratedDatabase(server)
+        let store = try PostgresRecordStore(settings: Self.settings(server, database: database))
         try store.add(
             LoadedChart(
                 patient: Patient(mrn: "D1", given: "Dee", family: "Drop", birthDate: "1970-01-01", sex: .unknown)
             )
         )
-        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ward'")
+        try server.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                + "WHERE application_name = 'ward' AND datname = '\(database)'"
+        )
         // Whether the client has seen the close yet is a race: the next command either fails,
         // saying so in Ward's words, or runs on a new connection; it never waits out a timeout.
         let start = ContinuousClock.now
@@ -333,7 +339,7 @@ import Testing
 
     /// `open` runs prepared statements: the server parses and plans each once per connection.
     @Test func open_preparesItsStatementsOnce_perConnection() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let store = try Self.store(server)
         let patient = Patient(mrn: "P1", given: "Pia", family: "Prep", birthDate: "1970-01-01", sex: .unknown)
         try store.add(LoadedChart(patient: patient))
@@ -352,7 +358,7 @@ import Testing
     /// transaction open on the server, and does not stay failed: PostgresNIO remembers a failed
     /// preparation for the connection's life, so the store opens a new connection.
     @Test func aStatementThatFailsToPrepare_failsOneOpen_thenPreparesAgain() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try Self.migratedDatabase(server)
         let store = try PostgresRecordStore(settings: Self.settings(server, database: database))
         let patient = Patient(mrn: "F1", given: "Fay", family: "Fail", birthDate: "1970-01-01", sex: .unknown)
@@ -370,7 +376,8 @@ import Testing
         let start = ContinuousClock.now
         repeat {
             open = try server.psql(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' AND state LIKE 'idle in transaction%'",
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' "
+                    + "AND datname = current_database() AND state LIKE 'idle in transaction%'",
                 database: database
             ).trimmingCharacters(in: .whitespacesAndNewlines)
         } while open != "0" && ContinuousClock.now - start < .seconds(2)
@@ -380,7 +387,7 @@ import Testing
     }
 
     @Test func aSlowStatement_isEndedAtTheStatementTimeout() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try Self.migratedDatabase(server, "slow")
         let store = try PostgresRecordStore(
             settings: Self.settings(server, database: database, statementTimeout: .milliseconds(500))
@@ -392,9 +399,7 @@ import Testing
     }
 
     @Test func anUnreachableServer_isNamedByHostAndPort_withExit69() throws {
-        let server = try PostgresServer()
-        let port = server.port
-        server.stop()
+        let port = PostgresServer.freePort()
         let start = ContinuousClock.now
         let error = try #require(throws: StoreError.self) {
             try PostgresRecordStore(
@@ -413,7 +418,7 @@ import Testing
     }
 
     @Test func passwordOverLoopback_isChecked() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try Self.migratedDatabase(server, "tcp")
         var settings = PostgresSettings(
             endpoint: .tcp(host: "127.0.0.1", port: server.port),

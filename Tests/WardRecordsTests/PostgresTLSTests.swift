@@ -28,15 +28,17 @@ import Testing
         )
     }
 
-    /// Whether each of Ward's connections to the server is encrypted, as the server sees it.
-    static func wardConnectionsUseTLS(_ server: PostgresServer) throws -> String {
+    /// Whether each of Ward's connections to `database` is encrypted, as the server sees it.
+    /// Other tests' connections to the shared server are not this test's to count.
+    static func wardConnectionsUseTLS(_ server: PostgresServer, _ database: String) throws -> String {
         try server.psql(
-            "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.application_name = 'ward'"
+            "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) "
+                + "WHERE a.application_name = 'ward' AND a.datname = '\(database)'"
         )
     }
 
     @Test func require_readsRecordsOverTLS_fromAServerTheCAFileVouchesFor() throws {
-        let server = try PostgresServer(tls: true)
+        let server = try PostgresServer.sharedTLS()
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
         try server.psql(
             """
@@ -52,11 +54,11 @@ import Testing
             )
             #expect(try store.find("layer").matches.map(\.mrn) == ["T1"], "\(host)")
             #expect(try store.chart(mrn: "T1").patient.family == "Layer")
-            #expect(try Self.wardConnectionsUseTLS(server) == "t\n", "\(host)")
+            #expect(try Self.wardConnectionsUseTLS(server, database) == "t\n", "\(host)")
             store.close()
             // The server notices the close on its own time.
             var waited = 0
-            while try Self.wardConnectionsUseTLS(server) != "", waited < 50 {
+            while try Self.wardConnectionsUseTLS(server, database) != "", waited < 50 {
                 usleep(20_000)
                 waited += 1
             }
@@ -64,9 +66,9 @@ import Testing
     }
 
     @Test func aCertificateTheCAFileDoesNotVouchFor_isRefused_asIsOneTheSystemDoesNotTrust() throws {
-        let server = try PostgresServer(tls: true)
+        let server = try PostgresServer.sharedTLS()
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
-        let other = server.directory + "/other-ca"
+        let other = server.directory + "/" + server.uniqueName("other-ca")
         try PostgresServer.makeCA(at: other)
         for caFile in [other + ".crt", nil] {
             let error = try #require(throws: StoreError.self) {
@@ -79,13 +81,13 @@ import Testing
             )
             #expect(error.exitStatus.rawValue == 69)
         }
-        #expect(try Self.wardConnectionsUseTLS(server) == "")
+        #expect(try Self.wardConnectionsUseTLS(server, database) == "")
     }
 
     @Test func aCAFileThatIsNotPEM_isNamed() throws {
-        let server = try PostgresServer(tls: true)
+        let server = try PostgresServer.sharedTLS()
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
-        let path = server.directory + "/not-a-ca.pem"
+        let path = server.directory + "/" + server.uniqueName("not-a-ca") + ".pem"
         try "not a certificate\n".write(toFile: path, atomically: true, encoding: .utf8)
         for caFile in [path, server.directory + "/missing.pem"] {
             let error = try #require(throws: StoreError.self) {

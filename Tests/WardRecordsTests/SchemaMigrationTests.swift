@@ -16,37 +16,40 @@ import WardCore
     // MARK: PostgreSQL
 
     @Test func postgres_migrateOnAnEmptyDatabase_appliesEveryMigration_thenIsUpToDate() throws {
-        let server = try PostgresServer()
-        let settings = PostgresRecordStoreTests.settings(server, database: try server.createDatabase("empty"))
+        let server = try PostgresServer.shared()
+        let database = try server.createDatabase("empty")
+        let settings = PostgresRecordStoreTests.settings(server, database: database)
         let first = try PostgresRecordStore.migrateSchema(settings: settings)
         #expect(first == SchemaMigration(version: 7, applied: Self.allMigrations))
         #expect(first.summary == "schema at version 7, applied: " + Self.allMigrations.joined(separator: ", "))
         let second = try PostgresRecordStore.migrateSchema(settings: settings)
         #expect(second == SchemaMigration(version: 7, applied: []))
         #expect(second.summary == "schema at version 7, already up to date")
-        let applied = try server.psql("SELECT identifier FROM ward_migrations ORDER BY identifier", database: "empty")
+        let applied = try server.psql("SELECT identifier FROM ward_migrations ORDER BY identifier", database: database)
         #expect(applied.split(separator: "\n").map(String.init) == Self.allMigrations)
         #expect(try PostgresRecordStore(settings: settings).patientCount() == 0)
     }
 
     @Test func postgres_twoMigratingAtOnce_takeTurns_andNeitherCountsTheOtherAsASession() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let settings = PostgresRecordStoreTests.settings(server, database: try server.createDatabase("twice"))
         let results = Mutex<[Result<SchemaMigration, any Error>]>([])
+        let finished = DispatchSemaphore(value: 0)
         let threads = (0..<2).map { _ in
             Thread {
+                defer { finished.signal() }
                 let result = Result { try PostgresRecordStore.migrateSchema(settings: settings) }
                 results.withLock { $0.append(result) }
             }
         }
         for thread in threads { thread.start() }
-        while !threads.allSatisfy(\.isFinished) { usleep(10_000) }
+        for _ in threads { finished.wait() }
         let applied = try results.withLock { try $0.map { try $0.get().applied } }
         #expect(applied.sorted { $0.count < $1.count } == [[], Self.allMigrations])
     }
 
     @Test func postgres_aSession_neverMigrates_andNamesTheCommandThatDoes() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("bare")
         let settings = PostgresRecordStoreTests.settings(server, database: database)
         let endpoint = "\(server.socketDirectory)/.s.PGSQL.\(server.port)"
@@ -71,7 +74,8 @@ import WardCore
 
         // The refused stores closed their connections; the server lets a backend go a moment
         // later, and until then migrate would count it as a session.
-        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward'"
+        let sessions =
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' AND datname = current_database()"
         let deadline = ContinuousClock.now + .seconds(5)
         while try server.psql(sessions, database: database) != "0\n", ContinuousClock.now < deadline {
             usleep(20_000)
@@ -82,7 +86,7 @@ import WardCore
     }
 
     @Test func postgres_aNewerSchema_isRefused_bySessionsAndByMigrate() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try PostgresRecordStoreTests.migratedDatabase(server, "newer")
         let settings = PostgresRecordStoreTests.settings(server, database: database)
         try server.psql("INSERT INTO ward_migrations (identifier) VALUES ('99-from-the-future')", database: database)
@@ -95,7 +99,7 @@ import WardCore
     }
 
     @Test func postgres_migrate_isRefusedWhileWardsAreConnected_unlessForced() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try server.createDatabase("busy")
         let settings = PostgresRecordStoreTests.settings(server, database: database)
         let link = PostgresLink(settings: settings)
@@ -117,14 +121,14 @@ import WardCore
         #expect(
             refused
                 == .sessionsConnected(
-                    target: "busy on \(server.socketDirectory)/.s.PGSQL.\(server.port)",
+                    target: "\(database) on \(server.socketDirectory)/.s.PGSQL.\(server.port)",
                     pending: pending,
                     sessions: 2,
                     clients: ["127.0.0.1", "local socket"]
                 )
         )
         #expect(refused.exitStatus.rawValue == 75)
-        #expect("\(refused)".hasPrefix("2 Ward sessions are connected to busy on "))
+        #expect("\(refused)".hasPrefix("2 Ward sessions are connected to \(database) on "))
         #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "1\n", "nothing applied")
 
         // Sessions that have locked (or ended) hold no connection: then it migrates.
@@ -137,16 +141,17 @@ import WardCore
     }
 
     @Test func postgres_sessionsNeedOnlySelectInsertUpdate_andMigrateNeedsCreate() throws {
-        let server = try PostgresServer()
+        let server = try PostgresServer.shared()
         let database = try PostgresRecordStoreTests.migratedDatabase(server)
+        let role = server.uniqueName("ward_session")  // roles are the whole server's
         // The grants man ward(1) gives, to a user of the sessions' own (PostgreSQL 15 gives
         // PUBLIC no CREATE on the public schema).
         try server.psql(
             """
-            CREATE ROLE ward_session LOGIN;
-            GRANT USAGE ON SCHEMA public TO ward_session;
-            GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO ward_session;
-            GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ward_session;
+            CREATE ROLE \(role) LOGIN;
+            GRANT USAGE ON SCHEMA public TO \(role);
+            GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO \(role);
+            GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO \(role);
             INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
                 VALUES (1, 'G1', 'Grace', 'Grant', '1960-01-01', 'female', '', '');
             INSERT INTO patient_name_token (token, patient_id) VALUES ('grace', 1), ('grant', 1);
@@ -154,7 +159,7 @@ import WardCore
             database: database
         )
         var settings = PostgresRecordStoreTests.settings(server, database: database)
-        settings.user = "ward_session"
+        settings.user = role
         let store = try PostgresRecordStore(settings: settings)
         #expect(try store.find("grant").matches.map(\.mrn) == ["G1"])
         _ = try store.addNote(mrn: "G1", author: "alice", text: "granted", at: Date(timeIntervalSince1970: 0))
@@ -165,7 +170,7 @@ import WardCore
         }
         #expect(
             "\(refused)"
-                == "records database error: the database user ward_session lacks a privilege this needs "
+                == "records database error: the database user \(role) lacks a privilege this needs "
                 + "(SQLSTATE 42501); see DATABASE in ward(1)"
         )
     }
