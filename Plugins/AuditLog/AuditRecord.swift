@@ -53,34 +53,8 @@ public struct AuditRecord: Sendable {
         self.body = Array(bytes[bytes.startIndex..<suffixStart]) + [UInt8(ascii: "}")]
     }
 
-    /// The body of a new record: envelope, kind, details, prev.
-    public static func body(
-        seq: Int64,
-        milliseconds: Int64,
-        host: String,
-        pid: Int32,
-        session: SessionFields,
-        source: String?,
-        entry: AuditEntry,
-        prev: String
-    ) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(384)
-        appendBody(
-            seq: seq,
-            milliseconds: milliseconds,
-            host: host,
-            pid: pid,
-            session: session,
-            source: source,
-            entry: entry,
-            prev: prev,
-            to: &out
-        )
-        return out
-    }
-
-    /// Appends the body `body(…)` returns to `out`, where the writer builds a group's lines.
+    /// Appends the body of a new record (envelope, kind, details, prev) to `out`, where the
+    /// writer builds a group's lines.
     ///
     /// The envelope's keys are fixed, so they are written as the literal bytes
     /// `CanonicalJSON.object` would write for them (`,"host":`), and only values are escaped:

@@ -200,15 +200,14 @@ public struct AuditVerifier {
         laterSeqs: Set<Int64>
     ) -> AuditProblem {
         let here = "record \(r.seq) at line \(r.line)"
+        let inserted = AuditProblem(
+            kind: .inserted,
+            line: r.line,
+            seq: r.seq,
+            detail: "\(here) is not part of the chain: the next record follows record \(last.seq)"
+        )
         if !valid {
-            if nextChains {
-                return AuditProblem(
-                    kind: .inserted,
-                    line: r.line,
-                    seq: r.seq,
-                    detail: "\(here) is not part of the chain: the next record follows record \(last.seq)"
-                )
-            }
+            if nextChains { return inserted }
             return AuditProblem(
                 kind: .modified,
                 line: r.line,
@@ -217,14 +216,7 @@ public struct AuditVerifier {
             )
         }
         if r.seq == last.seq + 1 {
-            if nextChains {
-                return AuditProblem(
-                    kind: .inserted,
-                    line: r.line,
-                    seq: r.seq,
-                    detail: "\(here) is not part of the chain: the next record follows record \(last.seq)"
-                )
-            }
+            if nextChains { return inserted }
             return AuditProblem(
                 kind: .modified,
                 line: last.line,

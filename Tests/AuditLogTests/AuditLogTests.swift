@@ -451,7 +451,7 @@ private final class LineRecorder: Plugin {
     }
 }
 
-/// Issue 12: a command cut short by SIGTERM says so, after its own record and before the signal's.
+/// A command cut short by SIGTERM says so, after its own record and before the signal's.
 @Suite struct AbandonedCommandAuditTests {
     let directory = TempDirectory()
 

@@ -1,8 +1,9 @@
-import AuditLog
 import Crypto
 import Glibc
 import Testing
 import WardPluginAPI
+
+@testable import AuditLog
 
 /// The exact bytes a record is written as, pinned: the chain hashes them, so a writer that
 /// builds them another way (for speed) must write the very same bytes, or every keyed log and
@@ -21,7 +22,7 @@ import WardPluginAPI
 
     @Test func body_isPinned() {
         let entry = AuditEntry.access(RecordAccess(.listed, record: "W0\"1\\\u{2028}\u{1B}\n", outcome: .ok))
-        let bytes = AuditRecord.body(
+        let bytes = Self.newBody(
             seq: 7,
             milliseconds: 1_795_340_467_123,
             host: "ward1",
@@ -35,7 +36,7 @@ import WardPluginAPI
     }
 
     @Test func nullsAndIntegers_arePinned() {
-        let bytes = AuditRecord.body(
+        let bytes = Self.newBody(
             seq: 1,
             milliseconds: 0,
             host: "h",
@@ -183,5 +184,33 @@ extension String {
     fileprivate init(format02x byte: UInt8) {
         let digits = Array("0123456789abcdef")
         self = String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}
+
+extension AuditRecordBytesTests {
+    /// A new record's body, as the writer appends it.
+    static func newBody(
+        seq: Int64,
+        milliseconds: Int64,
+        host: String,
+        pid: Int32,
+        session: AuditRecord.SessionFields,
+        source: String?,
+        entry: AuditEntry,
+        prev: String
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        AuditRecord.appendBody(
+            seq: seq,
+            milliseconds: milliseconds,
+            host: host,
+            pid: pid,
+            session: session,
+            source: source,
+            entry: entry,
+            prev: prev,
+            to: &out
+        )
+        return out
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 14: an auditor answers "who opened this patient's chart, when, and was it allowed?"
+/// An auditor answers "who opened this patient's chart, when, and was it allowed?"
 /// from the audit log, for an MRN as Synthea writes them (a 36-character UUID), through the real
 /// binary: the shell says what it did, and `ward audit show --mrn` finds it.
 @Suite struct AccessAuditEndToEndTests {

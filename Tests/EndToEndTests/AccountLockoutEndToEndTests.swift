@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 12 §5 through the real binary in batch mode: failures are counted across processes,
+/// The account lockout through the real binary in batch mode: failures are counted across processes,
 /// the account locks after `max-failed-attempts`, and `ward user unlock` ends the lock.
 @Suite(.serialized) struct AccountLockoutEndToEndTests {
     /// One batch sign-on as `user` with the password in `h.passwordFile`: exit status and stderr.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 14, parts 2 and 6, through the real binary: where each sign-on came from, failed
+/// The audit trail's administrative records, through the real binary: where each sign-on came from, failed
 /// sign-ons without an unknown name, the administrative commands' records with the Unix user
 /// who ran them, and `ward audit show`'s outcome and kind filters and exact JSON.
 @Suite struct AdministrativeAuditEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 14: the audit log survives rotation, by `ward audit rotate` and by the real logrotate
+/// The audit log survives rotation, by `ward audit rotate` and by the real logrotate
 /// with the snippet Ward ships, and `ward audit verify` checks the files as one chain.
 @Suite(.serialized) struct AuditRotationEndToEndTests {
     private func batch(_ h: BatchHome, _ lines: [String]) throws {

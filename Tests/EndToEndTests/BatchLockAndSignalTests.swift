@@ -79,7 +79,7 @@ import Testing
         #expect(try h.verifyAudit() == 0)
     }
 
-    /// Issue 12: a SIGTERM that arrives while a line is held up (here by a site plugin that takes
+    /// A SIGTERM that arrives while a line is held up (here by a site plugin that takes
     /// 20 s) ends Ward within a second: the wait is given up, the line is refused and not run, and
     /// the audit log holds its record, the refusal, the signal and the sign-off.
     @Test func aSIGTERM_duringASlowPlugin_endsWithinASecond_withoutRunningTheLine() throws {
@@ -123,7 +123,7 @@ import Testing
         #expect(try h.verifyAudit() == 0)
     }
 
-    /// Issue 6: several Ward processes append to one audit file, and the chain stays valid.
+    /// Several Ward processes append to one audit file, and the chain stays valid.
     @Test func eightConcurrentBatches_appendToOneAuditLog_andTheChainStaysIntact() throws {
         let h = try BatchHome()
         let lines = (0..<100).map { $0 % 2 == 0 ? "find alvarez" : "open W0000011" }

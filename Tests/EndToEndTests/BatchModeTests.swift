@@ -45,7 +45,7 @@ import Testing
         let records = try objects(p.standardOutput)
         #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4])
         #expect(records.map { $0["status"] as? String } == ["ok", "ok", "failed", "ok"])
-        // Typed rows (issue 15): `row` is a number, `restricted` a boolean.
+        // Typed rows: `row` is a number, `restricted` a boolean.
         let rows = try #require(records[0]["rows"] as? [[String: Any]])
         #expect(
             rows.contains {

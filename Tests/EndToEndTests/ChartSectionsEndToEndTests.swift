@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 15's sections through the real binary: a Synthea-shaped bundle with an immunization, a
+/// The care-record sections through the real binary: a Synthea-shaped bundle with an immunization, a
 /// procedure, a care plan, a diagnostic report, social history, a survey and a structured
 /// dosage is imported with `ward import`, and each section is shown in a pseudo-terminal.
 @Suite(.serialized) struct ChartSectionsEndToEndTests {

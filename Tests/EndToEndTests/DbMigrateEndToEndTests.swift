@@ -4,7 +4,7 @@ import Testing
 
 /// `ward db migrate`, the real binary, on a real PostgreSQL 15 and on a home's SQLite file: what
 /// it prints, what a session does before it has run, its refusal while a session is connected,
-/// and its audit records (issue 17).
+/// and its audit records.
 @Suite(.serialized) struct DbMigrateEndToEndTests {
     static let migrations = [
         "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",

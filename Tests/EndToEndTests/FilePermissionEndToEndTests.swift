@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 12 §4 through the real binary: a home or a file that others can read, or a symbolic
+/// File modes, through the real binary: a home or a file that others can read, or a symbolic
 /// link in a file's place, stops every subcommand with exit 78, the path and the fix; and every
 /// subcommand, `ward import` included, runs not dumpable with no core.
 @Suite(.serialized) struct FilePermissionEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 13: every signal passes the chain, at a terminal as in a batch. A session whose pane is
+/// Every signal passes the chain, at a terminal as in a batch. A session whose pane is
 /// killed (its terminal hung up) or that is sent SIGTERM leaves the audit log a `signal` record
 /// and a sign-off, and an external plugin subscribed to lifecycle events hears the signal.
 @Suite(.serialized) struct HangupEndToEndTests {

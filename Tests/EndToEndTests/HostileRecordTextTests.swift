@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Record text that tries to take over the reader's terminal (issue 12 §1): a bundle whose every
+/// Record text that tries to take over the reader's terminal: a bundle whose every
 /// text field carries escape sequences, overwrites, C1 and bidi controls, and a note that does
 /// the same, shown through the real binary. The raw bytes written to the pty, and to batch
 /// output, must carry none of them, and must show them in Ward's visible notation.
@@ -90,7 +90,7 @@ import Testing
                 ]
             ],
             [
-                // A report whose only text is a presented form (issue 15), decoded from base64.
+                // A report whose only text is a presented form, decoded from base64.
                 "resource": [
                     "resourceType": "DiagnosticReport", "status": "final", "code": concept("D1"),
                     "subject": subject, "effectiveDateTime": "2020-05-06T07:08:09Z",
@@ -291,7 +291,7 @@ import Testing
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
         #expect(objects.count == 12)
-        // Typed rows (issue 15): the payload is in the strings, and in the codes' displays.
+        // Typed rows: the payload is in the strings, and in the codes' displays.
         let rows = objects.flatMap { ($0["rows"] as? [[String: Any]]) ?? [] }
         #expect(
             rows.contains { $0.values.contains { ($0 as? String)?.contains("\u{1B}]52;c;cm0gLXJmIH4=\u{07}") == true } }

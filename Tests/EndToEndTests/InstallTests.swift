@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 16: `scripts/install` into a temporary prefix puts each file where its reader looks,
+/// `scripts/install` into a temporary prefix puts each file where its reader looks,
 /// with the mode it needs. The test's own debug binary stands in for the release build
 /// (`--binary`), which would take minutes to build here; it is stripped the same way.
 @Suite struct InstallTests {

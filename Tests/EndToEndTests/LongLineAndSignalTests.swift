@@ -54,7 +54,7 @@ enum SlowPlugin {
     }
 }
 
-/// Issue 12: lines up to 1 MiB run; longer ones are refused; SIGTERM is obeyed within a second.
+/// Lines up to 1 MiB run; longer ones are refused; SIGTERM is obeyed within a second.
 @Suite struct LongLineAndSignalTests {
     @Test func aNoteOfAMebibyte_inABatch_isSaved() throws {
         let h = try BatchHome()

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 15: real MRNs are 36-character UUIDs, too long to type. In a pseudo-terminal, a chart
+/// Real MRNs are 36-character UUIDs, too long to type. In a pseudo-terminal, a chart
 /// opens by a row of the last `find`, by the first eight characters of its MRN, and by Tab
 /// completing an MRN that `find` listed.
 @Suite(.serialized) struct OpenByPrefixEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 16: with `[auth] source = "pam"`, sign-on, unlock and a batch's sign-on check the
+/// With `[auth] source = "pam"`, sign-on, unlock and a batch's sign-on check the
 /// system's password through the real libpam (pam_wrapper and pam_matrix stand in for
 /// /etc/pam.d and /etc/shadow), while Ward's user list still says who may sign on.
 ///

@@ -4,7 +4,7 @@ import PostgresTestSupport
 import Testing
 
 /// `ward demo` and `ward import` through the real binary with `[records] backend =
-/// "postgresql"` (issue 17): the records go to the server, never to the home's SQLite file, and
+/// "postgresql"`: the records go to the server, never to the home's SQLite file, and
 /// a session then reads them as it would the same records in SQLite.
 @Suite(.serialized) struct PostgresLoadEndToEndTests {
     /// A site whose records are `database` on `server`, through its socket.

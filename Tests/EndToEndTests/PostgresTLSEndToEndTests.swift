@@ -4,7 +4,7 @@ import Testing
 
 /// The real binary with `tls = "require"` and `ca-file`, against a real PostgreSQL 15 that
 /// offers TLS with a certificate made at test time: migrated and read over TLS, as the server
-/// itself reports (`pg_stat_ssl`), and refused when the certificate is not the CA's (issue 17).
+/// itself reports (`pg_stat_ssl`), and refused when the certificate is not the CA's.
 @Suite(.serialized) struct PostgresTLSEndToEndTests {
     /// Whoever may write the CA file chooses which server Ward trusts: refused with the site
     /// file's line and the path, exit 78, before any connection (no server runs here).

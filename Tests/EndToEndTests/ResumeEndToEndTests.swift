@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 15, context back after unlocking: in a pseudo-terminal, the charts open before a lock
+/// Context back after unlocking: in a pseudo-terminal, the charts open before a lock
 /// are open again after the password, with the same current chart; each reopening is on record
 /// in the audit log; nothing comes back where the site turns `resume` off, nor in a new session.
 @Suite(.serialized) struct ResumeEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 16, part 4, through the real binary: live sessions in the home's registry, `ward lock`
+/// Through the real binary: live sessions in the home's registry, `ward lock`
 /// locking them from outside, who may, and the site's use notice before the sign-on.
 @Suite struct SessionLockEndToEndTests {
     static let site = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded

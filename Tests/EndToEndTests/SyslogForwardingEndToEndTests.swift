@@ -3,7 +3,7 @@ import Glibc
 import RsyslogTestSupport
 import Testing
 
-/// Issue 14, forwarding: the real binary, a batch under a site file with `forward = "syslog"`,
+/// Forwarding to syslog: the real binary, a batch under a site file with `forward = "syslog"`,
 /// and a real rsyslogd of the test's own that receives one RFC 5424 message per record.
 @Suite(.serialized) struct SyslogForwardingEndToEndTests {
     /// A directory for the daemon, apart from the Ward home (which `BatchHome` makes after the

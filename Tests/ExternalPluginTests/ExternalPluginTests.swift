@@ -409,7 +409,7 @@ private func python(_ path: String) -> String { "command = [\"python3\", \"\(pat
         }
     }
 
-    /// Issue 7 item 8: the cost a line pays to pass one external plugin (printed, not asserted).
+    /// The cost a line pays to pass one external plugin (printed, not asserted).
     @Test func benchmark_roundTrip() throws {
         let path = script(
             """

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The resources `Bundles` did not cover until issue 15, as Synthea's FHIR R4 exporter writes
+/// The resources `Bundles` did not cover at first, as Synthea's FHIR R4 exporter writes
 /// them (`FhirR4.java`): immunizations, procedures, care plans, diagnostic reports, social
 /// history, and a medication order whose dosage is structured, with no text.
 extension Bundles {

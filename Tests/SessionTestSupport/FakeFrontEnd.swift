@@ -13,7 +13,6 @@ public final class FakeFrontEnd: SessionFrontEnd {
     public let isInteractive: Bool
     public let inputFD: Int32
     public let signals: TestSignals
-    public var terminalName: String? { nil }
     public var signOnSource: SignOnSource { isInteractive ? .terminal(tty: nil) : .batch(script: "fake") }
     public var nextDeadline: Instant? { nil }
     /// What the window measures when it changes size (SIGWINCH); set it before raising one.
@@ -91,9 +90,13 @@ public final class FakeFrontEnd: SessionFrontEnd {
     public func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome) {
         log.append("finished \(line.text)")
     }
-    public func received(_ event: Lifecycle) { log.append("received \(event)") }
+    public func received(_ event: Lifecycle) {
+        switch event {
+        case .suspend: log.append("stop")
+        case .resume: log.append("resumed")
+        default: log.append("received \(event)")
+        }
+    }
     public func stopping(by signal: UnixSignal) { log.append("stopping by \(signal)") }
-    public func willStop() { log.append("stop") }
-    public func resumed() { log.append("resumed") }
     public func ended(_ reason: SignOffReason, status: ExitStatus) { log.append("ended \(reason) \(status)") }
 }

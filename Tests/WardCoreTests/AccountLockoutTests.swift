@@ -5,7 +5,7 @@ import Testing
 
 @testable import WardCore
 
-/// Issue 12 §5: failures counted per user in the credential store, across processes (AC-7).
+/// Failures counted per user in the credential store, across processes (AC-7).
 /// Time is passed in (`at:`), as wall-clock seconds: a manual clock for every test here.
 struct AccountLockoutTests {
     private let t0: Int64 = 1_800_000_000

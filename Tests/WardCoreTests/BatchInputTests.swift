@@ -73,7 +73,7 @@ struct BatchInputTests {
     }
 }
 
-/// Issue 12: a line may be `Line.maximumLength` bytes; a longer one is refused, and the buffer
+/// A line may be `Line.maximumLength` bytes; a longer one is refused, and the buffer
 /// never holds much more than that.
 @Suite struct BatchInputLineLimitTests {
     private func fill(_ input: inout BatchInput) throws -> [BatchInput.ScriptLine] {

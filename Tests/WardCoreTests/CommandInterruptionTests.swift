@@ -1,7 +1,7 @@
 import Testing
 import WardCore
 
-/// Issue 12: when is a command abandoned? Only when a terminate signal came while it ran and it
+/// When is a command abandoned? Only when a terminate signal came while it ran and it
 /// failed. The process-wide request itself is never made here: it would interrupt other tests.
 @Suite struct CommandInterruptionTests {
     @Test func aCommandThatFails_afterSIGTERMCameWhileItRan_isAbandoned() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import WardCore
 
-/// Issue 12 §4: every file of the home is the owner's alone, or Ward stops with exit 78, the
+/// Every file of the home is the owner's alone, or Ward stops with exit 78, the
 /// path, what is wrong and the command that fixes it.
 struct HomeFilesTests {
     /// A home (0700) with `file` created 0600 in it.

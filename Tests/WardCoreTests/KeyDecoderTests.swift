@@ -70,7 +70,7 @@ import WardCore
     }
 }
 
-/// Issue 12: pastes up to the line limit come whole, however many reads they take; a longer one
+/// Pastes up to the line limit come whole, however many reads they take; a longer one
 /// is refused once and dropped up to its end, and the keys after it still come.
 @Suite struct KeyDecoderLongPasteTests {
     let t0 = Instant(nanoseconds: 1_000_000_000)

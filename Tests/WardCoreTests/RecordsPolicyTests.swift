@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import WardCore
 
-/// `[records]`: which store holds the records, and how to reach a PostgreSQL server (issue 17).
+/// `[records]`: which store holds the records, and how to reach a PostgreSQL server.
 @Suite struct RecordsPolicyTests {
     private func policy(_ text: String) throws -> SitePolicy {
         try SitePolicy.parse(text, file: "site.toml", plugins: standInPlugins)

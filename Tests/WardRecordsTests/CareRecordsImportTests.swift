@@ -12,7 +12,7 @@ private let panelResults = [
 ]
 
 /// Immunizations, procedures, care plans, diagnostic reports, social history and surveys, and
-/// structured dosage (issue 15): parsed as Synthea writes them, stored, and read back.
+/// structured dosage: parsed as Synthea writes them, stored, and read back.
 @Suite struct CareRecordsImportTests {
     private func imported(_ entries: [[String: Any]]) throws -> (TemporaryHome, SQLiteRecordStore, ImportReport) {
         let home = TemporaryHome()
@@ -264,7 +264,7 @@ private let panelResults = [
 }
 
 @Suite struct CareRecordsMigrationTests {
-    /// A records file as the Ward before issue 15 left it: both earlier migrations, a patient
+    /// A records file as the Ward before the care-record sections left it: both earlier migrations, a patient
     /// with an allergy, and no table for the new records.
     @Test func aDatabaseFromTheEarlierSchema_upgrades_andKeepsItsCharts() throws {
         let home = TemporaryHome()

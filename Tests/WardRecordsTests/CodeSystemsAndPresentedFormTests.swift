@@ -5,7 +5,7 @@ import Testing
 
 @testable import WardRecords
 
-/// Each code's system, and a report's `presentedForm` (migration 4, issue 15): imported, stored,
+/// Each code's system, and a report's `presentedForm` (migration 4): imported, stored,
 /// read back; and a records file from before the migration still reads, with no system.
 @Suite struct CodeSystemsAndPresentedFormTests {
     private func chart(_ entries: [[String: Any]]) throws -> LoadedChart {

@@ -171,7 +171,7 @@ import Testing
     #expect(FHIRDate.calendarDate("2001-02-03T10:00:00Z") == nil)
 }
 
-// MARK: Hostile bundles (issue 12)
+// MARK: Hostile bundles
 
 /// Imports `data` as `file`, returning the error it was refused with (nil when imported).
 private func refusal(_ store: SQLiteRecordStore, _ data: Data, file: String = "bundle.json") -> StoreError? {

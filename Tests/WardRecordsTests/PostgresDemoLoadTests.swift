@@ -4,7 +4,7 @@ import Testing
 
 @testable import WardRecords
 
-/// `ward demo` into PostgreSQL (issue 17): the generator's staging file copied into the shared
+/// `ward demo` into PostgreSQL: the generator's staging file copied into the shared
 /// database must search and read the same as the SQLite demo of the same seed, leave no staging
 /// file behind, and leave the database as it was when it fails.
 @Suite struct PostgresDemoLoadTests {

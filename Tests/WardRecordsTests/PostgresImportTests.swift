@@ -6,7 +6,7 @@ import Testing
 
 @testable import WardRecords
 
-/// `ward import` into PostgreSQL (issue 17): the same bundles and exports imported into both
+/// `ward import` into PostgreSQL: the same bundles and exports imported into both
 /// stores must give the same patients, charts and search results, the same clash refusals, and
 /// a failure must leave the shared database as it was.
 @Suite struct PostgresImportTests {

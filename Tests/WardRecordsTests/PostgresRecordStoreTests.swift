@@ -8,7 +8,7 @@ import Testing
 @testable import WardRecords
 
 /// The PostgreSQL store against a real PostgreSQL 15 of the test's own, and beside the SQLite
-/// store: the same data must search and read the same from both (issue 17).
+/// store: the same data must search and read the same from both.
 ///
 /// The tests share one server (`PostgresServer.shared()`), each on databases of its own; a
 /// missing `postgresql-15` fails the test with the package's name.

@@ -6,7 +6,7 @@ import Testing
 
 /// `tls = "require"` against a real PostgreSQL 15 that offers TLS with a certificate made at
 /// test time: Ward verifies the server's certificate, against the site's `ca-file` or the
-/// system's trust store, and refuses one it cannot verify rather than talk in the clear (issue 17).
+/// system's trust store, and refuses one it cannot verify rather than talk in the clear.
 @Suite struct PostgresTLSTests {
     /// Over loopback TCP with the superuser's password, TLS required.
     static func settings(

@@ -9,7 +9,7 @@ import WardCore
 
 /// `ward db migrate`'s step on both backends (`migrateSchema`), and what a PostgreSQL session
 /// does with a schema it did not make: it never migrates, and stops with the command that fixes
-/// it (issue 17).
+/// it.
 @Suite struct SchemaMigrationTests {
     static let allMigrations = PostgresSchema.migrations.map(\.name)
 
@@ -60,7 +60,7 @@ import WardCore
         // It left nothing behind: not even the migrations table.
         #expect(try server.psql("SELECT to_regclass('ward_migrations') IS NULL", database: database) == "t\n")
 
-        // An older schema: the first migration only, as a Ward of issue 14 would have left it.
+        // An older schema: the first migration only, as an early Ward left it.
         let link = PostgresLink(settings: settings)
         try link.connect()
         try PostgresSchema.migrate(link, upTo: SQLiteSchema.tablesMigration)

@@ -43,14 +43,14 @@ struct BatchOutputTests {
         #expect(records[0]["command"] as? String == "find hopper")
         #expect(records[0]["status"] as? String == "ok")
         #expect(records[0]["source"] as? String == "batch:s.ward:1")
-        // Typed (issue 15): the row number is a number, `restricted` a boolean.
+        // Typed: the row number is a number, `restricted` a boolean.
         let rows = try #require(records[0]["rows"] as? [[String: Any]])
         #expect(rows.count == 1)
         #expect(rows[0]["row"] as? Int == 1 && rows[0]["restricted"] as? Bool == true)
         #expect(rows[0]["mrn"] as? String == "M3" && rows[0]["name"] as? String == "Hopper, Grace")
         #expect(rows[0]["born"] as? String == "1906-12-09" && rows[0]["sex"] as? String == "female")
         #expect((records[0]["messages"] as? [String])?.contains { $0.contains("restricted") } == true)
-        // Each row also carries its code (issue 15).
+        // Each row also carries its code.
         let vitals = try #require(records[2]["rows"] as? [[String: Any]])
         #expect(
             !vitals.isEmpty && vitals.allSatisfy { Set($0.keys) == ["time", "measurement", "value", "unit", "code"] }
@@ -58,8 +58,8 @@ struct BatchOutputTests {
         #expect(streams.err.isEmpty)
     }
 
-    /// The bytes of `find` and `open` in each format, pinned: issue 19 writes the tables and
-    /// the rows' JSON a faster way, and what a script reads must not move by a byte.
+    /// The bytes of `find` and `open` in each format, pinned: the tables and the rows' JSON are
+    /// written the fast way, and what a script reads must not move by a byte.
     @Test func findAndOpen_writeTheSameBytes_inEachFormat() throws {
         let lines = ["find lovelace", "find hopper", "open M1"]
         let restricted = "(R) restricted: 'open' asks for a reason, which is recorded."
@@ -112,7 +112,7 @@ struct BatchOutputTests {
         let records = try objects(streams.out)
         let summary = try #require(records[1]["rows"] as? [[String: Any]])
         #expect(summary.first?["field"] as? String == "MRN" && summary.first?["value"] as? String == "M1")
-        // A section's count is a number (issue 15).
+        // A section's count is a number.
         let labs = summary.first { $0["field"] as? String == "Labs" }
         #expect(labs?["value"] as? Int == 1)
         let notes = try #require(records[3]["rows"] as? [[String: String]])

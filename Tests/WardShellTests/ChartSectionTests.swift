@@ -4,7 +4,7 @@ import WardCore
 import WardRecords
 import WardShell
 
-/// The sections issue 15 added: each a `show` section with its table, its count in the summary,
+/// The care-record sections: each a `show` section with its table, its count in the summary,
 /// its read access event, completion and help; clinical, so refused to a clerk.
 @Suite struct ChartSectionTests {
     @Test func eachNewSection_printsItsTable() throws {

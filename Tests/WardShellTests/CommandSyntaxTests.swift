@@ -3,7 +3,7 @@ import WardCore
 
 @testable import WardShell
 
-/// Every command's forms, read by its `CommandSyntax` (issue 12: no swift-argument-parser per line).
+/// Every command's forms, read by its `CommandSyntax` (no swift-argument-parser per line).
 @Suite struct CommandSyntaxTests {
     /// The line as the shell reads it: the command's name, then the rest against its syntax.
     private func parse(_ line: String) throws -> CommandSyntax.Parsed {

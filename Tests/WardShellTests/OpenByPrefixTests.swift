@@ -31,7 +31,7 @@ extension ShellFixture {
     static let twinUUIDs = ["5c1d9e22-0a1b-4c2d-8e3f-112233445566", "5c1d9e22-ffee-4ddc-bbaa-998877665544"]
 }
 
-/// `open` by the start of an MRN and by a row of the last `find` (issue 15).
+/// `open` by the start of an MRN and by a row of the last `find`.
 @Suite struct OpenByPrefixTests {
     @Test func prefix_ofOneMRN_opensIt_andTheAccessNamesTheWholeMRN() throws {
         let f = try ShellFixture()

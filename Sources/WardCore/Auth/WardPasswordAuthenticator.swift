@@ -22,7 +22,7 @@ public struct WardPasswordAuthenticator: Authenticator {
         _ password: borrowing Password,
         name: String,
         user: UserRecord?,
-        tty: String?
+        tty _: String?  // scrypt has no use for the terminal; PAM passes it on as PAM_TTY
     ) throws(AuthError) -> PasswordVerdict {
         guard let hash = user?.passwordHash else {
             _ = try PasswordHash.dummy(parameters: parameters).matches(password)

@@ -52,7 +52,6 @@ public final class BatchFrontEnd: SessionFrontEnd {
     public var user: String? { options.user }
     public var isInteractive: Bool { false }
     public var inputFD: Int32 { input.fd }
-    public var terminalName: String? { nil }
     /// The script as given: its path, or `-` for standard input.
     public var signOnSource: SignOnSource {
         .batch(script: options.scriptName == Self.standardInputName ? "-" : options.scriptName)
@@ -285,15 +284,14 @@ public final class BatchFrontEnd: SessionFrontEnd {
 
     // MARK: Signals
 
-    public func received(_ event: Lifecycle) {}
+    /// Ctrl-Z: what the commands printed is written out before the process stops.
+    public func received(_ event: Lifecycle) {
+        if case .suspend = event { stdout?.flush() }
+    }
 
     public func stopping(by signal: UnixSignal) {
         reporter.notice("\(signal): stopped \(lastLine.map { "after \($0.place)" } ?? "before the first line").")
     }
-
-    public func willStop() { stdout?.flush() }
-
-    public func resumed() {}
 
     // MARK: Ending
 

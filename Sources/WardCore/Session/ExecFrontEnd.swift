@@ -60,7 +60,6 @@ public final class ExecFrontEnd: SessionFrontEnd {
     public let user: String?
     public var isInteractive: Bool { true }
     public var inputFD: Int32 { terminal.fd }
-    public var terminalName: String? { signOn.terminalName }
     public var signOnSource: SignOnSource { signOn.signOnSource }
 
     public var nextDeadline: Instant? {
@@ -465,6 +464,10 @@ public final class ExecFrontEnd: SessionFrontEnd {
 
     public func received(_ event: Lifecycle) {
         switch event {
+        case .suspend:
+            willStop()
+        case .resume:
+            resumed()
         case .resize:
             program.terminal?.resize(to: terminal.size)
         case .interrupt where input != .relay:
@@ -477,14 +480,14 @@ public final class ExecFrontEnd: SessionFrontEnd {
     public func stopping(by signal: UnixSignal) {}
 
     /// Ctrl-Z: the program stops with Ward, the screen is cleared and the terminal handed back.
-    public func willStop() {
+    private func willStop() {
         if input == .relay { supervisor.freeze() }
         signOn.clearForStop(modesOff: Self.programModesOff)
         terminal.restore()
         Terminal.write(TerminalSignOn.stoppedMessage)
     }
 
-    public func resumed() {
+    private func resumed() {
         if input == .relay {
             enterRawMode()
             thawOnWake = true

@@ -385,7 +385,7 @@ public final class SessionDriver {
         var messages: [String] = []
         do throws(AuthError) {
             let password = try read()
-            let tty = frontEnd.terminalName
+            let tty = info.signOnSource?.tty
             let role: Role
             if atLockScreen {
                 role = try credentials.unlock(name: user, password: password, tty: tty, messages: &messages).role
@@ -605,7 +605,7 @@ public final class SessionDriver {
     private func suspend() {
         send(.lifecycle(.suspend))
         guard !hasEnded, let signals else { return }
-        frontEnd.willStop()
+        frontEnd.received(.suspend)
         let stoppedAt = clock.now
         signals.stopUntilContinued()
         resumedFromOwnStop = true  // this resume stands for the SIGCONT byte now in the pipe
@@ -615,7 +615,7 @@ public final class SessionDriver {
     /// The front end takes the terminal back before the requests (a lock) are performed.
     private func resume(away: Duration) {
         let sent = chain.send(.lifecycle(.resume(away: away)))
-        frontEnd.resumed()
+        frontEnd.received(.resume(away: away))
         perform(sent.requests)
     }
 
@@ -651,7 +651,7 @@ public final class SessionDriver {
                 uid: getuid(),
                 user: user,
                 role: role.rawValue,
-                tty: frontEnd.terminalName,
+                tty: info.signOnSource?.tty,
                 peer: { if case .ssh(let peer, _, _) = info.signOnSource { peer } else { nil } }(),
                 started: SessionEntry.utcNow(),
                 state: state

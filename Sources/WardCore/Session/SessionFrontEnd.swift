@@ -19,11 +19,9 @@ public protocol SessionFrontEnd: AnyObject {
     /// The descriptor the loop watches for input.
     var inputFD: Int32 { get }
 
-    /// The terminal a sign-on is recorded on (`ward user list`), nil without one.
-    var terminalName: String? { get }
-
     /// Where the session signs on from, for the audit log: a terminal (an SSH login when the
-    /// executable says so) or a script.
+    /// executable says so) or a script. Its `tty` is the terminal a sign-on is recorded on
+    /// (`ward user list`).
     var signOnSource: SignOnSource { get }
 
     /// The earliest moment the front end has something to do (a held escape key, a held redraw).
@@ -89,18 +87,13 @@ public protocol SessionFrontEnd: AnyObject {
     func commandFinished(_ line: Line, _ outcome: SessionDriver.LineOutcome)
 
     /// A signal's event passed the chain and the session goes on: act on it (cancel the line
-    /// being typed, redraw for a new window size).
+    /// being typed, redraw for a new window size). `.suspend`: Ctrl-Z passed the chain and the
+    /// process stops next; hand back what the stop must not keep. `.resume`: the process was
+    /// continued (`fg`) and the chain has heard for how long it was away; its requests come next.
     func received(_ event: Lifecycle)
 
     /// `signal` ends the session: say so, where it stopped.
     func stopping(by signal: UnixSignal)
-
-    /// Ctrl-Z passed the chain: the process stops next. Hand back what the stop must not keep.
-    func willStop()
-
-    /// The process was continued (`fg`), and the chain has heard for how long it was away;
-    /// its requests come next.
-    func resumed()
 
     /// The session has ended and every plugin is removed: the last words before the exit.
     func ended(_ reason: SignOffReason, status: ExitStatus)

@@ -85,8 +85,6 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         self.pages = pages
     }
 
-    public var terminalName: String? { signOn.terminalName }
-
     public var signOnSource: SignOnSource { signOn.signOnSource }
 
     public var nextDeadline: Instant? {
@@ -366,6 +364,10 @@ public final class TerminalFrontEnd: SessionFrontEnd {
 
     public func received(_ event: Lifecycle) {
         switch event {
+        case .suspend:
+            willStop()
+        case .resume:
+            resumed()
         case .interrupt where input == .shell:
             editor.cancelLine()
         case .interrupt where input == .pager:
@@ -392,7 +394,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
     public func stopping(by signal: UnixSignal) {}
 
     /// Ctrl-Z: the screen is cleared and the terminal handed back before the process stops.
-    public func willStop() {
+    private func willStop() {
         leaveAlternateScreen()
         signOn.clearForStop()
         Terminal.write(TerminalSignOn.stoppedMessage)
@@ -400,7 +402,7 @@ public final class TerminalFrontEnd: SessionFrontEnd {
         terminal.restore()
     }
 
-    public func resumed() {
+    private func resumed() {
         if input == .pager {
             pageRedrawDue = driver.clock.now
         } else if input == .shell {

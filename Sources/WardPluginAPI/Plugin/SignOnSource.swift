@@ -28,6 +28,14 @@ public enum SignOnSource: Equatable, Sendable {
         self = .ssh(peer: String(fields[0]), port: port, tty: tty)
     }
 
+    /// The terminal's device, nil for a script or a terminal without a name.
+    public var tty: String? {
+        switch self {
+        case .terminal(let tty), .ssh(_, _, let tty): tty
+        case .batch: nil
+        }
+    }
+
     /// `terminal`, `ssh` or `batch`, as the record's `via` field writes it.
     public var name: String {
         switch self {
