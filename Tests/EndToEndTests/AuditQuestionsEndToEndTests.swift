@@ -136,4 +136,34 @@ import Testing
         )
         #expect(try h.verifyAudit() == 0)
     }
+
+    /// The same at a terminal, as people type it: a clinician's `audit` is refused on screen,
+    /// and an auditor signed on in a second session of the home sees the count of what was
+    /// done, that refusal among it.
+    @Test func atATerminal_aClinicianIsRefused_andAnAuditorSeesTheRefusalCounted() throws {
+        let site = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded
+        let clinician = try TerminalHarness(site: site)
+        try clinician.signOn()
+        try clinician.enter("audit --count-by outcome")
+        try clinician.waitFor("'audit' is not allowed for the clinician role.")
+        _ = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "add", "audrey", "--role", "auditor", "--password-stdin"],
+            environment: [
+                "WARD_HOME": clinician.home.path, "WARD_SITE": clinician.siteFile.path,
+                "HOME": clinician.home.path,
+            ],
+            input: "audrey password\n"
+        )
+        try #require(TerminalHarness.lastStatus == 0)
+        let auditor = try TerminalHarness(sharing: clinician)
+        try auditor.waitFor("Username:")
+        try auditor.enter("audrey")
+        try auditor.waitFor("Password for audrey:")
+        try auditor.enter("audrey password")
+        try auditor.waitFor("ward>")
+        try auditor.enter("audit --kind audit-read --count-by outcome")
+        try auditor.waitFor("OUTCOME")
+        try auditor.waitFor("denied")
+    }
 }

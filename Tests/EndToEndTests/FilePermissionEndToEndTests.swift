@@ -204,9 +204,10 @@ import Testing
         return stat(path, &info) == 0 ? info.st_uid : nil
     }
 
-    /// Waits until `pid` is ward itself (setpriv has exec'd) and has `file` open.
+    /// Waits until `pid` is ward itself (setpriv has exec'd) and has `file` open. Once open, it
+    /// waits there the busy timeout (5 s); a loaded machine may take seconds to get it there.
     private func waitUntilOpen(_ pid: pid_t, _ file: String) throws {
-        try eventually("ward import to open \(file)", timeout: .seconds(4)) {
+        try eventually("ward import to open \(file)", timeout: .seconds(8)) {
             let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
             let open = fds.contains {
