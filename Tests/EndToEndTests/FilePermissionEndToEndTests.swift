@@ -206,14 +206,24 @@ import Testing
 
     /// Waits until `pid` is ward itself (setpriv has exec'd) and has `file` open. Once open, it
     /// waits there the busy timeout (5 s); a loaded machine may take seconds to get it there.
+    /// In a full parallel run this wait has timed out where the suite alone passes: a failure
+    /// says what the last look saw.
     private func waitUntilOpen(_ pid: pid_t, _ file: String) throws {
-        try eventually("ward import to open \(file)", timeout: .seconds(8)) {
-            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            let open = fds.contains {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == file
+        var seen = "nothing"
+        do {
+            try eventually("ward import to open \(file)", timeout: .seconds(15)) {
+                let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+                let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+                let open = fds.contains {
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == file
+                }
+                seen = "exe \(exe.isEmpty ? "unreadable" : exe), \(fds.count) descriptors, alive: \(kill(pid, 0) == 0)"
+                return exe.hasSuffix("/ward") && open
             }
-            return exe.hasSuffix("/ward") && open
+        } catch {
+            // What the last look saw, for the next person who meets this under load.
+            Issue.record("last seen: \(seen)")
+            throw error
         }
     }
 }

@@ -67,9 +67,17 @@ struct AuditCommand: ShellCommand {
 
     func run(in shell: Shell) throws -> CommandResult {
         guard let trail = shell.auditTrail else { throw ShellError("this session has no audit trail to read.") }
-        let answer = try trail.answer(question) { mrn in
-            guard let match = try? shell.records().lookUp(mrn: mrn) else { return nil }
-            return match.given.isEmpty ? match.family : "\(match.family), \(match.given)"
+        let answer: AuditAnswer
+        do {
+            answer = try trail.answer(question) { mrn in
+                guard let match = try? shell.records().lookUp(mrn: mrn) else { return nil }
+                return match.given.isEmpty ? match.family : "\(match.family), \(match.given)"
+            }
+        } catch {
+            // A question the trail could not answer may still quote it (the MRNs an ambiguous
+            // prefix starts): on record as a failed reading before the message is shown.
+            shell.noteSessionEvent(.auditRead(AuditReading(question: question.description, outcome: .failed)))
+            throw error
         }
         // On record before anything of the trail is shown; a refusal withholds it.
         shell.noteSessionEvent(.auditRead(AuditReading(question: question.description, outcome: .ok)))
