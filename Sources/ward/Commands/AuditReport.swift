@@ -40,13 +40,15 @@ extension Ward.Audit {
         var file: String?
 
         func validate() throws {
-            for (name, value) in [("--since", since), ("--until", until)] {
-                if let value, AuditTime.parse(value) == nil {
-                    throw ValidationError(
-                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30-05:00', 'today' or '30d'."
-                    )
-                }
-            }
+            _ = try question.filter()
+        }
+
+        /// The options as the question the shell's `audit report` asks too.
+        private var question: AuditQuestion {
+            var question = AuditQuestion(reportMRN: mrn)
+            question.since = since
+            question.until = until
+            return question
         }
 
         /// One access as the report lists it.
@@ -75,11 +77,7 @@ extension Ward.Audit {
 
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
-            let filter = AuditFilter(
-                since: since.flatMap { AuditTime.parse($0) },
-                until: until.flatMap { AuditTime.parse($0) },
-                actions: Set(AuditFilter.actionNames)
-            )
+            let filter = try question.filter()
             let query = try AuditQuery(path: path, filter: filter, typedMRNs: [mrn])
             for warning in query.warnings { StandardError.report(warning) }
             Ward.Audit.recordReading(global: global)
@@ -157,16 +155,21 @@ extension Ward.Audit {
             return days
         }
 
+        /// The report's first line: the patient by name and MRN (the MRN alone without a name),
+        /// and how many accesses on how many days. `clean` is applied to the name and the MRN;
+        /// the shell, which sanitizes as it shows, passes the identity.
+        static func title(_ accounting: Accounting, clean: (String) -> String) -> String {
+            let mrn = clean(accounting.mrn)
+            let who = accounting.name.map { "\(clean($0)) (MRN \(mrn))" } ?? "MRN \(mrn)"
+            let count = accounting.days.reduce(0) { $0 + $1.accesses.count }
+            let days = accounting.days.count
+            return "Accesses to the record of \(who): \(count) in \(days) day\(days == 1 ? "" : "s") (times UTC)."
+        }
+
         /// The report for people: the patient, then each day's accesses in aligned columns. Every
         /// field is escaped: names and reasons came from records and users.
         static func text(_ accounting: Accounting) -> String {
-            let who =
-                accounting.name.map { "\(Sanitizer.line($0)) (MRN \(Sanitizer.line(accounting.mrn)))" }
-                ?? "MRN \(Sanitizer.line(accounting.mrn))"
-            let count = accounting.days.reduce(0) { $0 + $1.accesses.count }
-            var out =
-                "Accesses to the record of \(who): \(count) in \(accounting.days.count) day"
-                + (accounting.days.count == 1 ? "" : "s") + " (times UTC).\n"
+            var out = title(accounting, clean: Sanitizer.line) + "\n"
             let header = ["TIME", "USER", "ROLE", "ACTION", "SECTION", "OUTCOME", "REASON"]
             let rows = accounting.days.flatMap(\.accesses).map {
                 [$0.time, $0.user, $0.role, $0.action, $0.section, $0.outcome, $0.reason].map(Sanitizer.line)

@@ -108,43 +108,25 @@ extension Ward.Audit {
         var file: String?
 
         func validate() throws {
-            for (name, value) in [("--since", since), ("--until", until)] {
-                if let value, AuditTime.parse(value) == nil {
-                    throw ValidationError(
-                        "\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30', "
-                            + "'2026-11-22T09:30-05:00', 'today', 'yesterday' or a duration ago such as '30d' or '2h'."
-                    )
-                }
-            }
-            for value in action where !AuditFilter.actionNames.contains(value) {
-                throw ValidationError(
-                    "--action '\(value)' is not an action; choose from \(AuditFilter.actionNames.joined(separator: ", "))."
-                )
-            }
-            _ = try kinds()
+            _ = try question.filter()
         }
 
-        /// The `--kind` values as kinds, nil when none was given.
-        private func kinds() throws(ValidationError) -> Set<AuditEntry.Kind>? {
-            guard !kind.isEmpty else { return nil }
-            do throws(AuditFilter.UnknownKind) {
-                return try AuditFilter.kinds(kind)
-            } catch {
-                let known = AuditEntry.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ValidationError("--kind '\(error.value)' is not a record kind; choose from \(known).")
-            }
+        /// The options as the question the shell's `audit` asks too (`AuditQuestion.filter`).
+        private var question: AuditQuestion {
+            var question = AuditQuestion()
+            question.users = user
+            question.mrns = mrn
+            question.actions = action
+            question.outcomes = outcome.map(\.rawValue)
+            question.kinds = kind
+            question.since = since
+            question.until = until
+            return question
         }
 
         func run() throws {
             let path = try Ward.Audit.logPath(file: file, global: global)
-            let filter = AuditFilter(
-                users: user.isEmpty ? nil : Set(user),
-                since: since.flatMap { AuditTime.parse($0) },
-                until: until.flatMap { AuditTime.parse($0) },
-                outcomes: outcome.isEmpty ? nil : Set(outcome),
-                kinds: try kinds(),
-                actions: action.isEmpty ? nil : Set(action)
-            )
+            let filter = try question.filter()
             let query = try AuditQuery(path: path, filter: filter, typedMRNs: mrn)
             for warning in query.warnings { StandardError.report(warning) }
             Ward.Audit.recordReading(global: global)

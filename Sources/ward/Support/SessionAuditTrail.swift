@@ -11,21 +11,20 @@ struct SessionAuditTrail: AuditTrail {
     let path: String
 
     func answer(_ question: AuditQuestion, patientName: (String) -> String?) throws -> AuditAnswer {
-        let filter = try Self.filter(question)
+        let filter = try question.filter()
         if let typed = question.reportMRN {
-            var report = filter
-            report.actions = Set(AuditFilter.actionNames)
-            let query = try AuditQuery(path: path, filter: report, typedMRNs: [typed])
+            let query = try AuditQuery(path: path, filter: filter, typedMRNs: [typed])
             let records = query.records.map(\.record)
             let mrn = records.first?.mrn ?? typed
-            let days = Ward.Audit.Report.days(records)
-            let count = days.reduce(0) { $0 + $1.accesses.count }
-            let who = patientName(mrn).map { "\($0) (MRN \(mrn))" } ?? "MRN \(mrn)"
+            let accounting = Ward.Audit.Report.Accounting(
+                mrn: mrn,
+                name: patientName(mrn),
+                days: Ward.Audit.Report.days(records)
+            )
             return AuditAnswer(
-                title:
-                    "Accesses to the record of \(who): \(count) in \(days.count) day\(days.count == 1 ? "" : "s") (times UTC).",
+                title: Ward.Audit.Report.title(accounting, clean: { $0 }),
                 headers: ["DAY", "TIME", "USER", "ROLE", "ACTION", "SECTION", "OUTCOME", "REASON"],
-                rows: days.flatMap { day in
+                rows: accounting.days.flatMap { day in
                     day.accesses.map {
                         [day.day, $0.time, $0.user, $0.role, $0.action, $0.section, $0.outcome, $0.reason]
                     }
@@ -46,44 +45,6 @@ struct SessionAuditTrail: AuditTrail {
             headers: AuditTable.header,
             rows: records.map { AuditTable.row($0, clean: { $0 }) },
             warnings: query.warnings
-        )
-    }
-
-    /// The filters of `question`, checked as `ward audit show` checks its options.
-    static func filter(_ question: AuditQuestion) throws -> AuditFilter {
-        func time(_ name: String, _ value: String?) throws -> Int64? {
-            guard let value else { return nil }
-            guard let time = AuditTime.parse(value) else {
-                throw ValidationError(
-                    "--\(name) '\(value)' is not a time; write '2026-11-22', '2026-11-22T09:30-05:00', 'today' or '30d'."
-                )
-            }
-            return time
-        }
-        for value in question.actions where !AuditFilter.actionNames.contains(value) {
-            throw ValidationError(
-                "--action '\(value)' is not an action; choose from \(AuditFilter.actionNames.joined(separator: ", "))."
-            )
-        }
-        let outcomes = try question.outcomes.map { value in
-            guard let outcome = RecordAccess.Outcome(rawValue: value) else {
-                throw ValidationError("--outcome '\(value)' is not one of ok, denied, failed or started.")
-            }
-            return outcome
-        }
-        let kinds: Set<AuditEntry.Kind>?
-        do throws(AuditFilter.UnknownKind) {
-            kinds = question.kinds.isEmpty ? nil : try AuditFilter.kinds(question.kinds)
-        } catch {
-            throw ValidationError("--kind '\(error.value)' is not a record kind.")
-        }
-        return AuditFilter(
-            users: question.users.isEmpty ? nil : Set(question.users),
-            since: try time("since", question.since),
-            until: try time("until", question.until),
-            outcomes: outcomes.isEmpty ? nil : Set(outcomes),
-            kinds: kinds,
-            actions: question.actions.isEmpty ? nil : Set(question.actions)
         )
     }
 }
