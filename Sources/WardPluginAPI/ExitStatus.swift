@@ -17,6 +17,9 @@ public struct ExitStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let dataError = ExitStatus(rawValue: 65)
     /// EX_NOINPUT: a file named on the command line cannot be opened.
     public static let noInput = ExitStatus(rawValue: 66)
+    /// A service Ward needs is not there (EX_UNAVAILABLE): the kernel cannot sandbox a program `ward exec`
+    /// would run.
+    public static let unavailable = ExitStatus(rawValue: 69)
     /// EX_CANTCREAT: Ward will not write where it was asked to (`ward demo` into a home that
     /// holds other records).
     public static let cannotCreate = ExitStatus(rawValue: 73)

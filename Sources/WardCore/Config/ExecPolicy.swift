@@ -31,6 +31,16 @@ public struct ExecPolicy: Equatable, Sendable {
         case kill
     }
 
+    /// What a user may add after the site's own arguments (`user-args`).
+    public enum UserArguments: String, Equatable, Sendable, CaseIterable {
+        /// Anything: the sandbox alone bounds what the program can do with it.
+        case any
+        /// Only names of files the program may read or write (`read`, `write`); no options.
+        case files
+        /// Nothing: the program runs with the site's arguments alone.
+        case none
+    }
+
     /// The rules for one program: the table's own, else `[exec]`'s, else Ward's defaults.
     public struct Rules: Equatable, Sendable {
         public var onLock: OnLock = .freeze
@@ -38,6 +48,20 @@ public struct ExecPolicy: Equatable, Sendable {
         public var recordArguments = false
         /// Bytes sent to the program after it is thawed (`redraw-key`); empty for none.
         public var redrawKey: [UInt8] = []
+        /// Arguments the site puts before the user's (`args`), e.g. `["-safe", "-readonly"]`.
+        public var arguments: [String] = []
+        /// What the user may add after them (`user-args`).
+        public var userArguments: UserArguments = .any
+        /// Absolute paths (files or directories) the program may read beyond the system's
+        /// program and library directories (`read`).
+        public var read: [String] = []
+        /// Absolute paths it may write, and read (`write`).
+        public var write: [String] = []
+        /// Absolute paths of programs it may start (`may-run`); every other exec fails with EPERM.
+        public var mayRun: [String] = []
+        /// Whether the kernel's sandbox is required (`sandbox = "on"`, the default); `"off"`
+        /// runs the program with Ward's own rights, which `ward config check` warns of.
+        public var sandbox = true
 
         public init() {}
     }
@@ -138,6 +162,11 @@ public enum ExecRefusal: WardError, Equatable {
     case nothingAllowed(command: String, file: String)
     /// Allowed, but no such program on Ward's fixed PATH (or at the absolute path).
     case notFound(command: String, searched: [String])
+    /// An argument the program's `user-args` does not let the user add.
+    case argumentNotAllowed(program: String, argument: String, reason: String)
+    /// The kernel cannot sandbox the program (no Landlock, no seccomp), and the site has not
+    /// turned its sandbox off.
+    case sandboxUnavailable(program: String, reason: String)
 
     public var description: String {
         switch self {
@@ -150,6 +179,11 @@ public enum ExecRefusal: WardError, Equatable {
             searched.isEmpty
                 ? "\(command): no such executable file."
                 : "\(command): not found in \(searched.joined(separator: ":")) (Ward never uses your PATH)."
+        case .argumentNotAllowed(let program, let argument, let reason):
+            "\(program): the argument '\(Sanitizer.line(argument))' is not allowed: \(reason)"
+        case .sandboxUnavailable(let program, let reason):
+            "\(program) cannot run: \(reason). Ward runs a program only inside its sandbox; "
+                + "the site may turn it off for this program (sandbox = \"off\"), at the cost described in ward-site.toml(5)."
         }
     }
 
@@ -157,6 +191,8 @@ public enum ExecRefusal: WardError, Equatable {
         switch self {
         case .notAllowed, .nothingAllowed: .authenticationFailed
         case .notFound: ExitStatus(rawValue: 127)
+        case .argumentNotAllowed: .authenticationFailed
+        case .sandboxUnavailable: .unavailable
         }
     }
 }
