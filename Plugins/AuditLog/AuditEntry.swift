@@ -104,9 +104,14 @@ public struct AuditEntry: Equatable, Sendable {
 
         // MARK: ward exec
 
-        /// `ward exec` started a program: `path`, and `arguments` only where the site records
-        /// them (`[exec] record-arguments`).
+        /// `ward exec` started a program: `path`, `arguments` (the site's then the user's, a
+        /// password in one masked), and its sandbox: `sandbox` (`landlock N, seccomp`, or `off`),
+        /// `read`, `write` and `may-run` (what the site let it reach, beyond the system's
+        /// directories).
         case execStart = "exec-start"
+        /// The program, or one it started, tried to start a program the site did not allow
+        /// (`may-run`); the exec failed. `path` as it named it, `process` (its pid), `reason`.
+        case execDenied = "exec-denied"
         /// The program `ward exec` ran ended: `status` (its exit status, or 128 + the signal)
         /// and `signal` when a signal ended it.
         case execExit = "exec-exit"
@@ -447,8 +452,27 @@ extension AuditEntry {
     /// `arguments` is one string, each argument quoted as a shell would need it: a record is
     /// flat (`CanonicalJSON`).
     public static func execStart(_ start: ProgramStart) -> AuditEntry {
-        let arguments = start.arguments.map { [(key: "arguments", value: CanonicalJSON.Value.string(shellWords($0)))] }
-        return AuditEntry(.execStart, [("path", .string(start.path))] + (arguments ?? []))
+        var details: [(key: String, value: CanonicalJSON.Value)] = [("path", .string(start.path))]
+        if let arguments = start.arguments { details.append(("arguments", .string(shellWords(arguments)))) }
+        if let sandbox = start.sandbox {
+            let parts = (sandbox.landlockABI > 0 ? ["landlock \(sandbox.landlockABI)"] : []) + (sandbox.seccomp ? ["seccomp"] : [])
+            details += [
+                ("sandbox", .string(parts.joined(separator: ", "))),
+                ("read", .string(shellWords(sandbox.read))),
+                ("write", .string(shellWords(sandbox.write))),
+                ("may-run", .string(shellWords(sandbox.mayRun))),
+            ]
+        } else {
+            details.append(("sandbox", .string("off")))
+        }
+        return AuditEntry(.execStart, details)
+    }
+
+    public static func execDenied(_ attempt: ProgramExecAttempt) -> AuditEntry {
+        AuditEntry(
+            .execDenied,
+            [("path", .string(attempt.path)), ("process", .integer(Int64(attempt.process))), ("reason", .string(attempt.reason))]
+        )
     }
 
     public static func execExit(_ exit: ProgramExit) -> AuditEntry {

@@ -223,6 +223,8 @@ public final class AuditLog: Plugin {
             return record(.execStart(start), context: context, grantsAccess: true)
         case .programExited(let exit):
             record(.execExit(exit), context: context, grantsAccess: false)
+        case .programExecDenied(let attempt):
+            record(.execDenied(attempt), context: context, grantsAccess: false)
         case .auditRead(let reading):
             // A reading that cannot be recorded is not shown: the trail is what it would show.
             return record(.auditRead(reading), context: context, grantsAccess: reading.outcome == .ok)

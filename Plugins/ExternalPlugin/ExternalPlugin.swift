@@ -294,6 +294,11 @@ public final class ExternalPlugin: Plugin {
                     "kind": "session", "change": "program-exited", "status": .integer(Int(exit.status.rawValue)),
                     "user": user,
                 ]
+            case .programExecDenied(let attempt):
+                return [
+                    "kind": "session", "change": "program-exec-denied", "path": .string(attempt.path),
+                    "reason": .string(attempt.reason), "user": user,
+                ]
             case .auditRead(let reading):
                 return [
                     "kind": "session", "change": "audit-read", "question": .string(reading.question),

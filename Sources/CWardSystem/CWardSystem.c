@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -73,35 +72,6 @@ fail:;
     close(master);
     errno = saved;
     return -1;
-}
-
-int ward_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave, pid_t *pid) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    int result = posix_spawn_file_actions_init(&actions);
-    if (result != 0) return result;
-    result = posix_spawnattr_init(&attributes);
-    if (result != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return result;
-    }
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setsigdefault(&attributes, &all);
-    /* setsid comes before the file actions (glibc's spawni), so opening the slave, without
-       O_NOCTTY, makes it the new session's controlling terminal. */
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    if ((result = posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0)) == 0
-        && (result = posix_spawn_file_actions_adddup2(&actions, 0, 1)) == 0
-        && (result = posix_spawn_file_actions_adddup2(&actions, 0, 2)) == 0
-        && (result = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0) {
-        result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
-    }
-    posix_spawnattr_destroy(&attributes);
-    posix_spawn_file_actions_destroy(&actions);
-    return result;
 }
 
 int ward_pty_set_size(int master, unsigned short rows, unsigned short cols) {

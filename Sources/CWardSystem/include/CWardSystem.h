@@ -13,6 +13,8 @@
 #include <sys/types.h>
 #include <termios.h>
 
+#include "WardSandbox.h"
+
 /* Declared by unistd.h only under _GNU_SOURCE, which a module header cannot set. */
 extern int pipe2(int pipefd[2], int flags);
 
@@ -45,13 +47,6 @@ int ward_set_mmap_threshold(int bytes);
    gets `settings` (the user's terminal's, as script(1) copies them) and rows x cols. */
 int ward_pty_open(const struct termios *settings, unsigned short rows, unsigned short cols, char *name,
                   size_t name_size);
-
-/* Starts `path` with `argv` and `envp` in a new session whose controlling terminal is the pty
-   slave `slave` (standard input, output and error), every signal at its default and unblocked,
-   and no other descriptor of Ward's open. posix_spawn rather than fork: a fork of a process
-   with threads (the watchdog) may only call async-signal-safe functions before exec, which Swift
-   cannot promise. Returns 0 and the pid, or the errno of the failure (exec's included). */
-int ward_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave, pid_t *pid);
 
 /* TIOCSWINSZ on the master: the kernel sends SIGWINCH to the slave's foreground group when the
    size changes. */

@@ -298,6 +298,8 @@ public final class ExecFrontEnd: SessionFrontEnd {
                 }
             }
         }
+        answerExecs()
+        unwatchGate()
         guard let exit = supervisor.reap() else { return }
         driver.send(.session(.programExited(exit)))
         if supervisor.startsAgain { return }  // hung up at a lock: it starts again after unlocking
@@ -309,6 +311,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
     private func startOrThaw() {
         if let child = program.child, supervisor.startsAgain {
             driver.unwatch(child.exitFD)
+            unwatchGate()
         }
         if let exit = supervisor.endHungUp() {
             driver.send(.session(.programExited(exit)))
@@ -333,6 +336,22 @@ public final class ExecFrontEnd: SessionFrontEnd {
         guard let pty = program.terminal, let child = program.child else { return }
         driver.watch(pty.master) { [unowned self] in programReadable() }
         driver.watch(child.exitFD) { [unowned self] in programEnded() }
+        if let gate = supervisor.gate { driver.watch(gate.listener) { [unowned self] in answerExecs() } }
+    }
+
+    /// The program, or one it started, tried to start a program: the site's may-run go on, the
+    /// rest fail and are put on record. The program says so on its own screen (EPERM); Ward
+    /// draws nothing over it.
+    private func answerExecs() {
+        guard let gate = supervisor.gate else { return }
+        let answers = gate.answerWaiting()
+        if answers.closed { driver.unwatch(gate.listener) }
+        for attempt in answers.refused { driver.send(.session(.programExecDenied(attempt))) }
+    }
+
+    /// Stops watching for exec attempts before the program is forgotten (its listener closes).
+    private func unwatchGate() {
+        if let gate = supervisor.gate { driver.unwatch(gate.listener) }
     }
 
     /// How long the program has to handle the first of a redraw's two window sizes.
@@ -508,6 +527,7 @@ public final class ExecFrontEnd: SessionFrontEnd {
             driver.unwatchWritable(pty.master)
         }
         driver.unwatch(child.exitFD)
+        unwatchGate()
         // Well inside the watchdog's grace after SIGHUP or SIGTERM (`TerminationWatchdog`).
         if let exit = supervisor.end(grace: .milliseconds(300)) { driver.send(.session(.programExited(exit))) }
     }

@@ -12,6 +12,8 @@ import Glibc
 public final class ProgramRunner: CommandRunner {
     public let program: ExecProgram
     public let arguments: [String]
+    /// What the kernel lets it do.
+    public let sandbox: ExecSandbox
     /// The program's environment, `NAME=VALUE`.
     private let environment: [String]
     public private(set) var terminal: PseudoTerminal?
@@ -20,9 +22,10 @@ public final class ProgramRunner: CommandRunner {
     private var pending: [UInt8] = []
     private var passed: Line?
 
-    public init(program: ExecProgram, arguments: [String], environment: [String]) {
+    public init(program: ExecProgram, arguments: [String], environment: [String], sandbox: ExecSandbox) {
         self.program = program
         self.arguments = arguments
+        self.sandbox = sandbox
         self.environment = environment
     }
 
@@ -61,7 +64,13 @@ public final class ProgramRunner: CommandRunner {
     /// Starts the program in a new pseudo-terminal with `settings` and `size`.
     public func start(settings: termios, size: (rows: Int, columns: Int)) throws(SystemError) {
         let terminal = try PseudoTerminal(settings: settings, size: size)
-        child = try ChildProcess(path: program.path, arguments: arguments, environment: environment, terminal: terminal)
+        child = try ChildProcess(
+            path: program.path,
+            arguments: arguments,
+            environment: environment,
+            terminal: terminal,
+            sandbox: sandbox
+        )
         self.terminal = terminal
     }
 

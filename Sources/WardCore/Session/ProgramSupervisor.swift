@@ -1,13 +1,16 @@
 import Glibc
 
-/// The program `ward exec` runs, through a lock and a stop: started, frozen, continued, hung up
-/// and killed after a grace, started again after unlocking. `ExecFrontEnd` relays its keys and
-/// output; this type decides what happens to the process.
+/// The program `ward exec` runs, and every process it starts, through a lock and a stop:
+/// started in its sandbox, frozen, continued, hung up and killed after a grace, started again
+/// after unlocking, ended at sign-off. `ExecFrontEnd` relays its keys and output; this type
+/// decides what happens to the processes.
 ///
-/// At a lock the site chooses (`[exec] on-lock`): `freeze` stops it (SIGSTOP) until the unlock;
-/// `kill` hangs it up (SIGHUP, continued first if frozen, so that it can hear it), releases its
-/// terminal so nothing it prints is kept, and sends SIGKILL once `killGrace` has passed; it
-/// starts again after the unlock, and one unlocked within the grace is killed at once first.
+/// At a lock the site chooses (`[exec] on-lock`): `freeze` stops every process the program
+/// started (SIGSTOP to each, `ProgramProcesses`) until the unlock; `kill` hangs them up (SIGHUP,
+/// continued first if frozen, so that they can hear it), releases the terminal so nothing they
+/// print is kept, and sends SIGKILL once `killGrace` has passed; the program starts again after
+/// the unlock, and one unlocked within the grace is killed at once first. At sign-off every one
+/// of them ends, a job that left with `setsid` too.
 ///
 /// - Important: Not `Sendable`. It runs on the driver's loop thread.
 final class ProgramSupervisor {
@@ -19,6 +22,11 @@ final class ProgramSupervisor {
     private var isFrozen = false
     /// The program ended for a lock's `kill`: start it again after unlocking.
     private(set) var startsAgain = false
+    /// The processes of the program last started, kept after it ends: what it left behind is
+    /// ended at sign-off.
+    private var processes: ProgramProcesses?
+    /// Where its exec attempts are answered; nil without the sandbox.
+    private(set) var gate: ExecGate?
 
     init(runner: ProgramRunner, killGrace: Duration) {
         self.runner = runner
@@ -27,13 +35,14 @@ final class ProgramSupervisor {
 
     var program: ExecProgram { runner.program }
 
-    /// What the audit log records before the program starts.
+    /// What the audit log records before the program starts: the whole command line (a password
+    /// in it masked) and the sandbox.
     var start: ProgramStart {
-        let rules = program.rules
-        return ProgramStart(
+        ProgramStart(
             path: program.path,
-            arguments: rules.recordArguments ? runner.arguments : nil,
-            recordsInput: rules.recordInput
+            arguments: runner.arguments.map(ArgumentMask.masked),
+            recordsInput: program.rules.recordInput,
+            sandbox: runner.sandbox.description
         )
     }
 
@@ -41,19 +50,22 @@ final class ProgramSupervisor {
     func launch(settings: termios, size: (rows: Int, columns: Int)) throws(SystemError) {
         startsAgain = false
         try runner.start(settings: settings, size: size)
+        guard let child = runner.child else { return }
+        processes = ProgramProcesses(leader: child.pid, sandboxed: runner.sandbox.seccomp)
+        gate = child.execListener.map { ExecGate(listener: $0, mayRun: runner.sandbox.mayRun) }
     }
 
-    /// SIGSTOP, once: a lock or Ctrl-Z.
+    /// SIGSTOP to every process, once: a lock or Ctrl-Z.
     func freeze() {
         guard runner.isRunning, !isFrozen else { return }
-        runner.signal(SIGSTOP)
+        processes?.stopAll()
         isFrozen = true
     }
 
-    /// SIGCONT, when Ward stopped it.
+    /// SIGCONT to what Ward stopped.
     func thaw() {
         guard isFrozen else { return }
-        runner.signal(SIGCONT)
+        processes?.continueAll()
         isFrozen = false
     }
 
@@ -66,6 +78,7 @@ final class ProgramSupervisor {
             startsAgain = true
             runner.signal(SIGHUP)
             if isFrozen { runner.signal(SIGCONT) }
+            processes?.signalOthers(SIGHUP)
             isFrozen = false
             runner.releaseTerminal()  // its output is dropped unread, and the slave hung up
             killAt = now + killGrace
@@ -74,42 +87,62 @@ final class ProgramSupervisor {
         }
     }
 
-    /// SIGKILL for a program hung up at a lock whose grace has passed.
+    /// SIGKILL for the processes hung up at a lock whose grace has passed.
     func wake(now: Instant) {
         guard let due = killAt, now >= due else { return }
         killAt = nil
         runner.signal(SIGKILL)
+        processes?.signalOthers(SIGKILL)
+        processes?.reapLeftBehind()
     }
 
-    /// Unlocked within a `kill` lock's grace: the program it hung up ends now. Returns its exit,
-    /// nil when there was none to end.
+    /// Unlocked within a `kill` lock's grace: what it hung up ends now. Returns the program's
+    /// exit, nil when there was none to end.
     func endHungUp() -> ProgramExit? {
         guard startsAgain, let child = runner.child else { return nil }
+        processes?.signalOthers(SIGKILL)
         child.signal(SIGKILL, foreground: nil)
         let exit = child.reap(wait: true) ?? .killed(by: SIGKILL)
-        runner.forgetChild()
+        processes?.reapLeftBehind()
+        forget()
         killAt = nil
         return exit
     }
 
-    /// The program's process has ended: it is reaped and forgotten. Nil when it has not.
+    /// The program's process has ended: it is reaped and forgotten (what it started is not:
+    /// `end`). Nil when it has not.
     func reap() -> ProgramExit? {
         guard let exit = runner.child?.reap() else { return nil }
         runner.releaseTerminal()
-        runner.forgetChild()
+        forget()
         killAt = nil
         isFrozen = false
         return exit
     }
 
-    /// Ends the program, if it runs, within `grace` (SIGHUP, then SIGKILL), and forgets it.
-    /// Returns its exit, nil when none was running.
+    private func forget() {
+        runner.child?.closeExecListener()
+        gate = nil
+        runner.forgetChild()
+    }
+
+    /// Ends the program, if it runs, and every process it started, within about `grace` each
+    /// (SIGHUP and SIGTERM, then SIGKILL), and forgets them. Returns the program's exit, nil
+    /// when it was not running.
     @discardableResult
     func end(grace: Duration) -> ProgramExit? {
-        guard let child = runner.child, child.exit == nil else { return nil }
+        let child = runner.child.flatMap { $0.exit == nil ? $0 : nil }
+        if child != nil {
+            runner.signal(SIGHUP)
+            runner.signal(SIGCONT)
+        }
+        processes?.endOthers(grace: grace)
+        processes = nil
+        isFrozen = false
+        guard let child else { return nil }
         let exit = child.end(grace: grace, foreground: runner.terminal?.foregroundGroup)
         runner.releaseTerminal()
-        runner.forgetChild()
+        forget()
         return exit
     }
 }

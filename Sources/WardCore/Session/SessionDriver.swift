@@ -534,7 +534,7 @@ public final class SessionDriver {
             frontEnd.signingOff(reason)
             guard !hasEnded else { return }
         case .signOnFailed, .unlockFailed, .denied, .abandoned, .accessed, .accessedTogether, .promptReady,
-            .programStarted, .programExited, .auditRead:
+            .programStarted, .programExited, .programExecDenied, .auditRead:
             break
         }
         let sent = chain.send(.session(event))

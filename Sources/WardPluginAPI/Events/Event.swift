@@ -83,6 +83,9 @@ public enum SessionEvent: Equatable, Sendable {
     case programStarted(ProgramStart)
     /// The program `ward exec` ran has ended (by itself, or ended by Ward on a lock or sign-off).
     case programExited(ProgramExit)
+    /// The program, or one it started, tried to start a program the site did not allow: the
+    /// exec has already failed; this is for the record.
+    case programExecDenied(ProgramExecAttempt)
     /// An auditor read the audit trail from the shell (`audit`), or another role was refused
     /// it: told before anything of the trail is shown, so that reading the trail is itself on
     /// record; a `deny` withholds the answer.

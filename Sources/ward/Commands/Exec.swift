@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltInPlugins
 import CScrub
+import CWardSystem
 import Glibc
 import WardCore
 
@@ -59,14 +60,18 @@ extension Ward {
             precondition(ward_scrub_installed() == 1)
             let site = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             let program = try site.exec.program(for: command[0])
+            let sandbox = try Self.sandbox(for: program)
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
             }
             let setup = try SessionSetup(global: global, user: user, site: site)
+            // What the program leaves behind (a `setsid` job) becomes Ward's to end, not init's.
+            guard ward_set_child_subreaper() == 0 else { throw SystemError("prctl(PR_SET_CHILD_SUBREAPER)") }
             let runner = ProgramRunner(
                 program: program,
                 arguments: Array(command.dropFirst()),
-                environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted()
+                environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted(),
+                sandbox: sandbox
             )
             let frontEnd = ExecFrontEnd(
                 terminal: terminal,
@@ -78,6 +83,19 @@ extension Ward {
             )
             try setup.runSession(frontEnd: frontEnd, runner: runner, user: user, resumes: false)
         }
+    }
+}
+
+extension Ward.Exec {
+    /// The program's sandbox on this kernel; refused (69) when the kernel cannot build it.
+    ///
+    /// `WARD_SANDBOX_PROBE=fail` makes the probe fail as an old kernel's would: the tests see
+    /// the refusal on any kernel. It can only take the sandbox away, never give a program more.
+    static func sandbox(for program: ExecProgram) throws(ExecRefusal) -> ExecSandbox {
+        if let probe = getenv("WARD_SANDBOX_PROBE"), String(cString: probe) == "fail" {
+            return try ExecSandbox(program: program, landlockABI: -ENOSYS)
+        }
+        return try ExecSandbox(program: program)
     }
 }
 
