@@ -455,7 +455,9 @@ extension AuditEntry {
         var details: [(key: String, value: CanonicalJSON.Value)] = [("path", .string(start.path))]
         if let arguments = start.arguments { details.append(("arguments", .string(shellWords(arguments)))) }
         if let sandbox = start.sandbox {
-            let parts = (sandbox.landlockABI > 0 ? ["landlock \(sandbox.landlockABI)"] : []) + (sandbox.seccomp ? ["seccomp"] : [])
+            let parts =
+                (sandbox.landlockABI > 0 ? ["landlock \(sandbox.landlockABI)"] : [])
+                + (sandbox.seccomp ? ["seccomp"] : [])
             details += [
                 ("sandbox", .string(parts.joined(separator: ", "))),
                 ("read", .string(shellWords(sandbox.read))),
@@ -471,7 +473,10 @@ extension AuditEntry {
     public static func execDenied(_ attempt: ProgramExecAttempt) -> AuditEntry {
         AuditEntry(
             .execDenied,
-            [("path", .string(attempt.path)), ("process", .integer(Int64(attempt.process))), ("reason", .string(attempt.reason))]
+            [
+                ("path", .string(attempt.path)), ("process", .integer(Int64(attempt.process))),
+                ("reason", .string(attempt.reason)),
+            ]
         )
     }
 

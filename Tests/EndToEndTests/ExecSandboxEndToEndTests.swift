@@ -40,8 +40,11 @@ import Testing
 
         // The attack as it was first made: a shell from -cmd, before the first prompt.
         let s = try TerminalHarness(
-            ["exec", "--user", TerminalHarness.user, "--", "sqlite3", "-readonly", "-cmd", ".shell echo pwned-$((6*7))",
-             ":memory:"],
+            [
+                "exec", "--user", TerminalHarness.user, "--", "sqlite3", "-readonly", "-cmd",
+                ".shell echo pwned-$((6*7))",
+                ":memory:",
+            ],
             sharing: t
         )
         try s.waitFor("Password for alice:")

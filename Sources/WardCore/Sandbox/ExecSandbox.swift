@@ -84,7 +84,8 @@ public struct ExecSandbox: Equatable, Sendable {
         guard seccompNotify == 1 else {
             throw .sandboxUnavailable(
                 program: program.name,
-                reason: "this kernel cannot hand a program's exec to Ward to answer (seccomp user notification, Linux 5.5)"
+                reason:
+                    "this kernel cannot hand a program's exec to Ward to answer (seccomp user notification, Linux 5.5)"
             )
         }
         self.landlockABI = Int(landlockABI)
