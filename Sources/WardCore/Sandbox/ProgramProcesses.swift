@@ -5,9 +5,11 @@ import Glibc
 /// subreaper, became Ward's children when their parent ended. A lock stops them all; sign-off
 /// ends them all.
 ///
-/// A process that left is told from Ward's other children (external plugins) by two marks a
-/// program cannot take off: it started after the program, and it carries one seccomp filter more
-/// than Ward (the exec filter) when the program runs sandboxed.
+/// A process that left is told from Ward's other children (external plugins, which may be
+/// started again at any time) by marks a program cannot take off: it started after the program,
+/// and it carries one seccomp filter more than Ward (the exec filter). Without the sandbox
+/// (`sandbox = "off"`) the only mark left is the program's session, which `setsid` leaves: such
+/// a job is not found then (ward-site.toml(5) says so).
 ///
 /// - Important: Not `Sendable`. It runs on the driver's loop thread.
 final class ProgramProcesses {
@@ -50,7 +52,7 @@ final class ProgramProcesses {
 
     private func isLeftBehind(_ pid: pid_t, _ entry: ProcessTable.Entry?) -> Bool {
         guard let entry, entry.start >= leaderStart else { return false }
-        return !sandboxed || (ProcessTable.seccompFilters(pid) ?? 0) > wardFilters
+        return sandboxed ? (ProcessTable.seccompFilters(pid) ?? 0) > wardFilters : entry.session == leader
     }
 
     /// SIGSTOP to every member, again until no new one appears (a process stopped cannot start
@@ -103,7 +105,7 @@ final class ProgramProcesses {
     /// a zombie.
     func reapLeftBehind() {
         for (pid, entry) in ProcessTable.read()
-        where entry.parent == ward && pid != leader && entry.state == "Z" && entry.start >= leaderStart {
+        where entry.parent == ward && pid != leader && entry.state == "Z" && isLeftBehind(pid, entry) {
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }
@@ -125,6 +127,8 @@ enum ProcessTable {
         var parent: pid_t
         /// `R`, `S`, `T`, `Z`…
         var state: Character
+        /// Its session's leader.
+        var session: pid_t
         /// Clock ticks after boot.
         var start: UInt64
     }
@@ -147,11 +151,11 @@ enum ProcessTable {
     static func entry(_ pid: pid_t) -> Entry? {
         guard let text = contents("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        // After the name: state (3), ppid (4) … starttime (22).
+        // After the name: state (3), ppid (4), pgrp (5), session (6) … starttime (22).
         guard fields.count > 19, let state = fields[0].first, let parent = pid_t(fields[1]),
-            let start = UInt64(fields[19])
+            let session = pid_t(fields[3]), let start = UInt64(fields[19])
         else { return nil }
-        return Entry(parent: parent, state: state, start: start)
+        return Entry(parent: parent, state: state, session: session, start: start)
     }
 
     /// The number of seccomp filters `pid` runs under (`Seccomp_filters` in /proc/PID/status).
