@@ -203,7 +203,7 @@ static void send_listener(int socket, int listener, int report) {
 
 /* Between fork and exec: system calls only (the parent has threads). */
 static void run_child(const struct ward_sandbox *sandbox, const char *path, char *const argv[], char *const envp[],
-                      const char *slave, int report, int socket) {
+                      const char *slave, int report, int socket, pid_t parent) {
     struct sigaction standard;
     memset(&standard, 0, sizeof standard);
     standard.sa_handler = SIG_DFL;
@@ -212,6 +212,9 @@ static void run_child(const struct ward_sandbox *sandbox, const char *path, char
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
 
+    /* Ward killed outright (SIGKILL) takes the program with it; what the program started still
+       loses its terminal, which the kernel hangs up when Ward's end of it closes. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(127);
     if (setsid() < 0) child_fail(report, WARD_STAGE_TERMINAL, errno);
     int terminal = open(slave, O_RDWR);  /* a session leader's first terminal becomes its own */
     if (terminal < 0) child_fail(report, WARD_STAGE_TERMINAL, errno);
@@ -294,11 +297,12 @@ int ward_sandbox_spawn(const struct ward_sandbox *sandbox, const char *path, cha
     sigset_t all, before;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &before);
+    pid_t parent = getpid();
     pid_t child = fork();
     if (child == 0) {
         close(report[0]);
         if (sockets[0] >= 0) close(sockets[0]);
-        run_child(sandbox, path, argv, envp, slave, report[1], sockets[1]);
+        run_child(sandbox, path, argv, envp, slave, report[1], sockets[1], parent);
     }
     int error = errno;
     pthread_sigmask(SIG_SETMASK, &before, NULL);

@@ -143,6 +143,14 @@ import Testing
         #expect(!(try t.screenAndScrollback()).contains("LEAKED"))
     }
 
+    @Test func wardKilledOutright_takesItsProgramWithIt() throws {
+        let t = try Exec.start(["sqlite3"], site: Exec.site(allow: ["sqlite3"]))
+        try t.waitFor("sqlite>")
+        let program = try Exec.childPID(t)
+        kill(try t.wardPID(), SIGKILL)
+        try Exec.waitUntil("the program to end with Ward") { Exec.state(program) == nil || Exec.state(program) == "Z" }
+    }
+
     @Test func aKernelWithoutLandlock_refusesTheProgramWith69_beforeSignOn() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ward-exec-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
