@@ -23,8 +23,13 @@ extension Ward {
                 /usr/local/bin:/usr/bin:/bin, never your PATH. Put '--' before the command so that \
                 its own options are not taken for Ward's:
 
-                  ward exec -- sqlite3 -readonly extract.db
+                  ward exec -- sqlite3 extract.db
                   ward exec --user night -- psql -h db.example clinical
+
+                The site may put its own arguments first and limit yours to names of files the \
+                program may open, or to none (args, user-args): a refused argument exits 77 before \
+                sign-on. The program runs in a sandbox: it starts no other program unless the site \
+                allows it, and reads and writes only the system's and the site's paths.
 
                 Ward cannot wipe another program's memory: a frozen program keeps what it loaded. \
                 See ward(1), EXEC, and ward-site.toml(5), [exec].
@@ -53,19 +58,20 @@ extension Ward {
             }
         }
 
-        /// What the site allows is checked first (77, before anyone signs on), then the terminal
-        /// (64: a script has no `exec`).
+        /// What the site allows is checked first, the program and then its arguments (77, before
+        /// anyone signs on), then the terminal (64: a script has no `exec`).
         func run() throws {
             precondition(ward_scrub_installed() == 1)
             let site = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             let program = try site.exec.program(for: command[0])
+            let arguments = try program.commandLine(userArguments: Array(command.dropFirst()))
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
             }
             let setup = try SessionSetup(global: global, user: user, site: site)
             let runner = ProgramRunner(
                 program: program,
-                arguments: Array(command.dropFirst()),
+                arguments: arguments,
                 environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted()
             )
             let frontEnd = ExecFrontEnd(
