@@ -32,9 +32,13 @@ struct ConfigScratch {
     func remove() { removeTree(path) }
 }
 
-/// Removes a directory tree (the scratch directories only hold plain files and folders).
+/// Removes a directory tree: plain files, folders, and symbolic links, which are removed
+/// themselves, never followed (a test's link may point at /etc).
 private func removeTree(_ path: String) {
-    if let dir = opendir(path) {
+    var info = stat()
+    if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+        unlink(path)
+    } else if let dir = opendir(path) {
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)

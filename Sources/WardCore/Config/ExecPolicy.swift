@@ -4,13 +4,21 @@ import Glibc
 ///
 /// ```toml
 /// [exec]
-/// allow = ["psql", "/usr/bin/sqlite3"]   # a bare name is looked up on /usr/local/bin:/usr/bin:/bin
+/// allow = [                            # a bare name is looked up on /usr/local/bin:/usr/bin:/bin
+///     "psql",
+///     { program = "sqlite3", args = ["-safe", "-readonly"], user-args = "files", read = ["/srv/extracts"] },
+/// ]
 /// on-lock = "freeze"                     # freeze (SIGSTOP, redraw after unlocking) | kill
 /// record-input = false                   # true: the audit log holds every typed line (patient data)
-/// record-arguments = false               # true: exec-start records hold the arguments
 /// lock-key = "Ctrl-Backslash Ctrl-Backslash"  # one or two Ctrl keys that lock at once; "none"
 /// redraw-key = "none"                    # a key sent after unlocking under freeze, e.g. "Ctrl-L"
 /// kill-grace = "2s"                      # on-lock = "kill": SIGHUP, then SIGKILL after this
+/// args = []                              # put before the user's arguments
+/// user-args = "any"                      # any | files (names inside read/write) | none
+/// read = []                              # absolute paths readable beyond the system's
+/// write = []                             # absolute paths writable (and readable)
+/// may-run = []                           # absolute paths of helpers it may start
+/// sandbox = "on"                         # "off": Ward's own rights (a config check warning)
 ///
 /// [exec.commands.psql]                   # one allow entry, as written, with its own rules
 /// on-lock = "kill"
@@ -21,6 +29,11 @@ import Glibc
 /// installs Ward has not thereby allowed its users to run anything under it. A name is
 /// looked up on a fixed PATH, never the user's, so a `psql` in the user's `~/bin` is not the
 /// `psql` the site allowed; an absolute path must match an entry exactly.
+///
+/// An allowed program is trusted only as far as its rules say: sqlite3 with `.shell`, psql with
+/// `\!` and `less` with `!` each start any program, and each opens any file its user names. So
+/// the rules that bound it (its arguments, the paths of the sandbox, the helpers it may start)
+/// sit beside its entry, inline or in its own table, where whoever allows a program sees them.
 public struct ExecPolicy: Equatable, Sendable {
     /// What happens to the program when the session locks.
     public enum OnLock: String, Equatable, Sendable, CaseIterable {
@@ -88,6 +101,12 @@ public struct ExecPolicy: Equatable, Sendable {
     public var lockKey: [[UInt8]]
     /// How long a program has to end after SIGHUP before SIGKILL.
     public var killGrace: Duration
+    /// What `ward config check` warns of: valid settings that give away more than a site may
+    /// think (`sandbox = "off"`), or keys that no longer do anything.
+    public var warnings: [ExecPolicy.Warning] = []
+    /// Every `read`, `write` and `may-run` path with its line, for the checks that need the file
+    /// system and the home (`pathProblems`), which only `ward config check` makes.
+    var pathSettings: [PathSetting] = []
 
     /// No `[exec]` table: nothing may be wrapped.
     public static func none(file: String) -> ExecPolicy {
@@ -98,7 +117,9 @@ public struct ExecPolicy: Equatable, Sendable {
             defaults: Rules(),
             commands: [:],
             lockKey: defaultLockKey,
-            killGrace: .seconds(2)
+            killGrace: .seconds(2),
+            warnings: [],
+            pathSettings: []
         )
     }
 
@@ -200,6 +221,24 @@ public enum ExecRefusal: WardError, Equatable {
 // MARK: - Parsing
 
 extension ExecPolicy {
+    /// Something `ward config check` reports on standard error without failing: the policy is
+    /// valid, but gives away more than a site may think, or holds a key that no longer does
+    /// anything.
+    public struct Warning: Equatable, Sendable, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var message: String
+
+        public var description: String { (line > 0 ? "\(file):\(line): " : "\(file): ") + message }
+    }
+
+    /// One `read`, `write` or `may-run` path as the site file wrote it, normalised.
+    struct PathSetting: Equatable, Sendable {
+        var key: String
+        var path: String
+        var line: Int
+    }
+
     /// Reads `[exec]` from the site file; problems go to `errors`, each naming FILE:LINE.
     static func read(_ document: ConfigDocument, errors: inout [ConfigError]) -> ExecPolicy {
         let file = document.file
@@ -209,22 +248,8 @@ extension ExecPolicy {
             errors.append(.wrongType(file: file, line: policy.line, key: "exec", expected: "a table ([exec])"))
             return policy
         }
-        do {
-            policy.allow = try table.strings("allow") ?? []
-            for entry in policy.allow where entry.isEmpty || (entry.contains("/") && !entry.hasPrefix("/")) {
-                errors.append(
-                    .outOfRange(
-                        file: file,
-                        line: table.line(of: "allow"),
-                        key: "allow",
-                        value: "\"\(entry)\"",
-                        allowed:
-                            "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
-                    )
-                )
-            }
-        } catch { errors += (error as? ConfigError)?.all ?? [] }
-        policy.defaults = readRules(table, over: Rules(), errors: &errors)
+        let inline = readAllow(table, document: document, into: &policy, errors: &errors)
+        policy.defaults = readRules(table, over: Rules(), into: &policy, errors: &errors)
         do {
             if let text = try table.string("lock-key") {
                 if let keys = KeyName.parseSequence(text), keys.count <= 2 {
@@ -246,6 +271,14 @@ extension ExecPolicy {
         do {
             policy.killGrace = try table.duration("kill-grace", in: .milliseconds(100)...(.seconds(60))) ?? .seconds(2)
         } catch { errors += (error as? ConfigError)?.all ?? [] }
+        // Each program's rules over `[exec]`'s, and the table they were read from, for the
+        // line of a warning.
+        var ruleTables: [String: PluginSettings] = [:]
+        for (entry, settings) in inline {
+            policy.commands[entry] = readRules(settings, over: policy.defaults, into: &policy, errors: &errors)
+            errors += settings.unknownKeyErrors
+            ruleTables[entry] = settings
+        }
         if table.has("commands") {
             _ = try? table.table("commands")
             if let names = document.tableKeys(at: ["exec", "commands"]) {
@@ -263,6 +296,17 @@ extension ExecPolicy {
                         )
                         continue
                     }
+                    if let entry = ruleTables[name] {
+                        errors.append(
+                            .conflict(
+                                file: file,
+                                line: commandTable.line,
+                                message: "[exec.commands.\(header)] gives rules to \"\(name)\", and so does its "
+                                    + "inline entry in 'allow' at line \(entry.line); keep one of them."
+                            )
+                        )
+                        continue
+                    }
                     if !policy.allow.contains(name) {
                         errors.append(
                             .conflict(
@@ -273,8 +317,9 @@ extension ExecPolicy {
                             )
                         )
                     }
-                    policy.commands[name] = readRules(commandTable, over: policy.defaults, errors: &errors)
+                    policy.commands[name] = readRules(commandTable, over: policy.defaults, into: &policy, errors: &errors)
                     errors += commandTable.unknownKeyErrors
+                    ruleTables[name] = commandTable
                 }
             } else {
                 errors.append(
@@ -288,12 +333,104 @@ extension ExecPolicy {
             }
         }
         errors += table.unknownKeyErrors
+        var warned: Set<String> = []
+        for entry in policy.allow where !warned.contains(entry) && !(policy.commands[entry] ?? policy.defaults).sandbox {
+            warned.insert(entry)
+            let own = ruleTables[entry].flatMap { $0.has("sandbox") ? $0 : nil }
+            policy.warnings.append(
+                Warning(
+                    file: file,
+                    line: (own ?? table).line(of: "sandbox"),
+                    message: "\"\(Sanitizer.line(entry))\" runs outside the sandbox (sandbox = \"off\"): it may start "
+                        + "any program and read or write whatever the Ward account can, the records, the credential "
+                        + "store and the audit log included; see ward-site.toml(5), THE [exec] TABLE."
+                )
+            )
+        }
+        policy.warnings.sort { $0.line < $1.line }
         return policy
     }
 
-    /// The keys a program's rules take, over `base`: `on-lock`, `record-input`,
-    /// `record-arguments`, `redraw-key`.
-    private static func readRules(_ table: PluginSettings, over base: Rules, errors: inout [ConfigError]) -> Rules {
+    /// `allow`'s entries: names and absolute paths, and inline tables `{ program = "sqlite3", … }`
+    /// whose other keys are that program's rules, returned to be read over `[exec]`'s.
+    private static func readAllow(
+        _ table: PluginSettings,
+        document: ConfigDocument,
+        into policy: inout ExecPolicy,
+        errors: inout [ConfigError]
+    ) -> [(entry: String, settings: PluginSettings)] {
+        let file = table.file
+        guard let (value, _) = table.value("allow") else { return [] }
+        let expected = "an array of program names, absolute paths and tables such as { program = \"sqlite3\" }"
+        guard case .array(let items) = value else {
+            errors.append(.wrongType(file: file, line: table.line(of: "allow"), key: "allow", expected: expected))
+            return []
+        }
+        var inline: [(entry: String, settings: PluginSettings)] = []
+        for (index, item) in items.enumerated() {
+            let line = document.line(ofKey: "[\(index)]", in: ["exec", "allow"])
+            let entry: String
+            switch item {
+            case .string(let name):
+                entry = name
+            case .table(let fields):
+                guard let program = fields["program"] else {
+                    errors.append(.missingKey(file: file, line: line, key: "program", table: "an inline allow entry"))
+                    continue
+                }
+                guard case .string(let name) = program else {
+                    errors.append(.wrongType(file: file, line: line, key: "program", expected: "a string"))
+                    continue
+                }
+                if let earlier = inline.first(where: { $0.entry == name }) {
+                    errors.append(
+                        .conflict(
+                            file: file,
+                            line: line,
+                            message: "\"\(name)\" is listed with its rules twice in 'allow' (lines "
+                                + "\(earlier.settings.line) and \(line)); keep one of them."
+                        )
+                    )
+                    continue
+                }
+                let settings = PluginSettings(
+                    table: "the allow entry for \"\(name)\"",
+                    file: file,
+                    line: line,
+                    values: fields.mapValues { (value: $0, line: line) }
+                )
+                _ = try? settings.string("program")
+                inline.append((name, settings))
+                entry = name
+            default:
+                errors.append(.wrongType(file: file, line: line, key: "allow", expected: expected))
+                continue
+            }
+            if entry.isEmpty || entry.contains("\0") || (entry.contains("/") && !entry.hasPrefix("/")) {
+                errors.append(
+                    .outOfRange(
+                        file: file,
+                        line: line,
+                        key: "allow",
+                        value: "\"\(entry)\"",
+                        allowed: "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
+                    )
+                )
+            }
+            policy.allow.append(entry)
+        }
+        return inline
+    }
+
+    /// The keys a program's rules take, over `base`: `on-lock`, `record-input`, `redraw-key`,
+    /// `args`, `user-args`, `read`, `write`, `may-run`, `sandbox`, and the retired
+    /// `record-arguments`, still accepted so that an old site file keeps working.
+    private static func readRules(
+        _ table: PluginSettings,
+        over base: Rules,
+        into policy: inout ExecPolicy,
+        errors: inout [ConfigError]
+    ) -> Rules {
         var rules = base
         do {
             if let choice = try table.choice("on-lock", from: OnLock.allCases.map(\.rawValue)) {
@@ -303,9 +440,19 @@ extension ExecPolicy {
         do { rules.recordInput = try table.bool("record-input") ?? rules.recordInput } catch {
             errors += (error as? ConfigError)?.all ?? []
         }
-        do { rules.recordArguments = try table.bool("record-arguments") ?? rules.recordArguments } catch {
-            errors += (error as? ConfigError)?.all ?? []
-        }
+        do {
+            if let recorded = try table.bool("record-arguments") {
+                rules.recordArguments = recorded
+                policy.warnings.append(
+                    Warning(
+                        file: table.file,
+                        line: table.line(of: "record-arguments"),
+                        message: "'record-arguments' no longer does anything: exec-start always records the "
+                            + "program's arguments (sanitized); remove the key."
+                    )
+                )
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
         do {
             if let text = try table.string("redraw-key") {
                 if let keys = KeyName.parseSequence(text), keys.count <= 1 {
@@ -323,21 +470,121 @@ extension ExecPolicy {
                 }
             }
         } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let arguments = try table.strings("args") {
+                if let bad = arguments.first(where: { $0.contains("\0") }) {
+                    errors.append(
+                        .outOfRange(
+                            file: table.file,
+                            line: table.line(of: "args"),
+                            key: "args",
+                            value: PluginSettings.Value.string(bad).description,
+                            allowed: "arguments without NUL (a program's arguments cannot hold one)"
+                        )
+                    )
+                } else {
+                    rules.arguments = arguments
+                }
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        do {
+            if let choice = try table.choice("user-args", from: UserArguments.allCases.map(\.rawValue)) {
+                rules.userArguments = UserArguments(rawValue: choice) ?? rules.userArguments
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        rules.read = readPaths("read", table, default: rules.read, into: &policy, errors: &errors)
+        rules.write = readPaths("write", table, default: rules.write, into: &policy, errors: &errors)
+        rules.mayRun = readPaths("may-run", table, default: rules.mayRun, into: &policy, errors: &errors)
+        if let (value, line) = table.value("sandbox") {
+            switch value {
+            case .string("on"): rules.sandbox = true
+            case .string("off"): rules.sandbox = false
+            default:
+                errors.append(
+                    .outOfRange(
+                        file: table.file,
+                        line: line,
+                        key: "sandbox",
+                        value: value.description,
+                        allowed: "\"on\", \"off\""
+                    )
+                )
+            }
+        }
         return rules
     }
 
-    /// `[exec]` as a site file would write it, for `ward config check`.
+    /// `read`, `write` or `may-run`: absolute paths, normalised (`//`, `/./` and a trailing `/`
+    /// dropped). `..` is refused rather than resolved: what a path names must be plain from the
+    /// site file, as a reader of it would take it.
+    private static func readPaths(
+        _ key: String,
+        _ table: PluginSettings,
+        default base: [String],
+        into policy: inout ExecPolicy,
+        errors: inout [ConfigError]
+    ) -> [String] {
+        let paths: [String]
+        do {
+            guard let written = try table.strings(key) else { return base }
+            paths = written
+        } catch {
+            errors += (error as? ConfigError)?.all ?? []
+            return base
+        }
+        let line = table.line(of: key)
+        var result: [String] = []
+        for path in paths {
+            let problem: String? =
+                if path.contains("\0") {
+                    "holds a NUL"
+                } else if !path.hasPrefix("/") {
+                    "is not an absolute path"
+                } else if path.split(separator: "/").contains("..") {
+                    "holds '..'"
+                } else {
+                    nil
+                }
+            if let problem {
+                errors.append(
+                    .outOfRange(
+                        file: table.file,
+                        line: line,
+                        key: key,
+                        value: PluginSettings.Value.string(path).description + ", which \(problem)",
+                        allowed: key == "may-run"
+                            ? "absolute paths of programs, such as \"/usr/bin/less\", without '..'"
+                            : "absolute paths of files or directories, such as \"/srv/extracts\", without '..'"
+                    )
+                )
+                continue
+            }
+            let normal = ExecProgram.normalised(path)
+            result.append(normal)
+            policy.pathSettings.append(PathSetting(key: key, path: normal, line: line))
+        }
+        return result
+    }
+
+    /// `[exec]` as a site file would write it, for `ward config check`: every program with
+    /// rules of its own in a table, each key spelled out, so that what a program may do is read
+    /// in one place whether the site wrote it inline, in a table or in `[exec]`.
     public var summary: String {
-        func quoted(_ items: [String]) -> String { "[" + items.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+        func quoted(_ items: [String]) -> String {
+            "[" + items.map { PluginSettings.Value.string($0).description }.joined(separator: ", ") + "]"
+        }
         func rules(_ r: Rules) -> String {
             "on-lock = \"\(r.onLock.rawValue)\"\nrecord-input = \(r.recordInput)\n"
-                + "record-arguments = \(r.recordArguments)\nredraw-key = \"\(KeyName.describe([r.redrawKey]))\"\n"
+                + "redraw-key = \"\(KeyName.describe([r.redrawKey]))\"\n"
+                + "args = \(quoted(r.arguments))\nuser-args = \"\(r.userArguments.rawValue)\"\n"
+                + "read = \(quoted(r.read))\nwrite = \(quoted(r.write))\nmay-run = \(quoted(r.mayRun))\n"
+                + "sandbox = \"\(r.sandbox ? "on" : "off")\"\n"
         }
         var out = "\n[exec]" + (line > 0 ? "    # line \(line)\n" : "    # built-in default: nothing may be wrapped\n")
         out += "allow = \(quoted(allow))\n" + rules(defaults)
         out += "lock-key = \"\(KeyName.describe(lockKey))\"\nkill-grace = \"\(DurationText.format(killGrace))\"\n"
         for (name, r) in commands.sorted(by: { $0.key < $1.key }) {
-            out += "\n[exec.commands.\"\(name)\"]\n" + rules(r)
+            out += "\n[exec.commands.\(PluginSettings.Value.string(name).description)]\n" + rules(r)
         }
         return out
     }

@@ -8,8 +8,10 @@
 /// Paths are the table's keys; an element of an array of tables adds `[i]` after its name, so
 /// the second `[[plugin]]` is `["plugin", "[1]"]` and its `[plugin.settings]` is
 /// `["plugin", "[1]", "settings"]`. A key written dotted (`a.b = 1`) is recorded under the
-/// table `a`. A key inside an inline table has no line of its own: `line(ofKey:in:)` falls back
-/// to the key that holds it, then to the table's header.
+/// table `a`. An element of an array value has the line it starts on, under the key's path with
+/// `[i]` added (`["exec", "allow", "[1]"]`), so that an inline table written as one entry of a
+/// list spanning lines is named by its own line. A key inside an inline table has no line of its
+/// own: `line(ofKey:in:)` falls back to the key that holds it, then to the table's header.
 struct TOMLLineIndex {
     private var tables: [[String]: Int] = [:]
     private var keys: [[String]: Int] = [:]
@@ -157,7 +159,7 @@ struct TOMLLineIndex {
                 if tables[path] == nil { tables[path] = line }
             }
             if let last = names.last { keys[path + [last]] = keys[path + [last]] ?? line }
-            skipValue()
+            skipValue(path: names.last.map { path + [$0] })
         }
 
         /// Dotted key parts up to `terminator`, which is left unread.
@@ -211,11 +213,20 @@ struct TOMLLineIndex {
         }
 
         /// The rest of a value: strings, nested arrays and inline tables, up to the end of its line.
-        /// Notes an array element that starts with `}` (see `firstMalformedLine`).
-        mutating func skipValue() {
+        /// Notes an array element that starts with `}` (see `firstMalformedLine`), and the line
+        /// each element of an array value at `path` starts on.
+        mutating func skipValue(path: [String]? = nil) {
             var open: [UInt8] = []  // the brackets and braces not yet closed, innermost last
             var atElementStart = false  // just after an array's `[` or `,`, blanks and comments aside
+            var elements = 0  // elements of the outermost array seen so far
             while let c = peek() {
+                if atElementStart, open == [UInt8(ascii: "[")], let path, c != UInt8(ascii: "]"),
+                    c != UInt8(ascii: " "), c != UInt8(ascii: "\t"), c != UInt8(ascii: "\r"),
+                    c != UInt8(ascii: "\n"), c != UInt8(ascii: "#")
+                {
+                    keys[path + ["[\(elements)]"]] = line
+                    elements += 1
+                }
                 switch c {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     skipString()

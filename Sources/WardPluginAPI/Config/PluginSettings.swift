@@ -72,7 +72,7 @@ public final class PluginSettings {
     public var unreadKeys: [(key: String, line: Int)] {
         values.filter { !read.contains($0.key) && !reserved.contains($0.key) }
             .map { ($0.key, $0.value.line) }
-            .sorted { $0.line < $1.line }
+            .sorted { ($0.line, $0.key) < ($1.line, $1.key) }
     }
 
     /// One "unknown key" error for each key present that no accessor read, each suggesting the
@@ -155,6 +155,12 @@ public final class PluginSettings {
         guard let (value, line) = take(key) else { return nil }
         guard case .table(let fields) = value else { throw wrongType(key, line, "a table") }
         return fields
+    }
+
+    /// The value as written, of whatever type, for a key that takes several (`[exec] allow`
+    /// holds names and inline tables).
+    package func value(_ key: String) -> (value: Value, line: Int)? {
+        take(key).map { (value: $0.0, line: $0.1) }
     }
 
     /// One of a fixed set of words (`fsync = "always"`).

@@ -34,6 +34,10 @@ extension Ward.Config {
                 runs the sessions): the home and the audit log must be that account's alone, the \
                 log's directory writable by it and by nobody else; a site file it may change is a \
                 warning. Exit 78 when a session would be refused for any of it, else 0.
+
+                A program [exec] runs outside its sandbox (sandbox = "off") is a warning, and so is \
+                a key that no longer does anything; a read, write or may-run path that reaches the \
+                home, the site file or the user file, or a may-run program not installed, is an error.
                 """
         )
 
@@ -64,6 +68,7 @@ extension Ward.Config {
                 throw error
             case .success(let policy):
                 printText(PolicyCheck.describe(policy, user: forUser, role: forRole), terminator: "")
+                for warning in policy.exec.warnings { StandardError.report("warning: \(warning)") }
                 try checkDeployment(policy)
             }
         }
@@ -126,6 +131,7 @@ enum PolicyCheck {
                 errors += error.all
             }
             do { try checked.requireGuards() } catch { errors += error.all }
+            errors += checked.exec.pathProblems(home: home, userFile: SitePolicy.userFilePath(environment: environment))
             policy = checked
         }
         if let error = ConfigError.combining(errors) { return .failure(error) }

@@ -24,8 +24,15 @@ extension Ward {
                 /usr/local/bin:/usr/bin:/bin, never your PATH. Put '--' before the command so that \
                 its own options are not taken for Ward's:
 
-                  ward exec -- sqlite3 -readonly extract.db
+                  ward exec -- sqlite3 extract.db
                   ward exec --user night -- psql -h db.example clinical
+
+                The site may put its own arguments first and limit yours to names of files the \
+                program may open, or to none (args, user-args): a refused argument exits 77 before \
+                sign-on. The program runs in a sandbox: it starts no other program unless the site \
+                allows it (each refusal is on record), reads and writes only the system's and the \
+                site's paths, and nothing it starts outlives the session. A kernel that cannot \
+                build the sandbox (Landlock, Linux 5.13) gets exit 69 unless the site turned it off.
 
                 Ward cannot wipe another program's memory: a frozen program keeps what it loaded. \
                 See ward(1), EXEC, and ward-site.toml(5), [exec].
@@ -54,12 +61,13 @@ extension Ward {
             }
         }
 
-        /// What the site allows is checked first (77, before anyone signs on), then the terminal
-        /// (64: a script has no `exec`).
+        /// What the site allows is checked first, the program and then its arguments (77, before
+        /// anyone signs on), then the terminal (64: a script has no `exec`).
         func run() throws {
             precondition(ward_scrub_installed() == 1)
             let site = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             let program = try site.exec.program(for: command[0])
+            let arguments = try program.commandLine(userArguments: Array(command.dropFirst()))
             let sandbox = try Self.sandbox(for: program)
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
@@ -69,7 +77,7 @@ extension Ward {
             guard ward_set_child_subreaper() == 0 else { throw SystemError("prctl(PR_SET_CHILD_SUBREAPER)") }
             let runner = ProgramRunner(
                 program: program,
-                arguments: Array(command.dropFirst()),
+                arguments: arguments,
                 environment: ConfigEnvironment.current.map { "\($0)=\($1)" }.sorted(),
                 sandbox: sandbox
             )
