@@ -143,6 +143,70 @@ import Testing
         #expect(!(try t.screenAndScrollback()).contains("LEAKED"))
     }
 
+    /// A site file whose `[exec]` allow list is `entries` as written (inline tables).
+    static func site(entries: String) -> String {
+        Exec.site(allow: []).replacingOccurrences(of: "allow = []", with: "allow = [\(entries)]")
+    }
+
+    @Test func aHelperInMayRun_runs_andNothingElse() throws {
+        let t = try Exec.start(
+            ["bash", "--norc", "--noprofile"],
+            site: Self.site(entries: "{ program = \"bash\", may-run = [\"/usr/bin/stty\"] }")
+        )
+        try t.waitFor("bash-")
+        try t.enter("/usr/bin/stty size")
+        try t.waitFor("30 100")
+        try t.enter("/usr/bin/ls /")
+        try t.waitFor("/usr/bin/ls: Operation not permitted")
+        try t.enter("exit")
+        #expect(try t.waitForExit() == 0)
+        let audit = try Exec.audit(t)
+        #expect(Self.deniedPaths(audit) == ["/usr/bin/ls"])
+        #expect(audit.first { $0.kind == "exec-start" }?.line.contains("\"may-run\":\"/usr/bin/stty\"") == true)
+    }
+
+    @Test func theManPagesExample_sqlite3WritesItsExtract_andItsOwnShellEscapeIsOff() throws {
+        let probe = try TerminalHarness(["--version"], site: Exec.site(allow: ["sqlite3"]))
+        _ = try probe.waitForExit()
+        let extracts = probe.directory.appendingPathComponent("extracts")
+        try FileManager.default.createDirectory(at: extracts, withIntermediateDirectories: true)
+        let entry =
+            "{ program = \"sqlite3\", args = [\"-safe\"], user-args = \"files\", write = [\"\(extracts.path)\"] }"
+        let database = extracts.appendingPathComponent("ward.db").path
+        let t = try TerminalHarness(
+            ["exec", "--user", TerminalHarness.user, "--", "sqlite3", database],
+            site: Self.site(entries: entry)
+        )
+        try t.waitFor("Password for alice:")
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("sqlite>")
+        try t.enter("create table extract(x); insert into extract values ('kept'); ")
+        try t.enter(".shell echo shell-$((6*7))")
+        try t.waitFor("cannot run .shell in safe mode")
+        try t.enter(".quit")
+        _ = try t.waitForExit()
+        #expect(try TerminalHarness.run("/usr/bin/sqlite3", [database, "select x from extract"]) == "kept\n")
+        #expect(!(try t.screenAndScrollback()).contains("shell-42"))
+    }
+
+    @Test func sandboxOff_runsOnAKernelWithoutLandlock_withWardsRights_andTheLogSaysOff() throws {
+        let t = try TerminalHarness(
+            ["exec", "--user", TerminalHarness.user, "--", "bash", "--norc", "--noprofile"],
+            site: Self.site(entries: "{ program = \"bash\", sandbox = \"off\" }"),
+            environment: ["WARD_SANDBOX_PROBE": "fail"]
+        )
+        try t.waitFor("Password for alice:")
+        try t.enter(TerminalHarness.password)
+        try t.waitFor("bash-")
+        try t.enter("stty size")
+        try t.waitFor("30 100")
+        try t.enter("exit")
+        #expect(try t.waitForExit() == 0)
+        let audit = try Exec.audit(t)
+        #expect(audit.first { $0.kind == "exec-start" }?.line.contains("\"sandbox\":\"off\"") == true)
+        #expect(Self.deniedPaths(audit).isEmpty)
+    }
+
     @Test func wardKilledOutright_takesItsProgramWithIt() throws {
         let t = try Exec.start(["sqlite3"], site: Exec.site(allow: ["sqlite3"]))
         try t.waitFor("sqlite>")
