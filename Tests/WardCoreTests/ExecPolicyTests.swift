@@ -1,5 +1,6 @@
+import Glibc
 import Testing
-import WardCore
+@testable import WardCore
 
 /// `[exec]`: what `ward exec` may wrap, and how.
 struct ExecPolicyTests {
