@@ -268,7 +268,7 @@ extension ExecPolicyTests {
             user-args = "some"
             read = ["srv/extracts"]
             write = ["/srv/../home/ward"]
-            may-run = ["/usr/bin/less\\u0000"]
+            may-run = ["/usr/bin/less", "less"]
             sandbox = false
 
             [exec.commands.psql]
@@ -288,7 +288,7 @@ extension ExecPolicyTests {
                     + "of files or directories, such as \"/srv/extracts\", without '..'.",
                 "6: site.toml:6: 'write' is \"/srv/../home/ward\", which holds '..'; allowed: absolute paths "
                     + "of files or directories, such as \"/srv/extracts\", without '..'.",
-                "7: site.toml:7: 'may-run' is \"/usr/bin/less\u{0}\", which holds a NUL; allowed: absolute paths "
+                "7: site.toml:7: 'may-run' is \"less\", which is not an absolute path; allowed: absolute paths "
                     + "of programs, such as \"/usr/bin/less\", without '..'.",
                 "8: site.toml:8: 'sandbox' is false; allowed: \"on\", \"off\".",
                 "11: site.toml:11: 'sandbox' is \"no\"; allowed: \"on\", \"off\".",
