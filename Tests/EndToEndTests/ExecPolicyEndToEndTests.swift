@@ -47,14 +47,15 @@ import Testing
 
     @Test func configCheck_refusesAPathThatHoldsTheHome_andAHelperNotInstalled() throws {
         let h = try BatchHome(site: Self.chain)
-        try (Self.chain + """
+        let exec = """
 
             [exec]
             allow = ["sqlite3"]
             read = ["\(h.directory.path)"]
             may-run = ["/usr/bin/no-such-helper"]
 
-            """).write(toFile: h.site, atomically: true, encoding: .utf8)
+            """
+        try (Self.chain + exec).write(toFile: h.site, atomically: true, encoding: .utf8)
         let check = try TerminalHarness.runToEnd(
             ["config", "check"],
             environment: h.environment,
@@ -84,7 +85,11 @@ import Testing
             "WARD_HOME": directory.appendingPathComponent("home").path, "WARD_SITE": site.path, "HOME": directory.path,
         ]
         func run(_ command: String...) throws -> (status: Int32, err: String) {
-            let result = try TerminalHarness.runToEnd(["exec", "--"] + command, environment: env, capturingIn: directory)
+            let result = try TerminalHarness.runToEnd(
+                ["exec", "--"] + command,
+                environment: env,
+                capturingIn: directory
+            )
             return (result.status, String(decoding: result.err, as: UTF8.self))
         }
 

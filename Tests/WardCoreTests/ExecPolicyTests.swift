@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import WardCore
 
 /// `[exec]`: what `ward exec` may wrap, and how.
@@ -390,7 +391,11 @@ extension ExecPolicyTests {
     // MARK: commandLine
 
     /// A program `user-args` and paths as given, named sqlite3.
-    private func program(_ userArguments: ExecPolicy.UserArguments, read: [String] = [], write: [String] = [])
+    private func program(
+        _ userArguments: ExecPolicy.UserArguments,
+        read: [String] = [],
+        write: [String] = []
+    )
         -> ExecProgram
     {
         var rules = ExecPolicy.Rules()
@@ -516,14 +521,16 @@ extension ExecPolicyTests {
         let policy = try SitePolicy.parse(text, file: site, plugins: standInPlugins).exec
         let problems = policy.pathProblems(home: home, userFile: scratch.path + "/out/config.toml")
             .map { "\($0.line): \($0)" }
-        let beside = ": a wrapped program never reaches the Ward home, the site file or the user file, so list paths "
+        let beside =
+            ": a wrapped program never reaches the Ward home, the site file or the user file, so list paths "
             + "beside them instead."
         #expect(
             problems == [
                 "3: \(site):3: 'read' holds \"\(scratch.path)/srv\", which holds the Ward home \(home)" + beside,
                 "3: \(site):3: 'read' holds \"\(scratch.path)/alias/ward/records.sqlite\", which lies inside the Ward "
                     + "home \(home)" + beside,
-                "4: \(site):4: 'write' holds \"\(scratch.path)/etc/site.toml\", which is the site file \(site)" + beside,
+                "4: \(site):4: 'write' holds \"\(scratch.path)/etc/site.toml\", which is the site file \(site)"
+                    + beside,
                 "4: \(site):4: 'write' holds \"\(scratch.path)/out\", which holds the user file "
                     + "\(scratch.path)/out/config.toml" + beside,
                 "5: \(site):5: 'may-run' holds \"/usr/bin/no-such-helper\", which is not an executable file here: the "
