@@ -28,17 +28,17 @@ import Testing
         )
         #expect(check.status == 0, "\(String(decoding: check.err, as: UTF8.self))")
         // Only these two: the deployment's own warnings depend on who runs the test.
-        let warnings = String(decoding: check.err, as: UTF8.self).split(separator: "\n")
-            .filter { $0.hasPrefix("ward: warning: \(h.site):") }
-        #expect(
-            warnings == [
-                "ward: warning: \(h.site):8: 'record-arguments' no longer does anything: exec-start always records "
-                    + "the program's arguments (sanitized); remove the key.",
-                "ward: warning: \(h.site):11: \"python3\" runs outside the sandbox (sandbox = \"off\"): it may start "
-                    + "any program and read or write whatever the Ward account can, the records, the credential store "
-                    + "and the audit log included; see ward-site.toml(5), THE [exec] TABLE.",
-            ]
-        )
+        let prefix = "ward: warning: \(h.site):"
+        let warnings: [String] = String(decoding: check.err, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix(prefix) }.map(String.init)
+        let recordArguments: String =
+            prefix + "8: 'record-arguments' no longer does anything: exec-start always records "
+            + "the program's arguments (sanitized); remove the key."
+        let sandboxOff: String =
+            prefix + "11: \"python3\" runs outside the sandbox (sandbox = \"off\"): it may start "
+            + "any program and read or write whatever the Ward account can, the records, the credential store "
+            + "and the audit log included; see ward-site.toml(5), THE [exec] TABLE."
+        #expect(warnings == [recordArguments, sandboxOff])
         let out = String(decoding: check.out, as: UTF8.self)
         #expect(out.contains("\n[exec.commands.\"python3\"]\n"))
         #expect(out.contains("args = [\"-safe\"]\nuser-args = \"files\"\nread = [\"/srv/extracts\"]\n"))
@@ -47,14 +47,15 @@ import Testing
 
     @Test func configCheck_refusesAPathThatHoldsTheHome_andAHelperNotInstalled() throws {
         let h = try BatchHome(site: Self.chain)
-        try (Self.chain + """
+        let exec = """
 
             [exec]
             allow = ["sqlite3"]
             read = ["\(h.directory.path)"]
             may-run = ["/usr/bin/no-such-helper"]
 
-            """).write(toFile: h.site, atomically: true, encoding: .utf8)
+            """
+        try (Self.chain + exec).write(toFile: h.site, atomically: true, encoding: .utf8)
         let check = try TerminalHarness.runToEnd(
             ["config", "check"],
             environment: h.environment,
@@ -84,7 +85,11 @@ import Testing
             "WARD_HOME": directory.appendingPathComponent("home").path, "WARD_SITE": site.path, "HOME": directory.path,
         ]
         func run(_ command: String...) throws -> (status: Int32, err: String) {
-            let result = try TerminalHarness.runToEnd(["exec", "--"] + command, environment: env, capturingIn: directory)
+            let result = try TerminalHarness.runToEnd(
+                ["exec", "--"] + command,
+                environment: env,
+                capturingIn: directory
+            )
             return (result.status, String(decoding: result.err, as: UTF8.self))
         }
 

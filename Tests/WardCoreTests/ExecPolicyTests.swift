@@ -1,5 +1,7 @@
+import Glibc
 import Testing
-import WardCore
+
+@testable import WardCore
 
 /// `[exec]`: what `ward exec` may wrap, and how.
 struct ExecPolicyTests {
@@ -267,7 +269,7 @@ extension ExecPolicyTests {
             user-args = "some"
             read = ["srv/extracts"]
             write = ["/srv/../home/ward"]
-            may-run = ["/usr/bin/less\\u0000"]
+            may-run = ["/usr/bin/less", "less"]
             sandbox = false
 
             [exec.commands.psql]
@@ -287,7 +289,7 @@ extension ExecPolicyTests {
                     + "of files or directories, such as \"/srv/extracts\", without '..'.",
                 "6: site.toml:6: 'write' is \"/srv/../home/ward\", which holds '..'; allowed: absolute paths "
                     + "of files or directories, such as \"/srv/extracts\", without '..'.",
-                "7: site.toml:7: 'may-run' is \"/usr/bin/less\u{0}\", which holds a NUL; allowed: absolute paths "
+                "7: site.toml:7: 'may-run' is \"less\", which is not an absolute path; allowed: absolute paths "
                     + "of programs, such as \"/usr/bin/less\", without '..'.",
                 "8: site.toml:8: 'sandbox' is false; allowed: \"on\", \"off\".",
                 "11: site.toml:11: 'sandbox' is \"no\"; allowed: \"on\", \"off\".",
@@ -389,7 +391,11 @@ extension ExecPolicyTests {
     // MARK: commandLine
 
     /// A program `user-args` and paths as given, named sqlite3.
-    private func program(_ userArguments: ExecPolicy.UserArguments, read: [String] = [], write: [String] = [])
+    private func program(
+        _ userArguments: ExecPolicy.UserArguments,
+        read: [String] = [],
+        write: [String] = []
+    )
         -> ExecProgram
     {
         var rules = ExecPolicy.Rules()
@@ -515,14 +521,16 @@ extension ExecPolicyTests {
         let policy = try SitePolicy.parse(text, file: site, plugins: standInPlugins).exec
         let problems = policy.pathProblems(home: home, userFile: scratch.path + "/out/config.toml")
             .map { "\($0.line): \($0)" }
-        let beside = ": a wrapped program never reaches the Ward home, the site file or the user file, so list paths "
+        let beside =
+            ": a wrapped program never reaches the Ward home, the site file or the user file, so list paths "
             + "beside them instead."
         #expect(
             problems == [
                 "3: \(site):3: 'read' holds \"\(scratch.path)/srv\", which holds the Ward home \(home)" + beside,
                 "3: \(site):3: 'read' holds \"\(scratch.path)/alias/ward/records.sqlite\", which lies inside the Ward "
                     + "home \(home)" + beside,
-                "4: \(site):4: 'write' holds \"\(scratch.path)/etc/site.toml\", which is the site file \(site)" + beside,
+                "4: \(site):4: 'write' holds \"\(scratch.path)/etc/site.toml\", which is the site file \(site)"
+                    + beside,
                 "4: \(site):4: 'write' holds \"\(scratch.path)/out\", which holds the user file "
                     + "\(scratch.path)/out/config.toml" + beside,
                 "5: \(site):5: 'may-run' holds \"/usr/bin/no-such-helper\", which is not an executable file here: the "

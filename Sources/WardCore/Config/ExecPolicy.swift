@@ -317,7 +317,12 @@ extension ExecPolicy {
                             )
                         )
                     }
-                    policy.commands[name] = readRules(commandTable, over: policy.defaults, into: &policy, errors: &errors)
+                    policy.commands[name] = readRules(
+                        commandTable,
+                        over: policy.defaults,
+                        into: &policy,
+                        errors: &errors
+                    )
                     errors += commandTable.unknownKeyErrors
                     ruleTables[name] = commandTable
                 }
@@ -334,8 +339,8 @@ extension ExecPolicy {
         }
         errors += table.unknownKeyErrors
         var warned: Set<String> = []
-        for entry in policy.allow where !warned.contains(entry) && !(policy.commands[entry] ?? policy.defaults).sandbox {
-            warned.insert(entry)
+        for entry in policy.allow where warned.insert(entry).inserted {
+            guard !(policy.commands[entry] ?? policy.defaults).sandbox else { continue }
             let own = ruleTables[entry].flatMap { $0.has("sandbox") ? $0 : nil }
             policy.warnings.append(
                 Warning(
@@ -413,7 +418,8 @@ extension ExecPolicy {
                         line: line,
                         key: "allow",
                         value: "\"\(entry)\"",
-                        allowed: "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
+                        allowed:
+                            "a program's name (looked up on \(searchPath.joined(separator: ":"))) or an absolute path"
                     )
                 )
             }
