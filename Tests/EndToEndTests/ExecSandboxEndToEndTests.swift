@@ -158,7 +158,7 @@ import Testing
         try t.waitFor("30 100")
         try t.enter("/usr/bin/ls /")
         try t.waitFor("/usr/bin/ls: Operation not permitted")
-        try t.enter("exit")
+        try t.enter("exit 0")
         #expect(try t.waitForExit() == 0)
         let audit = try Exec.audit(t)
         #expect(Self.deniedPaths(audit) == ["/usr/bin/ls"])
@@ -213,6 +213,21 @@ import Testing
         let program = try Exec.childPID(t)
         kill(try t.wardPID(), SIGKILL)
         try Exec.waitUntil("the program to end with Ward") { Exec.state(program) == nil || Exec.state(program) == "Z" }
+    }
+
+    @Test func aReadPathThatHoldsTheHome_isRefusedBySessionsToo_with78() throws {
+        let probe = try TerminalHarness(["--version"], site: Exec.site(allow: ["sqlite3"]))
+        _ = try probe.waitForExit()
+        let site = Self.site(entries: "{ program = \"sqlite3\", read = [\"\(probe.directory.path)\"] }")
+        try site.write(to: probe.siteFile, atomically: true, encoding: .utf8)
+        let env = ["WARD_HOME": probe.home.path, "WARD_SITE": probe.siteFile.path, "HOME": probe.directory.path]
+        let refused = try TerminalHarness.runToEnd(
+            ["exec", "--user", TerminalHarness.user, "--", "sqlite3"],
+            environment: env,
+            capturingIn: probe.directory
+        )
+        #expect(refused.status == 78)
+        #expect(String(decoding: refused.err, as: UTF8.self).contains("which holds the Ward home"))
     }
 
     @Test func aKernelWithoutLandlock_refusesTheProgramWith69_beforeSignOn() throws {

@@ -522,8 +522,8 @@ extension ExecPolicyTests {
         let problems = policy.pathProblems(home: home, userFile: scratch.path + "/out/config.toml")
             .map { "\($0.line): \($0)" }
         let beside =
-            ": a wrapped program never reaches the Ward home, the site file or the user file, so list paths "
-            + "beside them instead."
+            ": a wrapped program never reaches the Ward home, the site file, the user file or the audit log, so "
+            + "list paths beside them instead."
         #expect(
             problems == [
                 "3: \(site):3: 'read' holds \"\(scratch.path)/srv\", which holds the Ward home \(home)" + beside,
@@ -538,5 +538,12 @@ extension ExecPolicyTests {
             ]
         )
         #expect(policy.pathProblems(home: scratch.path + "/elsewhere", userFile: nil).count == 2)
+        // An audit log kept outside the home is guarded as the home is.
+        let kept = policy.pathProblems(
+            home: scratch.path + "/elsewhere",
+            userFile: nil,
+            auditLog: "/usr/share/doc/audit.jsonl"
+        )
+        #expect(kept.contains { "\($0)".contains("which holds the audit log /usr/share/doc/audit.jsonl") })
     }
 }

@@ -5,7 +5,7 @@ extension ExecPolicy {
     /// Landlock can only allow, never deny within what it allowed: a `read` of a directory that
     /// holds the Ward home would let the program read the credential store and the audit log
     /// whatever else the sandbox says. So a path that is, holds or lies inside the home, the
-    /// site file or the user file is an error, compared both as written and with its symbolic
+    /// site file, the user file or an audit log kept elsewhere is an error, compared both as written and with its symbolic
     /// links resolved. A `may-run` program that is not installed is an error here too, but a
     /// session does not check it: the program's own attempt to start it fails, and every other
     /// program still runs, so an uninstalled helper does not lock every user out.
@@ -13,13 +13,18 @@ extension ExecPolicy {
     /// - Parameters:
     ///   - home: The Ward home the sessions would use.
     ///   - userFile: The user file's path, if there is one.
+    ///   - auditLog: The audit log's path when the site keeps it outside the home.
     public func pathProblems(
         home: String,
         userFile: String?,
+        auditLog: String? = nil,
         isExecutable: (String) -> Bool = ExecPolicy.isExecutable
     ) -> [ConfigError] {
         var guarded = [(what: "the Ward home", path: home), (what: "the site file", path: file)]
         if let userFile { guarded.append((what: "the user file", path: userFile)) }
+        if let auditLog, Self.relation(of: auditLog, to: home) == nil {
+            guarded.append((what: "the audit log", path: auditLog))
+        }
         var problems: [ConfigError] = []
         for setting in pathSettings {
             let written = PluginSettings.Value.string(setting.path).description
@@ -41,7 +46,7 @@ extension ExecPolicy {
                         line: setting.line,
                         message: "'\(setting.key)' holds \(written), which \(relation) \(what) "
                             + "\(Sanitizer.line(path)): a wrapped program never reaches the Ward home, the site "
-                            + "file or the user file, so list paths beside them instead."
+                            + "file, the user file or the audit log, so list paths beside them instead."
                     )
                 )
             }

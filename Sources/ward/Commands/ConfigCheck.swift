@@ -131,7 +131,11 @@ enum PolicyCheck {
                 errors += error.all
             }
             do { try checked.requireGuards() } catch { errors += error.all }
-            errors += checked.exec.pathProblems(home: home, userFile: SitePolicy.userFilePath(environment: environment))
+            errors += checked.exec.pathProblems(
+                home: home,
+                userFile: SitePolicy.userFilePath(environment: environment),
+                auditLog: auditLogPath(checked, home: home)
+            )
             policy = checked
         }
         if let error = ConfigError.combining(errors) { return .failure(error) }

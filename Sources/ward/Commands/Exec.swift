@@ -69,6 +69,17 @@ extension Ward {
             let program = try site.exec.program(for: command[0])
             let arguments = try program.commandLine(userArguments: Array(command.dropFirst()))
             let sandbox = try Self.sandbox(for: program)
+            // A rule can only allow: a path that reaches the home or the audit log would hand
+            // them to the program, so the session refuses it too, not only `ward config check`
+            // (a missing may-run helper is the check's alone).
+            let home = WardHome.resolvePath(option: global.home)
+            let exposing = site.exec.pathProblems(
+                home: home,
+                userFile: SitePolicy.userFilePath(environment: ConfigEnvironment.current),
+                auditLog: PolicyCheck.auditLogPath(site, home: home),
+                isExecutable: { _ in true }
+            )
+            if let error = ConfigError.combining(exposing) { throw error }
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
             }
