@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Keystroke echo latency through `ward exec -- sqlite3`, plain `sqlite3`, `rlwrap sqlite3` and
-`script -qfc sqlite3 /dev/null`.
+"""Keystroke echo latency through `ward exec -- sqlite3` (in its sandbox, and with sandbox = "off"),
+plain `sqlite3`, `rlwrap sqlite3` and `script -qfc sqlite3 /dev/null`.
 
 A pty driver (issue 18): each program runs on a pseudo-terminal of its own; the driver types one
 key, times until the program's echo of it comes back, erases it again (Backspace, waiting for
@@ -74,21 +74,25 @@ def echo_time(master, key, expect):
 
 
 def prepare_ward(ward, directory):
+    """A home with the user bench, and two site files: sqlite3 in its sandbox (the default), and
+    sqlite3 with sandbox = "off", so that one run shows what the sandbox costs a key."""
     home = os.path.join(directory, "home")
-    site = os.path.join(directory, "site.toml")
-    with open(site, "w") as f:
-        f.write('[exec]\nallow = ["sqlite3"]\n\n[[plugin]]\nname = "idle-timer"\n\n'
-                '[[plugin]]\nname = "audit-log"\n\n[[plugin]]\nname = "suspend-guard"\n')
-    os.chmod(site, 0o600)
-    env = dict(os.environ, WARD_HOME=home, WARD_SITE=site, HOME=directory)
+    chain = '\n[[plugin]]\nname = "idle-timer"\n\n[[plugin]]\nname = "audit-log"\n\n[[plugin]]\nname = "suspend-guard"\n'
+    envs = []
+    for name, allow in (("site.toml", '"sqlite3"'), ("site-off.toml", '{ program = "sqlite3", sandbox = "off" }')):
+        site = os.path.join(directory, name)
+        with open(site, "w") as f:
+            f.write('[exec]\nallow = [%s]\n%s' % (allow, chain))
+        os.chmod(site, 0o600)
+        envs.append(dict(os.environ, WARD_HOME=home, WARD_SITE=site, HOME=directory))
     subprocess.run([ward, "user", "add", "bench", "--role", "clinician", "--password-stdin"],
-                   input=(PASSWORD + "\n").encode(), env=env, check=True, capture_output=True)
-    return env
+                   input=(PASSWORD + "\n").encode(), env=envs[0], check=True, capture_output=True)
+    return envs
 
 
 def start(name, argv, env):
     pid, master = spawn(argv, env)
-    if name == "ward exec":
+    if name.startswith("ward exec"):
         read_until(master, b"Password for bench:")
         os.write(master, (PASSWORD + "\r").encode())
     read_until(master, b"sqlite> ")
@@ -113,10 +117,13 @@ def main():
     directory = tempfile.mkdtemp(prefix="ward-echo-")
     try:
         base = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", HOME=directory)
-        ward_env = dict(prepare_ward(os.path.abspath(args.ward), directory), TERM="xterm-256color", LANG="C.UTF-8")
+        ward_env, unsandboxed_env = [dict(env, TERM="xterm-256color", LANG="C.UTF-8")
+                                     for env in prepare_ward(os.path.abspath(args.ward), directory)]
+        ward_exec = [os.path.abspath(args.ward), "exec", "--user", "bench", "--", "sqlite3"]
         programs = [
             ("sqlite3", [sqlite], base),
-            ("ward exec", [os.path.abspath(args.ward), "exec", "--user", "bench", "--", "sqlite3"], ward_env),
+            ("ward exec", ward_exec, ward_env),
+            ("ward exec (off)", ward_exec, unsandboxed_env),
             ("rlwrap sqlite3", [rlwrap, sqlite], base),
             ("script (relay)", [script, "-qfc", sqlite, "/dev/null"], base),
         ]
@@ -139,6 +146,7 @@ def main():
         print("keystroke echo latency, %d samples each (machine: %s, %d CPUs)" % (
             len(times["sqlite3"]), os.uname().machine, os.cpu_count()))
         print("%-16s %12s %12s" % ("program", "median (us)", "p99 (us)"))
+        # "ward exec (off)": the same binary with sandbox = "off" for sqlite3.
         for name, _, _ in programs:
             print("%-16s %12.1f %12.1f" % (name, statistics.median(times[name]) * 1e6, percentile(times[name], 99) * 1e6))
         plain = statistics.median(times["sqlite3"])
@@ -148,6 +156,8 @@ def main():
         print("script / sqlite3 median ratio:    %.2f (a bare pty relay)" % (relay / plain))
         print("ward exec / script median ratio:  %.2f (what Ward adds to a relay)" % (
             statistics.median(times["ward exec"]) / relay))
+        print("ward exec / ward exec (off):      %.2f (what the sandbox adds)" % (
+            statistics.median(times["ward exec"]) / statistics.median(times["ward exec (off)"])))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 

@@ -65,7 +65,6 @@ struct ExecPolicyTests {
         let psql = try policy.program(for: "psql", exists: exists)
         #expect(psql.rules.onLock == .kill)
         #expect(psql.rules.recordInput)
-        #expect(psql.rules.recordArguments)  // from [exec]
         #expect(psql.rules.redrawKey == [0x0C])
         let sqlite = try policy.program(for: "sqlite3", exists: exists)
         #expect(sqlite.rules.onLock == .freeze)

@@ -58,7 +58,6 @@ public struct ExecPolicy: Equatable, Sendable {
     public struct Rules: Equatable, Sendable {
         public var onLock: OnLock = .freeze
         public var recordInput = false
-        public var recordArguments = false
         /// Bytes sent to the program after it is thawed (`redraw-key`); empty for none.
         public var redrawKey: [UInt8] = []
         /// Arguments the site puts before the user's (`args`), e.g. `["-safe", "-readonly"]`.
@@ -447,8 +446,7 @@ extension ExecPolicy {
             errors += (error as? ConfigError)?.all ?? []
         }
         do {
-            if let recorded = try table.bool("record-arguments") {
-                rules.recordArguments = recorded
+            if try table.bool("record-arguments") != nil {
                 policy.warnings.append(
                     Warning(
                         file: table.file,
