@@ -156,6 +156,7 @@ import Testing
                 == "\(h.home)/records.sqlite: schema at version 7, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
     }
+}
 
 extension DbMigrateEndToEndTests {
     @Test func postgres_sessionRole_isNarrowedByTheOwnersMigration_andSessionsRunAsIt() throws {
@@ -174,7 +175,7 @@ extension DbMigrateEndToEndTests {
         try Self.site(url: "postgresql://\(session)@\(socket)/\(database)")
             .write(toFile: h.site, atomically: true, encoding: .utf8)
 
-        let migrate = try h.start(["--site", ownerSite, "db", "migrate", "--session-role", session])
+        let migrate = try h.start(["db", "migrate", "--site", ownerSite, "--session-role", session])
         #expect(try migrate.waitForExit(timeout: .seconds(30)) == 0, "\(migrate.standardError)")
         #expect(
             migrate.standardOutput.hasSuffix(

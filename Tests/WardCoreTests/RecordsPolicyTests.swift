@@ -121,8 +121,10 @@ import WardCore
             ]
         )
         #expect(
-            messages("[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@h1/r\"\ntarget-session-attrs = \"standby\"\n")
-                .first?.hasPrefix("site.toml:4:") == true
+            messages(
+                "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@h1/r\"\ntarget-session-attrs = \"standby\"\n"
+            )
+            .first?.hasPrefix("site.toml:4:") == true
         )
     }
 
@@ -139,7 +141,9 @@ import WardCore
             ]
         )
         let error = try #require(throws: ConfigError.self) {
-            try policy("[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@[fe80::1]/r\"\ntls = \"disable\"\n")
+            try policy(
+                "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@[fe80::1]/r\"\ntls = \"disable\"\n"
+            )
         }
         #expect(error.exitStatus.rawValue == 78)
         #expect("\(error)".contains("[fe80::1]:5432"))

@@ -9,7 +9,9 @@ import Testing
 @Suite struct PostgresSessionRoleTests {
     /// A database whose schema an owner role (not a superuser) has made, and a session role
     /// narrowed by the same run; their names.
-    static func migrated(_ server: PostgresServer) throws -> (
+    static func migrated(
+        _ server: PostgresServer
+    ) throws -> (
         database: String, owner: String, session: String
     ) {
         let database = try server.createDatabase("least")
@@ -30,7 +32,9 @@ import Testing
         )
         let result = try PostgresRecordStore.migrateSchema(settings: settings, sessionRole: session)
         #expect(result.sessionRole == session)
-        #expect(result.summary.hasSuffix("; session role \(session): SELECT on the records, INSERT on note, nothing else"))
+        #expect(
+            result.summary.hasSuffix("; session role \(session): SELECT on the records, INSERT on note, nothing else")
+        )
         return (database, owner, session)
     }
 

@@ -86,8 +86,8 @@ final class PostgresLink: Sendable {
                 passedOver.append((endpoint, reason))
             }
         }
-        if passedOver.count == 1, let (endpoint, reason) = passedOver.first {
-            throw StoreError.unavailable(server: endpoint.description, reason: reason)
+        if passedOver.count == 1, let only = passedOver.first {
+            throw StoreError.unavailable(server: only.0.description, reason: only.1)
         }
         throw StoreError.unavailable(
             server: settings.serverList,
@@ -111,7 +111,10 @@ final class PostgresLink: Sendable {
             future.whenSuccess { Self.closeSoon($0) }
             throw StoreError.unavailable(server: endpoint.description, reason: error.text)
         } catch {
-            throw StoreError.unavailable(server: endpoint.description, reason: Self.reason(connecting: error, to: endpoint))
+            throw StoreError.unavailable(
+                server: endpoint.description,
+                reason: Self.reason(connecting: error, to: endpoint)
+            )
         }
     }
 
@@ -127,7 +130,6 @@ final class PostgresLink: Sendable {
             )
             answer = try? rows.rows.first?.decode(String.self)
         } catch {
-            Self.closeSoon(connection)
             return "it did not say whether it accepts writes"
         }
         return answer == "off" ? nil : Self.readOnlyReason
