@@ -80,14 +80,11 @@ import Testing
             #expect(stored == "Before the failover.|Just after it.|After it.\n")
         } else {
             #expect(stored == "Before the failover.|After it.\n")
-            #expect(
-                p.standardError.contains(
-                    "<stdin>:3: records database error: the connection to the records server "
-                        + "\(primary.socketDirectory)/.s.PGSQL.\(primary.port) was lost during this command, "
-                        + "which may not have been done"
-                ),
-                "\(p.standardError)"
-            )
+            let lost: String =
+                "<stdin>:3: records database error: the connection to the records server "
+                + "\(primary.socketDirectory)/.s.PGSQL.\(primary.port) was lost during this command, "
+                + "which may not have been done"
+            #expect(p.standardError.contains(lost), "\(p.standardError)")
         }
         #expect(p.standardOutput.contains("After it."))
         #expect(!p.standardError.contains("SQLSTATE") && !p.standardError.contains("PSQLError"))
@@ -140,13 +137,10 @@ import Testing
             let ward = try h.start(arguments)
             ward.closeInput()
             #expect(try ward.waitForExit(timeout: .seconds(30)) == 78, "\(arguments)")
-            #expect(
-                ward.standardError.contains(
-                    "\(h.site):7: tls = \"disable\" would send the password and the records in the clear to "
-                        + "records.example.org:5432, which is not this host"
-                ),
-                "\(ward.standardError)"
-            )
+            let refusal: String =
+                "\(h.site):7: tls = \"disable\" would send the password and the records in the clear to "
+                + "records.example.org:5432, which is not this host"
+            #expect(ward.standardError.contains(refusal), "\(ward.standardError)")
         }
     }
 }

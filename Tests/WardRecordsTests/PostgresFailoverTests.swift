@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PostgresTestSupport
 import Testing
+import WardCore
 
 @testable import WardRecords
 
@@ -93,12 +94,11 @@ import Testing
         let refusal = try #require(throws: StoreError.self) {
             try reader.addNote(mrn: "F1", author: "alice", text: "on the standby", at: Date())
         }
-        #expect(
-            "\(refusal)"
-                == "records database error: the records server \(standbyName) is read-only (a standby, or "
-                + "default_transaction_read_only is on), so nothing was stored; target-session-attrs = \"any\" "
-                + "lets Ward read from a standby: set it to \"read-write\" to store notes"
-        )
+        let refusalText: String =
+            "records database error: the records server \(standbyName) is read-only (a standby, or "
+            + "default_transaction_read_only is on), so nothing was stored; target-session-attrs = \"any\" "
+            + "lets Ward read from a standby: set it to \"read-write\" to store notes"
+        #expect("\(refusal)" == refusalText)
         #expect(!"\(refusal)".contains("SQLSTATE"))
         #expect(try reader.patientCount() == 1)
         reader.close()
@@ -107,11 +107,10 @@ import Testing
         let alone = try #require(throws: StoreError.self) {
             try PostgresRecordStore(settings: Self.settings([standby], database))
         }
-        #expect(
-            "\(alone)"
-                == "cannot reach the records server \(standbyName): it is read-only (a standby, or "
-                + "default_transaction_read_only is on) and target-session-attrs is \"read-write\""
-        )
+        let aloneText: String =
+            "cannot reach the records server \(standbyName): it is read-only (a standby, or "
+            + "default_transaction_read_only is on) and target-session-attrs is \"read-write\""
+        #expect("\(alone)" == aloneText)
         #expect(alone.exitStatus.rawValue == 69)
     }
 
@@ -137,20 +136,20 @@ import Testing
         }
         stopper.start()
         let lost = try #require(throws: StoreError.self) { try store.rows("SELECT pg_sleep(8)") }
-        #expect(
-            "\(lost)"
-                == "records database error: the connection to the records server "
-                + "\(Self.socket(primary).description) was lost during this command, which may not have been "
-                + "done; the next command connects again, to the first of "
-                + "\(Self.settings([primary, standby], database).serverList) that will do"
-        )
+        let primaryName = Self.socket(primary).description
+        let servers = Self.settings([primary, standby], database).serverList
+        let lostText: String =
+            "records database error: the connection to the records server \(primaryName) was lost during "
+            + "this command, which may not have been done; the next command connects again, to the first of "
+            + "\(servers) that will do"
+        #expect("\(lost)" == lostText)
 
         // Until the standby is promoted no server will take a note, and the session says why.
         let none = try #require(throws: StoreError.self) {
             try store.addNote(mrn: "F1", author: "alice", text: "refused", at: Date())
         }
         #expect("\(none)".contains("it is read-only"))
-        #expect("\(none)".contains("no server socket there"))
+        #expect("\(none)".hasPrefix("cannot reach the records server \(servers): none will do (\(primaryName): "))
 
         try standby.promote()
         _ = try store.addNote(mrn: "F1", author: "alice", text: "second", at: Date())

@@ -111,11 +111,10 @@ import Testing
                     settings: Self.settings(server, database: database, host: host, caFile: server.caFile)
                 )
             }
-            #expect(
-                "\(error)"
-                    == "cannot reach the records server \(host):\(server.port): the server's TLS certificate does not "
-                    + "name \(host) (it is another server's, or the url should use a name the certificate gives)"
-            )
+            let expected: String =
+                "cannot reach the records server \(host):\(server.port): the server's TLS certificate does not "
+                + "name \(host) (it is another server's, or the url should use a name the certificate gives)"
+            #expect("\(error)" == expected)
             #expect(error.exitStatus.rawValue == 69)
         }
         #expect(try Self.wardConnectionsUseTLS(server, database) == "")

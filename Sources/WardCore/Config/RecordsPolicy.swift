@@ -212,7 +212,7 @@ public struct RecordsPolicy: Equatable, Sendable {
         guard let slash = rest.firstIndex(of: "/") else { return .failure(.noDatabase) }
         guard let database = decode(rest[rest.index(after: slash)...]), !database.isEmpty, !database.contains("/")
         else { return .failure(.noDatabase) }
-        var servers: [Server] = []
+        var servers: [ServerURL.Server] = []
         for part in hostList(rest[..<slash]) {
             switch parseServer(part) {
             case .success(let server): servers.append(server)
@@ -244,7 +244,7 @@ public struct RecordsPolicy: Equatable, Sendable {
     }
 
     /// One `HOST[:PORT]` of the host list.
-    private static func parseServer(_ text: Substring) -> Result<Server, URLProblem> {
+    private static func parseServer(_ text: Substring) -> Result<ServerURL.Server, URLProblem> {
         var hostPort = text
         var host: String
         if hostPort.hasPrefix("[") {
@@ -267,7 +267,7 @@ public struct RecordsPolicy: Equatable, Sendable {
             }
             port = number
         }
-        return .success(Server(host: host, port: port))
+        return .success(ServerURL.Server(host: host, port: port))
     }
 
     /// What is wrong with a `url`, as the error message says it.
