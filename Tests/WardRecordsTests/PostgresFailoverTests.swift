@@ -144,12 +144,19 @@ import WardCore
             + "\(servers) that will do"
         #expect("\(lost)" == lostText)
 
+        try Self.waitUntil("the primary is stopped and gone") {
+            !FileManager.default.fileExists(atPath: primary.directory)
+        }
         // Until the standby is promoted no server will take a note, and the session says why.
         let none = try #require(throws: StoreError.self) {
             try store.addNote(mrn: "F1", author: "alice", text: "refused", at: Date())
         }
         #expect("\(none)".contains("it is read-only"))
-        #expect("\(none)".hasPrefix("cannot reach the records server \(servers): none will do (\(primaryName): "))
+        #expect(
+            "\(none)".hasPrefix(
+                "cannot reach the records server \(servers): none will do (\(primaryName): no server socket there; "
+            )
+        )
 
         try standby.promote()
         _ = try store.addNote(mrn: "F1", author: "alice", text: "second", at: Date())

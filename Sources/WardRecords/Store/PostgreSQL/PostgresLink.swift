@@ -339,7 +339,8 @@ final class PostgresLink: Sendable {
 
     /// What went wrong connecting to `endpoint`, in Ward's words: never NIO's or the driver's text.
     static func reason(connecting error: any Error, to endpoint: PostgresSettings.Endpoint) -> String {
-        guard let error = error as? PSQLError else { return "cannot connect" }
+        // A Unix socket's connect fails before the driver wraps the error.
+        guard let error = error as? PSQLError else { return reason(cause: error, to: endpoint) }
         switch error.code {
         case .server:
             switch error.serverInfo?[.sqlState] {
@@ -354,33 +355,38 @@ final class PostgresLink: Sendable {
         case .unsupportedAuthMechanism: return "the server asks for an authentication method Ward does not support"
         case .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest: return "TLS could not be set up"
         default:
-            var cause = error.underlying
-            // A TCP connect through NIO's Happy Eyeballs reports each address's failure inside.
-            if let eyeballs = cause as? NIOConnectionError { cause = eyeballs.connectionErrors.first?.error ?? cause }
-            if let underlying = cause as? IOError {
-                switch underlying.errnoCode {
-                case ECONNREFUSED: return "connection refused"
-                case ENOENT: return "no server socket there"
-                case EHOSTUNREACH, ENETUNREACH: return "no route to the host"
-                default: break
-                }
-            }
-            if cause is NIOConnectionError || cause is ChannelError {
-                return "cannot connect (refused, unreachable or timed out)"
-            }
-            if let tls = cause as? NIOSSLExtraError, tls == .failedToValidateHostname,
-                case .tcp(let host, _) = endpoint
-            {
-                // A certificate the CA vouches for, but for another server: the url names a
-                // host the certificate does not, or someone else's server answers there.
-                return "the server's TLS certificate does not name \(host) (it is another server's, or "
-                    + "the url should use a name the certificate gives)"
-            }
-            if cause is NIOSSLError || cause is BoringSSLError {
-                return "the server's TLS certificate was not accepted"
-            }
-            return "cannot connect"
+            return reason(cause: error.underlying, to: endpoint)
         }
+    }
+
+    /// What a failure under the driver's (the socket's, TLS's) means, in Ward's words.
+    private static func reason(cause: (any Error)?, to endpoint: PostgresSettings.Endpoint) -> String {
+        var cause = cause
+        // A TCP connect through NIO's Happy Eyeballs reports each address's failure inside.
+        if let eyeballs = cause as? NIOConnectionError { cause = eyeballs.connectionErrors.first?.error ?? cause }
+        if let underlying = cause as? IOError {
+            switch underlying.errnoCode {
+            case ECONNREFUSED: return "connection refused"
+            case ENOENT: return "no server socket there"
+            case EHOSTUNREACH, ENETUNREACH: return "no route to the host"
+            default: break
+            }
+        }
+        if cause is NIOConnectionError || cause is ChannelError {
+            return "cannot connect (refused, unreachable or timed out)"
+        }
+        if let tls = cause as? NIOSSLExtraError, tls == .failedToValidateHostname,
+            case .tcp(let host, _) = endpoint
+        {
+            // A certificate the CA vouches for, but for another server: the url names a
+            // host the certificate does not, or someone else's server answers there.
+            return "the server's TLS certificate does not name \(host) (it is another server's, or "
+                + "the url should use a name the certificate gives)"
+        }
+        if cause is NIOSSLError || cause is BoringSSLError {
+            return "the server's TLS certificate was not accepted"
+        }
+        return "cannot connect"
     }
 
     /// How a statement's failure is told: these words, then the SQLSTATE (never the server's
