@@ -325,7 +325,7 @@ _ward_db_migrate() {
     repeating_flags=()
     non_repeating_flags=(--force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --site)
+    non_repeating_options=(--home --site --session-role)
     __ward_offer_flags_options 0
 
     # Offer option value completions
@@ -334,6 +334,9 @@ _ward_db_migrate() {
         return
         ;;
     '--site')
+        return
+        ;;
+    '--session-role')
         return
         ;;
     esac

@@ -34,7 +34,7 @@ function __ward_parse_tokens -S
             __ward_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'migrate'
-                __ward_parse_subcommand 0 'home=' 'site=' 'force' 'version' 'h/help'
+                __ward_parse_subcommand 0 'home=' 'site=' 'force' 'session-role=' 'version' 'h/help'
             end
         case 'user'
             __ward_parse_subcommand 0 'version' 'h/help'
@@ -180,6 +180,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward db" 
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward db migrate" home' -l 'home' -d 'The Ward home: records, credentials, audit log.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward db migrate" site' -l 'site' -d 'The site policy file.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward db migrate" force' -l 'force' -d 'Migrate even while Ward sessions are connected.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward db migrate" session-role' -l 'session-role' -d 'Leave this PostgreSQL role able to do what sessions do, and nothing else.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward db migrate" version' -l 'version' -d 'Show the version.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward db migrate" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward user" version' -l 'version' -d 'Show the version.'

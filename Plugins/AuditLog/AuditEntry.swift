@@ -400,13 +400,15 @@ extension AuditEntry {
     }
 
     /// `ward db migrate`: which database, and what it applied; `version` nil when the run failed
-    /// before it knew the schema's.
+    /// before it knew the schema's. `sessionRole`, the role `--session-role` narrowed to what
+    /// sessions need: who can write the records is the auditor's question too.
     public static func dbMigrate(
         backend: String,
         database: String,
         forced: Bool,
         version: Int?,
         applied: [String],
+        sessionRole: String? = nil,
         by user: UnixUser,
         status: ExitStatus?
     ) -> AuditEntry {
@@ -418,6 +420,7 @@ extension AuditEntry {
                 ("forced", .string(forced ? "yes" : "no")),
                 ("version", version.map { .integer(Int64($0)) } ?? .null),
                 ("applied", .string(applied.joined(separator: " "))),
+                ("session-role", sessionRole.map { .string($0) } ?? .null),
             ],
             status: status
         )

@@ -157,3 +157,59 @@ import Testing
         )
     }
 }
+
+extension DbMigrateEndToEndTests {
+    @Test func postgres_sessionRole_isNarrowedByTheOwnersMigration_andSessionsRunAsIt() throws {
+        let server = try PostgresServer.shared()
+        let database = try server.createDatabase("records")
+        let owner = server.uniqueName("owner")
+        let session = server.uniqueName("session")
+        try server.psql("CREATE ROLE \(owner) LOGIN; CREATE ROLE \(session) LOGIN")
+        try server.psql("GRANT CREATE ON SCHEMA public TO \(owner)", database: database)
+        let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F") + ":\(server.port)"
+        let h = try BatchHome(patients: 3)
+        // The administrator's site file names the owner; the sessions' names the session role.
+        let ownerSite = h.directory.appendingPathComponent("owner.toml").path
+        try Self.site(url: "postgresql://\(owner)@\(socket)/\(database)")
+            .write(toFile: ownerSite, atomically: true, encoding: .utf8)
+        try Self.site(url: "postgresql://\(session)@\(socket)/\(database)")
+            .write(toFile: h.site, atomically: true, encoding: .utf8)
+
+        let migrate = try h.start(["db", "migrate", "--site", ownerSite, "--session-role", session])
+        #expect(try migrate.waitForExit(timeout: .seconds(30)) == 0, "\(migrate.standardError)")
+        #expect(
+            migrate.standardOutput.hasSuffix(
+                "; session role \(session): SELECT on the records, INSERT on note, nothing else\n"
+            )
+        )
+        #expect(try Self.migrateRecords(h).last?["session-role"] as? String == session)
+        try server.psql(
+            """
+            INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'PG1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
+            INSERT INTO patient_name_token (token, patient_id) VALUES ('ada', 1), ('lovelace', 1);
+            """,
+            database: database
+        )
+        let ward = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
+        ward.send("find lovelace", "open PG1", "note Added by the session role.")
+        ward.closeInput()
+        #expect(try ward.waitForExit(timeout: .seconds(30)) == 0, "\(ward.standardError)")
+        #expect(
+            try server.psql("SELECT author, text FROM note", database: database) == "demo|Added by the session role.\n"
+        )
+        // What the session role's password gives, outside Ward: no change, no removal, no DDL.
+        for statement in ["UPDATE note SET text = 'x'", "DELETE FROM note", "DROP TABLE note"] {
+            #expect(throws: PostgresServer.Failure.self, "\(statement)") {
+                try server.psql("SET ROLE \(session); \(statement)", database: database)
+            }
+        }
+        #expect(try server.psql("SELECT text FROM note", database: database) == "Added by the session role.\n")
+
+        // A file has no roles.
+        let sqlite = try BatchHome(patients: 3)
+        let refused = try sqlite.start(["db", "migrate", "--session-role", session])
+        #expect(try refused.waitForExit(timeout: .seconds(30)) == 64)
+        #expect(refused.standardError.contains("--session-role is for records on PostgreSQL"))
+    }
+}

@@ -97,24 +97,15 @@ public final class PostgresServer: @unchecked Sendable {
 
     private let names = Mutex(0)
 
-    /// Makes a cluster and starts it; throws `.notInstalled` naming the package when a program is missing.
-    public init(tls: Bool = false) throws(Failure) {
-        for program in ["initdb", "pg_ctl", "postgres", "psql"] {
-            guard access("\(Self.binaries)/\(program)", X_OK) == 0 else {
-                throw .notInstalled("\(Self.binaries)/\(program)")
-            }
-        }
+    /// The names the TLS certificate is made for (`subjectAltName`) unless a test asks for others.
+    public static let certificateNames = ["DNS:localhost", "IP:127.0.0.1"]
+
+    /// Makes a cluster and starts it; throws `.notInstalled` naming the package when a program is
+    /// missing. With `tls`, the server's certificate names `certificateNames`.
+    public init(tls: Bool = false, certificateNames: [String] = PostgresServer.certificateNames) throws(Failure) {
+        try Self.requirePrograms(["initdb", "pg_ctl", "postgres", "psql"])
         if tls, access(Self.openssl, X_OK) != 0 { throw .notInstalled(Self.openssl, package: "openssl") }
-        runAs = getuid() == 0 ? "postgres" : nil
-        var template = Array("/tmp/ward-pg-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw .didNotStart("mkdtemp: \(String(cString: strerror(errno)))") }
-        directory = String(cString: made)
-        if let runAs {
-            guard let entry = getpwnam(runAs) else {
-                throw .didNotStart("no system user '\(runAs)': install the Debian package 'postgresql-15'")
-            }
-            chown(directory, entry.pointee.pw_uid, entry.pointee.pw_gid)
-        }
+        (runAs, directory) = try Self.makeDirectory()
         port = Self.freePort()
         let passwordFile = directory + "/pw"
         _ = FileManager.default.createFile(atPath: passwordFile, contents: Data((password + "\n").utf8))
@@ -124,7 +115,7 @@ public final class PostgresServer: @unchecked Sendable {
             "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
         do {
             if tls {
-                try makeCertificates()
+                try makeCertificates(names: certificateNames)
                 options += " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
             }
             try run(
@@ -145,6 +136,68 @@ public final class PostgresServer: @unchecked Sendable {
             stop()
             throw .didNotStart("\(error)\n\(log)")
         }
+    }
+
+    /// A streaming standby of `primary`: its base backup (`pg_basebackup -R`, which writes the
+    /// `primary_conninfo` and `standby.signal` that make it follow), started on a port of its
+    /// own and open for reading (hot standby). Stopped and removed as any server is.
+    public init(standbyOf primary: PostgresServer) throws(Failure) {
+        try Self.requirePrograms(["pg_ctl", "postgres", "psql"])
+        try Self.requirePrograms(["pg_basebackup"], package: "postgresql-client-15")
+        (runAs, directory) = try Self.makeDirectory()
+        port = Self.freePort()
+        do {
+            try run(
+                "pg_basebackup",
+                [
+                    "-h", primary.socketDirectory, "-p", "\(primary.port)", "-U", user, "-D", directory + "/data",
+                    "-R", "-X", "stream", "-c", "fast", "--no-sync",
+                ]
+            )
+            try run(
+                "pg_ctl",
+                [
+                    "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
+                    "-k \(directory) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300",
+                    "start",
+                ]
+            )
+        } catch {
+            let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+            stop()
+            throw .didNotStart("\(error)\n\(log)")
+        }
+    }
+
+    /// Ends this server's recovery (`pg_ctl promote`), returning once it accepts writes.
+    public func promote() throws(Failure) {
+        do {
+            try run("pg_ctl", ["-D", directory + "/data", "-w", "-t", "60", "promote"])
+        } catch {
+            throw .commandFailed("pg_ctl promote: \(error)")
+        }
+    }
+
+    /// Throws `.notInstalled`, naming `package`, for the first of `programs` that is missing.
+    private static func requirePrograms(_ programs: [String], package: String = "postgresql-15") throws(Failure) {
+        for program in programs where access("\(binaries)/\(program)", X_OK) != 0 {
+            throw .notInstalled("\(binaries)/\(program)", package: package)
+        }
+    }
+
+    /// Who runs the server programs (nil for the current user), and a new directory they own.
+    private static func makeDirectory() throws(Failure) -> (String?, String) {
+        let runAs = getuid() == 0 ? "postgres" : nil
+        var template = Array("/tmp/ward-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw .didNotStart("mkdtemp: \(String(cString: strerror(errno)))") }
+        let directory = String(cString: made)
+        if let runAs {
+            guard let entry = getpwnam(runAs) else {
+                throw .didNotStart("no system user '\(runAs)': install the Debian package 'postgresql-15'")
+            }
+            chown(directory, entry.pointee.pw_uid, entry.pointee.pw_gid)
+        }
+        return (runAs, directory)
     }
 
     deinit { stop() }
@@ -187,18 +240,18 @@ public final class PostgresServer: @unchecked Sendable {
     /// Where the Debian package `openssl` puts the program.
     public static let openssl = "/usr/bin/openssl"
 
-    /// A CA, and a server certificate it signs for `localhost` and `127.0.0.1` (P-256 keys, valid
-    /// two days), in the server's directory; the key is the server user's alone, as PostgreSQL
-    /// requires.
-    private func makeCertificates() throws {
+    /// A CA, and a server certificate it signs for `names` (P-256 keys, valid two days), in the
+    /// server's directory; the key is the server user's alone, as PostgreSQL requires.
+    private func makeCertificates(names: [String]) throws {
         let ca = directory + "/ca"
         let server = directory + "/server"
         try Self.makeCA(at: ca)
         try Self.execute(
             [
                 Self.openssl, "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", server + ".key", "-out", server + ".csr", "-subj", "/CN=localhost", "-addext",
-                "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "-keyout", server + ".key", "-out", server + ".csr", "-subj",
+                "/CN=" + (names.first?.split(separator: ":", maxSplits: 1).last.map(String.init) ?? "localhost"),
+                "-addext", "subjectAltName=" + names.joined(separator: ","),
             ],
             scratch: directory
         )

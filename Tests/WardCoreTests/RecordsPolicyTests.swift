@@ -25,7 +25,8 @@ import WardCore
             backend = "postgresql"
             url = "postgresql://ward@db.example.org:6543/records"
             password-file = "/etc/ward/records.password"
-            tls = "disable"
+            tls = "require"
+            target-session-attrs = "any"
             connect-timeout = "2s"
             statement-timeout = "750ms"
             """
@@ -36,7 +37,8 @@ import WardCore
                 == RecordsPolicy.ServerURL(user: "ward", host: "db.example.org", port: 6543, database: "records")
         )
         #expect(records.passwordFile == "/etc/ward/records.password")
-        #expect(records.tls == .disable)
+        #expect(records.tls == .require)
+        #expect(records.targetSessionAttrs == .any)
         #expect(records.connectTimeout == .seconds(2))
         #expect(records.statementTimeout == .milliseconds(750))
         #expect(records.summary.contains("url = \"postgresql://ward@db.example.org:6543/records\""))
@@ -44,8 +46,9 @@ import WardCore
 
     @Test func defaults_requireTLS_fiveSeconds_port5432() throws {
         let records = try policy("[records]\nbackend = \"postgresql\"\nurl = \"postgres://ward@db/records\"\n").records
-        #expect(records.url?.port == 5432)
+        #expect(records.url?.servers.map(\.port) == [5432])
         #expect(records.tls == .require)
+        #expect(records.targetSessionAttrs == .readWrite)
         #expect(records.connectTimeout == .seconds(5) && records.statementTimeout == .seconds(5))
         #expect(records.passwordFile == nil)
     }
@@ -56,12 +59,101 @@ import WardCore
             Issue.record("the socket form did not parse")
             return
         }
-        #expect(socket.isSocket && socket.host == "/run/postgresql" && socket.port == 5433)
+        #expect(socket.isSocket && socket.servers == [.init(host: "/run/postgresql", port: 5433)])
         guard case .success(let v6) = RecordsPolicy.parseURL("postgresql://ward@[::1]:5432/records") else {
             Issue.record("the IPv6 form did not parse")
             return
         }
-        #expect(v6.host == "::1" && !v6.isSocket)
+        #expect(v6.servers == [.init(host: "::1", port: 5432)] && !v6.isSocket)
+    }
+
+    @Test func urlHostList_isTriedInOrder_asLibpqWritesIt() throws {
+        let url = try RecordsPolicy.parseURL(
+            "postgresql://ward@h1:5432,[::1]:5433,%2Frun%2Fpostgresql,h4/records?target_session_attrs=any"
+        ).get()
+        #expect(
+            url.servers == [
+                .init(host: "h1", port: 5432), .init(host: "::1", port: 5433),
+                .init(host: "/run/postgresql", port: 5432), .init(host: "h4", port: 5432),
+            ]
+        )
+        #expect(url.targetSessionAttrs == .any && !url.isSocket)
+        #expect(
+            RecordsPolicy.parseURL("postgresql://ward@h1,h2/r?target_session_attrs=read-write")
+                == .success(
+                    .init(
+                        user: "ward",
+                        servers: [.init(host: "h1", port: 5432), .init(host: "h2", port: 5432)],
+                        database: "r",
+                        targetSessionAttrs: .readWrite
+                    )
+                )
+        )
+        #expect(RecordsPolicy.parseURL("postgresql://ward@h1,/r") == .failure(.host))
+        #expect(RecordsPolicy.parseURL("postgresql://ward@h1:x,h2/r") == .failure(.port))
+        #expect(
+            RecordsPolicy.parseURL("postgresql://ward@h1/r?target_session_attrs=primary")
+                == .failure(.targetSessionAttrs)
+        )
+        #expect(
+            RecordsPolicy.parseURL("postgresql://ward@h1/r?target_session_attrs=any&sslmode=disable")
+                == .failure(.parameters)
+        )
+
+        let records = try policy(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@h1:5432,h2:6432/records\"\n"
+        ).records
+        #expect(records.targetSessionAttrs == .readWrite)
+        #expect(records.summary.contains("url = \"postgresql://ward@h1:5432,h2:6432/records\"\n"))
+        #expect(records.summary.contains("target-session-attrs = \"read-write\"\n"))
+        // The URL's parameter is the key's other spelling; the two must agree.
+        let fromURL = try policy(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@h1,h2/r?target_session_attrs=any\"\n"
+        ).records
+        #expect(fromURL.targetSessionAttrs == .any)
+        #expect(
+            messages(
+                "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@h1,h2/r?target_session_attrs=any\"\n"
+                    + "target-session-attrs = \"read-write\"\n"
+            ) == [
+                "site.toml:4: 'target-session-attrs' is \"read-write\" but the url's target_session_attrs is any; "
+                    + "keep one of them."
+            ]
+        )
+        #expect(
+            messages(
+                "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@h1/r\"\ntarget-session-attrs = \"standby\"\n"
+            )
+            .first?.hasPrefix("site.toml:4:") == true
+        )
+    }
+
+    @Test func tlsDisable_isRefusedTowardAnotherHost_namingIt() throws {
+        let remote = messages(
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@127.0.0.1,db.example.org:6543/r\"\n"
+                + "tls = \"disable\"\n"
+        )
+        #expect(
+            remote == [
+                "site.toml:4: tls = \"disable\" would send the password and the records in the clear to "
+                    + "db.example.org:6543, which is not this host; remove 'tls' (TLS is required, with 'ca-file' "
+                    + "for the site's own CA), or use a Unix socket or a loopback address in 'url'."
+            ]
+        )
+        let error = try #require(throws: ConfigError.self) {
+            try policy(
+                "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@[fe80::1]/r\"\ntls = \"disable\"\n"
+            )
+        }
+        #expect(error.exitStatus.rawValue == 78)
+        #expect("\(error)".contains("[fe80::1]:5432"))
+        for host in ["127.0.0.1", "127.3.4.5", "localhost", "LOCALHOST", "[::1]", "[::ffff:127.0.0.1]", "%2Frun%2Fpg"] {
+            let text = "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@\(host)/r\"\ntls = \"disable\"\n"
+            #expect(try policy(text).records.tls == .disable, "\(host)")
+        }
+        for host in ["128.0.0.1", "10.0.0.1", "localhost.example.org", "::2"] {
+            #expect(!RecordsPolicy.ServerURL.Server(host: host, port: 5432).isLocal, "\(host)")
+        }
     }
 
     @Test func badURLs_areRefused_withoutRepeatingTheURL() {
@@ -70,6 +162,7 @@ import WardCore
             ("postgresql://db/records", .noUser),
             ("postgresql://ward:secret@db/records", .passwordInURL),
             ("postgresql://ward@db/records?sslmode=disable", .parameters),
+            ("postgresql://ward@db/records#x", .parameters),
             ("postgresql://ward@db", .noDatabase),
             ("postgresql://ward@db:99999/records", .port),
             ("postgresql://ward@db:x/records", .port),
@@ -127,7 +220,7 @@ import WardCore
         )
         // Nothing to verify without TLS: said, not ignored.
         let clear = messages(
-            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@db/r\"\ntls = \"disable\"\nca-file = \"/ca.pem\"\n"
+            "[records]\nbackend = \"postgresql\"\nurl = \"postgresql://ward@127.0.0.1/r\"\ntls = \"disable\"\nca-file = \"/ca.pem\"\n"
         )
         #expect(clear.count == 1 && clear.first?.hasPrefix("site.toml:5: 'ca-file' verifies") == true)
         let socket = messages(

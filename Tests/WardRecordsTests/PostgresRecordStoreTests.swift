@@ -417,6 +417,26 @@ import Testing
         #expect("\(error)" == "cannot reach the records server 127.0.0.1:\(port): connection refused")
     }
 
+    @Test func noServerAtASocket_isSaid_whetherTheDirectoryIsThereOrNot() throws {
+        let server = try PostgresServer.shared()
+        for directory in [server.socketDirectory + "/nowhere", server.socketDirectory] {
+            let port = PostgresServer.freePort()
+            let error = try #require(throws: StoreError.self) {
+                try PostgresRecordStore(
+                    settings: PostgresSettings(
+                        endpoint: .socket(directory: directory, port: port),
+                        user: "ward",
+                        database: "records",
+                        connectTimeout: .seconds(1)
+                    )
+                )
+            }
+            #expect(
+                "\(error)" == "cannot reach the records server \(directory)/.s.PGSQL.\(port): no server socket there"
+            )
+        }
+    }
+
     @Test func passwordOverLoopback_isChecked() throws {
         let server = try PostgresServer.shared()
         let database = try Self.migratedDatabase(server, "tcp")

@@ -99,4 +99,24 @@ import Testing
             )
         }
     }
+
+    @Test func aCertificateForAnotherName_saysSo_ratherThanCannotConnect() throws {
+        // A server of its own: the shared one's certificate names this host.
+        let server = try PostgresServer(tls: true, certificateNames: ["DNS:records.example.org"])
+        defer { server.stop() }
+        let database = try PostgresRecordStoreTests.migratedDatabase(server)
+        for host in ["127.0.0.1", "localhost"] {
+            let error = try #require(throws: StoreError.self) {
+                try PostgresRecordStore(
+                    settings: Self.settings(server, database: database, host: host, caFile: server.caFile)
+                )
+            }
+            let expected: String =
+                "cannot reach the records server \(host):\(server.port): the server's TLS certificate does not "
+                + "name \(host) (it is another server's, or the url should use a name the certificate gives)"
+            #expect("\(error)" == expected)
+            #expect(error.exitStatus.rawValue == 69)
+        }
+        #expect(try Self.wardConnectionsUseTLS(server, database) == "")
+    }
 }

@@ -5,9 +5,10 @@ import Glibc
 /// ```toml
 /// [records]
 /// backend = "postgresql"                                  # "sqlite" (the default): the home's file
-/// url = "postgresql://ward@db.example.org:5432/records"    # or postgresql://ward@%2Frun%2Fpostgresql:5432/records
+/// url = "postgresql://ward@db1.example.org:5432,db2.example.org:5432/records"  # or %2Frun%2Fpostgresql
+/// target-session-attrs = "read-write"                     # or "any": a standby will do
 /// password-file = "/etc/ward/records.password"             # 0600, the owner's alone
-/// tls = "require"                                          # or "disable"; TCP only
+/// tls = "require"                                          # "disable" only toward this host
 /// ca-file = "/etc/ward/records-ca.pem"                     # trust this CA, not the system's
 /// connect-timeout = "5s"
 /// statement-timeout = "5s"
@@ -22,22 +23,79 @@ public struct RecordsPolicy: Equatable, Sendable {
         case postgresql
     }
 
-    /// A PostgreSQL server as `url` names it.
+    /// The PostgreSQL servers `url` names, tried in order, and who connects to which database.
     public struct ServerURL: Equatable, Sendable {
-        public var user: String
-        /// A host name or address; for the socket form, the socket's directory (starting with `/`).
-        public var host: String
-        public var port: Int
-        public var database: String
-        public init(user: String, host: String, port: Int, database: String) {
-            self.user = user
-            self.host = host
-            self.port = port
-            self.database = database
+        /// One host of `url`: a name or an address, or, for the socket form, the socket's
+        /// directory (starting with `/`).
+        public struct Server: Equatable, Sendable {
+            public var host: String
+            public var port: Int
+            public init(host: String, port: Int) {
+                self.host = host
+                self.port = port
+            }
+
+            /// True for the Unix-socket form: `host` is a directory.
+            public var isSocket: Bool { host.hasPrefix("/") }
+
+            /// True for a server on this host: a socket, `localhost`, or a loopback address
+            /// (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104). The only servers Ward talks to in the
+            /// clear: a name is taken as written (`localhost` is this host by convention, any
+            /// other name is asked of DNS, which an attacker on the path may answer).
+            public var isLocal: Bool {
+                if isSocket || host.lowercased() == "localhost" { return true }
+                var v4 = in_addr()
+                if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+                var v6 = in6_addr()
+                guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+                let bytes = withUnsafeBytes(of: v6) { Array($0) }
+                if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+                return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF
+                    && bytes[12] == 127
+            }
+
+            /// How messages name it: `host:port`, `[v6]:port`, or the socket directory.
+            public var description: String {
+                isSocket ? "\(host)/.s.PGSQL.\(port)" : host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            }
         }
 
-        /// True for the Unix-socket form: `host` is a directory.
-        public var isSocket: Bool { host.hasPrefix("/") }
+        public var user: String
+        /// At least one; a session connects to the first that answers and suits
+        /// `target-session-attrs`, as libpq does with a host list.
+        public var servers: [Server]
+        public var database: String
+        /// `?target_session_attrs=` of the URL, when given.
+        public var targetSessionAttrs: TargetSessionAttrs?
+
+        public init(
+            user: String,
+            servers: [Server],
+            database: String,
+            targetSessionAttrs: TargetSessionAttrs? = nil
+        ) {
+            self.user = user
+            self.servers = servers
+            self.database = database
+            self.targetSessionAttrs = targetSessionAttrs
+        }
+
+        /// One server.
+        public init(user: String, host: String, port: Int, database: String) {
+            self.init(user: user, servers: [Server(host: host, port: port)], database: database)
+        }
+
+        /// True when every server is a Unix socket: then TLS has nothing to do.
+        public var isSocket: Bool { servers.allSatisfy(\.isSocket) }
+    }
+
+    /// Which of `url`'s servers a session may use, as libpq's `target_session_attrs`.
+    public enum TargetSessionAttrs: String, Equatable, Sendable, CaseIterable {
+        /// One that accepts writes: a standby (in recovery) or a server whose
+        /// `default_transaction_read_only` is on is passed over, since notes could not be stored.
+        case readWrite = "read-write"
+        /// The first that answers, a standby too: reading only, notes refused.
+        case any
     }
 
     public enum TLS: String, Equatable, Sendable {
@@ -56,6 +114,8 @@ public struct RecordsPolicy: Equatable, Sendable {
     public var url: ServerURL?
     public var passwordFile: String?
     public var tls: TLS = .require
+    /// `target-session-attrs`, or the URL's `target_session_attrs`.
+    public var targetSessionAttrs: TargetSessionAttrs = .readWrite
     /// The CA certificates (PEM) the server's certificate must chain to, in place of the
     /// system's trust store; nil for the system's.
     public var caFile: String?
@@ -81,6 +141,9 @@ public struct RecordsPolicy: Equatable, Sendable {
         guard backend == .postgresql, let url else { return text }
         text += "url = \"\(Self.format(url))\"\n"
         if let passwordFile { text += "password-file = \"\(passwordFile)\"\n" }
+        if url.servers.count > 1 || targetSessionAttrs != .readWrite {
+            text += "target-session-attrs = \"\(targetSessionAttrs.rawValue)\"\n"
+        }
         if !url.isSocket { text += "tls = \"\(tls.rawValue)\"\n" }
         if let caFile { text += "ca-file = \"\(caFile)\"\n" }
         text += "connect-timeout = \"\(DurationText.format(connectTimeout))\"\n"
@@ -89,8 +152,15 @@ public struct RecordsPolicy: Equatable, Sendable {
     }
 
     static func format(_ url: ServerURL) -> String {
-        let host = url.isSocket ? percentEncoded(url.host) : url.host.contains(":") ? "[\(url.host)]" : url.host
-        return "postgresql://\(percentEncoded(url.user))@\(host):\(url.port)/\(percentEncoded(url.database))"
+        let hosts = url.servers.map { server in
+            let host =
+                server.isSocket
+                ? percentEncoded(server.host) : server.host.contains(":") ? "[\(server.host)]" : server.host
+            return "\(host):\(server.port)"
+        }
+        let query = url.targetSessionAttrs.map { "?target_session_attrs=\($0.rawValue)" } ?? ""
+        return "postgresql://\(percentEncoded(url.user))@\(hosts.joined(separator: ","))/"
+            + percentEncoded(url.database) + query
     }
 
     private static func percentEncoded(_ text: String) -> String {
@@ -108,10 +178,10 @@ public struct RecordsPolicy: Equatable, Sendable {
         return result
     }
 
-    /// Parses `postgresql://USER@HOST:PORT/DB` (or `postgres://`); HOST may be `[v6 address]`
-    /// or a percent-encoded socket directory (`%2Frun%2Fpostgresql`). One pass over the text.
-    /// Returns nil with the reason for anything else: a password in the URL, a query string, no
-    /// user, no database.
+    /// Parses `postgresql://USER@HOST:PORT[,HOST:PORT…]/DB[?target_session_attrs=…]` (or
+    /// `postgres://`), as libpq reads a URI; a HOST may be `[v6 address]` or a percent-encoded
+    /// socket directory (`%2Frun%2Fpostgresql`), and a port left out is 5432. Returns the reason
+    /// for anything else: a password in the URL, another parameter, no user, no database.
     public static func parseURL(_ text: String) -> Result<ServerURL, URLProblem> {
         var rest = Substring(text)
         if rest.hasPrefix("postgresql://") {
@@ -126,11 +196,56 @@ public struct RecordsPolicy: Equatable, Sendable {
         if userPart.contains(":") { return .failure(.passwordInURL) }
         guard let user = decode(userPart), !user.isEmpty else { return .failure(.noUser) }
         rest = rest[rest.index(after: at)...]
-        if rest.contains("?") || rest.contains("#") { return .failure(.parameters) }
+        if rest.contains("#") { return .failure(.parameters) }
+        var targetSessionAttrs: TargetSessionAttrs?
+        if let question = rest.firstIndex(of: "?") {
+            for parameter in rest[rest.index(after: question)...].split(separator: "&") {
+                let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard pair.count == 2, pair[0] == "target_session_attrs" else { return .failure(.parameters) }
+                guard let value = decode(pair[1]).flatMap(TargetSessionAttrs.init(rawValue:)) else {
+                    return .failure(.targetSessionAttrs)
+                }
+                targetSessionAttrs = value
+            }
+            rest = rest[..<question]
+        }
         guard let slash = rest.firstIndex(of: "/") else { return .failure(.noDatabase) }
-        var hostPort = rest[..<slash]
         guard let database = decode(rest[rest.index(after: slash)...]), !database.isEmpty, !database.contains("/")
         else { return .failure(.noDatabase) }
+        var servers: [ServerURL.Server] = []
+        for part in hostList(rest[..<slash]) {
+            switch parseServer(part) {
+            case .success(let server): servers.append(server)
+            case .failure(let problem): return .failure(problem)
+            }
+        }
+        return .success(
+            ServerURL(user: user, servers: servers, database: database, targetSessionAttrs: targetSessionAttrs)
+        )
+    }
+
+    /// `h1:5432,[::1]:5433,h3` split at the commas outside brackets.
+    private static func hostList(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var inBrackets = false
+        for index in text.indices {
+            switch text[index] {
+            case "[": inBrackets = true
+            case "]": inBrackets = false
+            case "," where !inBrackets:
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
+    /// One `HOST[:PORT]` of the host list.
+    private static func parseServer(_ text: Substring) -> Result<ServerURL.Server, URLProblem> {
+        var hostPort = text
         var host: String
         if hostPort.hasPrefix("[") {
             guard let close = hostPort.firstIndex(of: "]") else { return .failure(.host) }
@@ -142,7 +257,9 @@ public struct RecordsPolicy: Equatable, Sendable {
             host = decoded
             hostPort = hostPort[end...]
         }
-        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "@" }) else { return .failure(.host) }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "@" || $0 == "," }) else {
+            return .failure(.host)
+        }
         var port = 5432
         if !hostPort.isEmpty {
             guard hostPort.hasPrefix(":"), let number = Int(hostPort.dropFirst()), (1...65535).contains(number) else {
@@ -150,21 +267,22 @@ public struct RecordsPolicy: Equatable, Sendable {
             }
             port = number
         }
-        return .success(ServerURL(user: user, host: host, port: port, database: database))
+        return .success(ServerURL.Server(host: host, port: port))
     }
 
     /// What is wrong with a `url`, as the error message says it.
     public enum URLProblem: Error, Equatable, Sendable {
-        case scheme, noUser, passwordInURL, parameters, noDatabase, host, port
+        case scheme, noUser, passwordInURL, parameters, targetSessionAttrs, noDatabase, host, port
 
         public var text: String {
             switch self {
             case .scheme: "it must start with postgresql://"
-            case .noUser: "it must name the database user: postgresql://USER@HOST:PORT/DB"
+            case .noUser: "it must name the database user: postgresql://USER@HOST:PORT[,HOST:PORT…]/DB"
             case .passwordInURL: "a password does not go in the URL; put it in password-file (0600)"
-            case .parameters: "parameters (?…) are not read; use the [records] keys"
-            case .noDatabase: "it must name the database: postgresql://USER@HOST:PORT/DB"
-            case .host: "the host must be a name, an address, [an IPv6 address] or a %2F-encoded socket directory"
+            case .parameters: "of its parameters (?…) only target_session_attrs is read; use the [records] keys"
+            case .targetSessionAttrs: "target_session_attrs must be read-write or any"
+            case .noDatabase: "it must name the database: postgresql://USER@HOST:PORT[,HOST:PORT…]/DB"
+            case .host: "each host must be a name, an address, [an IPv6 address] or a %2F-encoded socket directory"
             case .port: "the port must be a number from 1 to 65535"
             }
         }
@@ -262,6 +380,28 @@ extension RecordsPolicy {
             }
         } catch { errors += (error as? ConfigError)?.all ?? [] }
         do {
+            if let attrs = try table.choice(
+                "target-session-attrs",
+                from: TargetSessionAttrs.allCases.map(\.rawValue)
+            ) {
+                serverKeys.append("target-session-attrs")
+                policy.targetSessionAttrs = TargetSessionAttrs(rawValue: attrs) ?? .readWrite
+            }
+        } catch { errors += (error as? ConfigError)?.all ?? [] }
+        if let fromURL = policy.url?.targetSessionAttrs {
+            if table.has("target-session-attrs"), fromURL != policy.targetSessionAttrs {
+                errors.append(
+                    .conflict(
+                        file: file,
+                        line: table.line(of: "target-session-attrs"),
+                        message: "'target-session-attrs' is \"\(policy.targetSessionAttrs.rawValue)\" but the url's "
+                            + "target_session_attrs is \(fromURL.rawValue); keep one of them."
+                    )
+                )
+            }
+            policy.targetSessionAttrs = fromURL
+        }
+        do {
             if let tls = try table.choice("tls", from: ["require", "disable"]) {
                 serverKeys.append("tls")
                 policy.tls = TLS(rawValue: tls) ?? .require
@@ -330,6 +470,19 @@ extension RecordsPolicy {
                         line: table.line(of: "tls"),
                         message:
                             "TLS is for TCP; a Unix socket stays on this host. Remove 'tls' or use a host name in 'url'."
+                    )
+                )
+            }
+            if let url = policy.url, policy.tls == .disable,
+                let remote = url.servers.first(where: { !$0.isLocal })
+            {
+                errors.append(
+                    .conflict(
+                        file: file,
+                        line: table.line(of: "tls"),
+                        message: "tls = \"disable\" would send the password and the records in the clear to "
+                            + "\(remote.description), which is not this host; remove 'tls' (TLS is required, "
+                            + "with 'ca-file' for the site's own CA), or use a Unix socket or a loopback address in 'url'."
                     )
                 )
             }

@@ -18,6 +18,10 @@ public enum SchemaError: WardError, Equatable, Sendable {
     /// `ward db migrate` found migrations to apply while Ward sessions were connected
     /// (`sessions`, from `clients`: addresses, `local socket`, a terminal), and was not forced.
     case sessionsConnected(target: String, pending: [String], sessions: Int, clients: [String])
+    /// `--session-role` names a role that cannot be held to what sessions need: none of that
+    /// name, or one whose rights grants cannot narrow (a superuser, the tables' owner, a member
+    /// of the owner's role). Nothing was changed.
+    case unsuitableSessionRole(role: String, server: String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,12 +38,14 @@ public enum SchemaError: WardError, Equatable, Sendable {
                 + "(\(pending.joined(separator: ", "))) would lock tables they read. Nothing was changed. "
                 + "Run it again when they have signed off or locked (a locked session holds no connection), "
                 + "or with --force."
+        case .unsuitableSessionRole(let role, let server, let reason):
+            return "--session-role \(role): \(reason) on \(server). Nothing was changed."
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notCreated, .outdated: .configuration
+        case .notCreated, .outdated, .unsuitableSessionRole: .configuration
         case .sessionsConnected: ExitStatus(rawValue: 75)  // EX_TEMPFAIL: try again later
         }
     }

@@ -30,7 +30,7 @@ public enum StoreBackend: Sendable {
     public var database: String {
         switch self {
         case .sqlite(let home): home.recordsPath
-        case .postgresql(let settings): "\(settings.database) on \(settings.endpoint.description)"
+        case .postgresql(let settings): "\(settings.database) on \(settings.serverList)"
         }
     }
 
@@ -73,11 +73,16 @@ public enum StoreBackend: Sendable {
     }
 
     /// `ward db migrate`: creates the schema or applies the migrations it lacks, refusing while
-    /// sessions are connected unless `force` (`SchemaError.sessionsConnected`, exit 75).
-    public func migrateSchema(force: Bool) throws -> SchemaMigration {
+    /// sessions are connected unless `force` (`SchemaError.sessionsConnected`, exit 75); on
+    /// PostgreSQL, then narrows `sessionRole` to what sessions need. A file has no roles: the
+    /// caller refuses `sessionRole` for SQLite.
+    public func migrateSchema(force: Bool, sessionRole: String? = nil) throws -> SchemaMigration {
         switch self {
-        case .sqlite(let home): try SQLiteRecordStore.migrateSchema(home: home, force: force)
-        case .postgresql(let settings): try PostgresRecordStore.migrateSchema(settings: settings, force: force)
+        case .sqlite(let home):
+            precondition(sessionRole == nil, "a session role is for PostgreSQL")
+            return try SQLiteRecordStore.migrateSchema(home: home, force: force)
+        case .postgresql(let settings):
+            return try PostgresRecordStore.migrateSchema(settings: settings, force: force, sessionRole: sessionRole)
         }
     }
 
@@ -101,7 +106,7 @@ public enum StoreBackend: Sendable {
             )
         case .postgresql(let settings):
             let store = try PostgresRecordStore(settings: settings)
-            let server = settings.endpoint.description
+            let server = settings.serverList
             return DemoLoader(
                 place: "on \(server)",
                 server: server,

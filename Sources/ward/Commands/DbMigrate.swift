@@ -24,7 +24,8 @@ extension Ward.Db {
             discussion: """
                 On PostgreSQL, needs CREATE on the database's schema; refused (exit 75) while \
                 other Ward sessions are connected and there is something to apply, unless --force. \
-                Prints the schema's version and what was applied.
+                Prints the schema's version and what was applied. Run it as the tables' owner, \
+                with --session-role naming the role the site file's url connects as.
                 """
         )
 
@@ -38,10 +39,34 @@ extension Ward.Db {
         )
         var force = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Leave this PostgreSQL role able to do what sessions do, and nothing else.",
+                discussion: """
+                    Read the records and add notes: no UPDATE or DELETE, no DDL. Whatever else it held \
+                    on the schema is revoked. It must exist, and not be the owner or a superuser.
+                    """,
+                valueName: "role"
+            )
+        )
+        var sessionRole: String?
+
+        func validate() throws {
+            if let sessionRole, sessionRole.isEmpty || sessionRole.contains(where: \.isNewline) {
+                throw ValidationError("--session-role takes the name of a PostgreSQL role, as CREATE ROLE made it.")
+            }
+        }
+
         func run() throws {
             let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             let home = try WardHome.open(option: global.home)
             let records = policy.records
+            if sessionRole != nil, records.backend != .postgresql {
+                throw ValidationError(
+                    "--session-role is for records on PostgreSQL ([records] backend = \"postgresql\"); "
+                        + "the home's SQLite file has no roles."
+                )
+            }
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let backend = try StoreBackend(records: records, home: home)
             let database = backend.database
@@ -54,11 +79,12 @@ extension Ward.Db {
                         forced: force,
                         version: result?.version,
                         applied: result?.applied ?? [],
+                        sessionRole: sessionRole,
                         by: audit.unixUser,
                         status: $0
                     )
                 },
-                change: { result = try backend.migrateSchema(force: force) }
+                change: { result = try backend.migrateSchema(force: force, sessionRole: sessionRole) }
             )
             if let result { print("\(Sanitizer.line(database)): \(result.summary)") }
         }

@@ -20,7 +20,7 @@ extension DemoGenerator {
     ) throws {
         guard !store.isLocked else { throw StoreError.closed }
         if try store.patientCount() > 0 {
-            throw StoreError.databaseHasRecords(server: store.settings.endpoint.description)
+            throw StoreError.databaseHasRecords(server: store.link.server)
         }
         let path = (directory as NSString).appendingPathComponent(Self.stagingFileName)
         let remove = {

@@ -57,7 +57,7 @@ struct PostgresBulkLoad {
                 "SELECT EXISTS (SELECT 1 FROM patient) OR EXISTS (SELECT 1 FROM observation_code)"
             )
             if try holding.first?.decode(Bool.self) ?? true {
-                throw StoreError.databaseHasRecords(server: link.settings.endpoint.description)
+                throw StoreError.databaseHasRecords(server: link.server)
             }
             let foreignKeys = try dropForeignKeys()
             let searchIndexes = try dropSearchIndexes()

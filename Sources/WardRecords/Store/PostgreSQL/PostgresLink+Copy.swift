@@ -32,9 +32,8 @@ extension PostgresLink {
         finishing: Duration? = nil,
         _ produce: (_ send: (ByteBuffer) throws -> Void) throws -> Void
     ) throws {
-        if let stale = current.withLock({ $0 }), stale.isClosed { drop(stale) }
-        try connect()
-        guard let connection = current.withLock({ $0 }) else { throw StoreError.closed }
+        let connected = try liveConnection()
+        let connection = connected.connection
         let (chunks, feed) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
         let credits = DispatchSemaphore(value: Self.copyCredits)
         let ended = Atomic(false)
@@ -83,7 +82,7 @@ extension PostgresLink {
         do {
             try Self.wait(for: promise.futureResult, upTo: finishing ?? limit)
         } catch {
-            throw failure(error, on: connection)
+            throw failure(error, on: connected)
         }
     }
 

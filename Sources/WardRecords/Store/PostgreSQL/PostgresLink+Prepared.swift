@@ -34,9 +34,8 @@ extension PostgresLink {
     /// - Throws: as `queries`; the first statement that fails decides, and the connection is
     ///   dropped.
     func prepared(_ steps: [PreparedStep]) throws -> [[PostgresRow]] {
-        if let stale = current.withLock({ $0 }), stale.isClosed { drop(stale) }
-        try connect()
-        guard let connection = current.withLock({ $0 }) else { throw StoreError.closed }
+        let connected = try liveConnection()
+        let connection = connected.connection
         let promise = connection.eventLoop.makePromise(of: [[PostgresRow]].self)
         let logger = self.logger
         Task(executorPreference: EventLoopTaskExecutor(loop: connection.eventLoop)) {
@@ -57,7 +56,7 @@ extension PostgresLink {
             // from then on (a table renamed for a moment, a lock that timed out, would break
             // `open` for the rest of the session); and a flight that began a transaction must
             // not leave it open or aborted: the server rolls it back when the connection goes.
-            let reason = failure(error, on: connection)
+            let reason = failure(error, on: connected)
             drop(connection)
             throw reason
         }

@@ -6,6 +6,11 @@ import Synchronization
 
 /// One connection to the records server, used synchronously from Ward's loop thread.
 ///
+/// The server is the first of the site's `url` hosts that answers and, under
+/// `target-session-attrs = "read-write"`, is not read-only (a standby in recovery), as libpq
+/// picks one. A connection found lost is replaced by the same search, so a session outlives its
+/// primary: after a standby is promoted only the command that was running fails, and says so.
+///
 /// Ward's event loop is synchronous (readline, ppoll); PostgresNIO is asynchronous. The
 /// connection runs on an event-loop thread of its own, and the loop thread waits for each answer
 /// on a semaphore, never longer than the site's `connect-timeout` or `statement-timeout`: past
@@ -18,8 +23,14 @@ import Synchronization
 final class PostgresLink: Sendable {
     let settings: PostgresSettings
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// A connection and the server it reached, which messages name.
+    struct Connected: Sendable {
+        let connection: PostgresConnection
+        let endpoint: PostgresSettings.Endpoint
+    }
+
     /// The open connection, behind a lock for `interrupt()`.
-    let current = Mutex<PostgresConnection?>(nil)
+    let current = Mutex<Connected?>(nil)
     let logger: Logger = {
         // PostgresNIO logs queries at debug and trace; Ward logs none of it (patient data).
         var logger = Logger(label: "ward.records.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -49,26 +60,96 @@ final class PostgresLink: Sendable {
 
     var isOpen: Bool { current.withLock { $0 != nil } }
 
-    /// Connects, unless connected. Throws `StoreError.unavailable` naming the server.
+    /// The server connected to now, or every server of `url` when none is.
+    var server: String { current.withLock { $0?.endpoint.description } ?? settings.serverList }
+
+    /// Connects, unless connected: tries the servers in order and keeps the first that suits
+    /// `target-session-attrs`.
+    ///
+    /// - Throws: `StoreError.unavailable` naming the server and why; with several servers, each
+    ///   one and why it was passed over.
     func connect() throws {
         guard !isOpen else { return }
+        var passedOver: [(PostgresSettings.Endpoint, String)] = []
+        for endpoint in settings.endpoints {
+            do {
+                let connection = try open(endpoint)
+                if settings.targetSessionAttrs == .readWrite, let reason = try readOnly(connection) {
+                    Self.closeSoon(connection)
+                    passedOver.append((endpoint, reason))
+                    continue
+                }
+                current.withLock { $0 = Connected(connection: connection, endpoint: endpoint) }
+                return
+            } catch let error as StoreError {
+                guard case .unavailable(_, let reason) = error else { throw error }
+                passedOver.append((endpoint, reason))
+            }
+        }
+        if passedOver.count == 1, let only = passedOver.first {
+            throw StoreError.unavailable(server: only.0.description, reason: only.1)
+        }
+        throw StoreError.unavailable(
+            server: settings.serverList,
+            reason: "none will do ("
+                + passedOver.map { "\($0.0.description): \($0.1)" }.joined(separator: "; ") + ")"
+        )
+    }
+
+    /// A new connection to `endpoint`, bounded by `connect-timeout`.
+    private func open(_ endpoint: PostgresSettings.Endpoint) throws -> PostgresConnection {
         let future = PostgresConnection.connect(
             on: group.next(),
-            configuration: try configuration(),
+            configuration: try configuration(endpoint),
             id: 1,
             logger: logger
         )
-        let connection: PostgresConnection
         do {
-            connection = try Self.wait(for: future, upTo: settings.connectTimeout)
+            return try Self.wait(for: future, upTo: settings.connectTimeout)
         } catch let error as Timeout {
             // The connection may still come: close it when it does.
             future.whenSuccess { Self.closeSoon($0) }
-            throw StoreError.unavailable(server: settings.endpoint.description, reason: error.text)
+            throw StoreError.unavailable(server: endpoint.description, reason: error.text)
         } catch {
-            throw StoreError.unavailable(server: settings.endpoint.description, reason: Self.reason(connecting: error))
+            throw StoreError.unavailable(
+                server: endpoint.description,
+                reason: Self.reason(connecting: error, to: endpoint)
+            )
         }
-        current.withLock { $0 = connection }
+    }
+
+    /// Why the server of `connection` cannot take a note, or nil when it can. Asked as libpq
+    /// asks it for `target_session_attrs=read-write`: a standby in recovery and a server whose
+    /// `default_transaction_read_only` is on both answer `on`.
+    private func readOnly(_ connection: PostgresConnection) throws -> String? {
+        let answer: String?
+        do {
+            let rows = try Self.wait(
+                for: connection.query("SHOW transaction_read_only", logger: logger),
+                upTo: settings.connectTimeout
+            )
+            answer = try? rows.rows.first?.decode(String.self)
+        } catch {
+            return "it did not say whether it accepts writes"
+        }
+        return answer == "off" ? nil : Self.readOnlyReason
+    }
+
+    static let readOnlyReason =
+        "it is read-only (a standby, or default_transaction_read_only is on) "
+        + "and target-session-attrs is \"read-write\""
+
+    /// The connection to use now: a lost one replaced first, a closed link connected again.
+    ///
+    /// A connection the server has already closed (a restart, a failover, an administrator's
+    /// pg_terminate_backend, an idle timeout) is replaced before anything is sent: a query queued
+    /// on it would wait out the whole statement-timeout, and then the command would fail when
+    /// another server could have answered it.
+    func liveConnection() throws -> Connected {
+        if let stale = current.withLock({ $0 }), stale.connection.isClosed { drop(stale.connection) }
+        try connect()
+        guard let connected = current.withLock({ $0 }) else { throw StoreError.closed }
+        return connected
     }
 
     /// Runs one statement and returns its rows, connecting first if the connection was lost.
@@ -101,37 +182,31 @@ final class PostgresLink: Sendable {
     ///
     /// - Throws: as `query`; the first statement that fails decides.
     func queries(_ queries: [PostgresQuery], upTo limit: Duration? = nil) throws -> [[PostgresRow]] {
-        // A connection the server has already closed (a restart, an administrator's
-        // pg_terminate_backend, an idle timeout) is replaced before anything is sent: a query
-        // queued on it would wait out the whole statement-timeout.
-        if let stale = current.withLock({ $0 }), stale.isClosed { drop(stale) }
-        try connect()
-        guard let connection = current.withLock({ $0 }) else { throw StoreError.closed }
+        let connected = try liveConnection()
+        let connection = connected.connection
         let futures = queries.map { connection.query($0, logger: logger) }
         let all = EventLoopFuture.whenAllSucceed(futures, on: connection.eventLoop)
         do {
             return try Self.wait(for: all, upTo: limit ?? settings.statementTimeout).map(\.rows)
         } catch {
-            throw failure(error, on: connection)
+            throw failure(error, on: connected)
         }
     }
 
-    /// A failed wait on `connection` in Ward's words. A timeout or a lost connection drops it, so
+    /// A failed wait on `connected` in Ward's words. A timeout or a lost connection drops it, so
     /// the next statement connects again; a server's refusal on a live connection is named by its
     /// SQLSTATE only (the server's message may quote a value).
-    func failure(_ error: any Error, on connection: PostgresConnection) -> StoreError {
+    func failure(_ error: any Error, on connected: Connected) -> StoreError {
+        let connection = connected.connection
+        let server = connected.endpoint.description
         if let error = error as? Timeout {
             drop(connection)
-            return .database(reason: "the records server did not answer \(error.text)")
-        }
-        guard let error = error as? PSQLError else {
-            drop(connection)
-            return .database(reason: "the connection to the records server was lost")
+            return .database(reason: "the records server \(server) did not answer \(error.text)")
         }
         // A server going away says so first (57P01 admin shutdown, 08… connection
         // exceptions): the connection is dead then, whichever arrives first.
-        if error.code == .server, let state = error.serverInfo?[.sqlState], !connection.isClosed,
-            !state.hasPrefix("57P"), !state.hasPrefix("08")
+        if let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState],
+            !connection.isClosed, !state.hasPrefix("57P"), !state.hasPrefix("08")
         {
             switch state {
             case "57014":
@@ -142,12 +217,40 @@ final class PostgresLink: Sendable {
                     reason: "the database user \(settings.user) lacks a privilege this needs (SQLSTATE 42501); "
                         + "see DATABASE in ward(1)"
                 )
+            case "25006":
+                return readOnlyRefusal(connected)
             default:
                 return .database(reason: Self.sqlStateReason + state)
             }
         }
         drop(connection)
-        return .database(reason: "the connection to the records server \(settings.endpoint.description) was lost")
+        return .database(
+            reason: "the connection to the records server \(server) was lost during this command, "
+                + "which may not have been done; the next command connects again"
+                + (settings.endpoints.count > 1 ? ", to the first of \(settings.serverList) that will do" : "")
+        )
+    }
+
+    /// A write refused by a read-only server (SQLSTATE 25006: a standby, or a primary made
+    /// read-only). Under `read-write` the server must have changed since the connection was
+    /// made (demoted, or made read-only): the connection is dropped so that the next command
+    /// looks for a writable server. Under `any` the site chose to read from standbys.
+    private func readOnlyRefusal(_ connected: Connected) -> StoreError {
+        let server = connected.endpoint.description
+        switch settings.targetSessionAttrs {
+        case .readWrite:
+            drop(connected.connection)
+            return .database(
+                reason: "the records server \(server) is read-only now (a standby, or default_transaction_read_only "
+                    + "is on), so nothing was stored; the next command connects to a server that accepts writes"
+            )
+        case .any:
+            return .database(
+                reason: "the records server \(server) is read-only (a standby, or default_transaction_read_only "
+                    + "is on), so nothing was stored; target-session-attrs = \"any\" lets Ward read from "
+                    + "a standby: set it to \"read-write\" to store notes"
+            )
+        }
     }
 
     /// Runs `body` between BEGIN and COMMIT; rolls back (or, past the timeout, drops the
@@ -166,18 +269,18 @@ final class PostgresLink: Sendable {
 
     /// Closes without waiting: the channel closes on its own thread. Idempotent.
     func close() {
-        let connection = current.withLock { value in
+        let connected = current.withLock { value in
             defer { value = nil }
             return value
         }
-        if let connection { Self.closeSoon(connection) }
+        if let connected { Self.closeSoon(connected.connection) }
     }
 
     /// Ends the statement running now by closing its connection; any thread.
     func interrupt() { close() }
 
     func drop(_ connection: PostgresConnection) {
-        current.withLock { if $0 === connection { $0 = nil } }
+        current.withLock { if $0?.connection === connection { $0 = nil } }
         Self.closeSoon(connection)
     }
 
@@ -188,9 +291,9 @@ final class PostgresLink: Sendable {
         closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
-    private func configuration() throws -> PostgresConnection.Configuration {
+    private func configuration(_ endpoint: PostgresSettings.Endpoint) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
-        switch settings.endpoint {
+        switch endpoint {
         case .tcp(let host, let port):
             let tls: PostgresConnection.Configuration.TLS
             switch settings.tls {
@@ -204,7 +307,7 @@ final class PostgresLink: Sendable {
                     tls = .require(try NIOSSLContext(configuration: client))
                 } catch {
                     throw StoreError.unavailable(
-                        server: settings.endpoint.description,
+                        server: endpoint.description,
                         reason: settings.caFile.map { "the CA file \($0) could not be read as PEM certificates" }
                             ?? "the system's TLS trust store could not be loaded"
                     )
@@ -234,9 +337,10 @@ final class PostgresLink: Sendable {
         return configuration
     }
 
-    /// What went wrong connecting, in Ward's words: never NIO's or the driver's text.
-    static func reason(connecting error: any Error) -> String {
-        guard let error = error as? PSQLError else { return "cannot connect" }
+    /// What went wrong connecting to `endpoint`, in Ward's words: never NIO's or the driver's text.
+    static func reason(connecting error: any Error, to endpoint: PostgresSettings.Endpoint) -> String {
+        // A Unix socket's connect fails before the driver wraps the error.
+        guard let error = error as? PSQLError else { return reason(cause: error, to: endpoint) }
         switch error.code {
         case .server:
             switch error.serverInfo?[.sqlState] {
@@ -251,25 +355,38 @@ final class PostgresLink: Sendable {
         case .unsupportedAuthMechanism: return "the server asks for an authentication method Ward does not support"
         case .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest: return "TLS could not be set up"
         default:
-            var cause = error.underlying
-            // A TCP connect through NIO's Happy Eyeballs reports each address's failure inside.
-            if let eyeballs = cause as? NIOConnectionError { cause = eyeballs.connectionErrors.first?.error ?? cause }
-            if let underlying = cause as? IOError {
-                switch underlying.errnoCode {
-                case ECONNREFUSED: return "connection refused"
-                case ENOENT: return "no server socket there"
-                case EHOSTUNREACH, ENETUNREACH: return "no route to the host"
-                default: break
-                }
-            }
-            if cause is NIOConnectionError || cause is ChannelError {
-                return "cannot connect (refused, unreachable or timed out)"
-            }
-            if cause is NIOSSLError || cause is BoringSSLError {
-                return "the server's TLS certificate was not accepted"
-            }
-            return "cannot connect"
+            return reason(cause: error.underlying, to: endpoint)
         }
+    }
+
+    /// What a failure under the driver's (the socket's, TLS's) means, in Ward's words.
+    private static func reason(cause: (any Error)?, to endpoint: PostgresSettings.Endpoint) -> String {
+        var cause = cause
+        // A TCP connect through NIO's Happy Eyeballs reports each address's failure inside.
+        if let eyeballs = cause as? NIOConnectionError { cause = eyeballs.connectionErrors.first?.error ?? cause }
+        if let underlying = cause as? IOError {
+            switch underlying.errnoCode {
+            case ECONNREFUSED: return "connection refused"
+            case ENOENT: return "no server socket there"
+            case EHOSTUNREACH, ENETUNREACH: return "no route to the host"
+            default: break
+            }
+        }
+        if cause is NIOConnectionError || cause is ChannelError {
+            return "cannot connect (refused, unreachable or timed out)"
+        }
+        if let tls = cause as? NIOSSLExtraError, tls == .failedToValidateHostname,
+            case .tcp(let host, _) = endpoint
+        {
+            // A certificate the CA vouches for, but for another server: the url names a
+            // host the certificate does not, or someone else's server answers there.
+            return "the server's TLS certificate does not name \(host) (it is another server's, or "
+                + "the url should use a name the certificate gives)"
+        }
+        if cause is NIOSSLError || cause is BoringSSLError {
+            return "the server's TLS certificate was not accepted"
+        }
+        return "cannot connect"
     }
 
     /// How a statement's failure is told: these words, then the SQLSTATE (never the server's

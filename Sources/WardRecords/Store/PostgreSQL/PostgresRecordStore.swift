@@ -7,7 +7,8 @@ import WardCore
 ///
 /// One connection, on an event-loop thread of its own (`PostgresLink`), waited on with the
 /// site's bounds. A lock closes it without waiting for the server; sign-on opens a new one. A
-/// connection lost mid-session fails that command only: the next connects again.
+/// connection lost mid-session fails that command only: the next connects again, to the first
+/// of the site's servers that will do (`PostgresLink`), so a session outlives a failover.
 ///
 /// A note is one `INSERT … SELECT` of its own, so two Wards writing to one chart at the same
 /// time each add their note and lose none.
@@ -37,13 +38,19 @@ public final class PostgresRecordStore: RecordStore {
     /// Unless `force`, refuses (`SchemaError.sessionsConnected`, exit 75) when there is something
     /// to apply and other Ward connections are open to the database. Statements may run for up
     /// to an hour (an index over millions of rows), whatever the site's `statement-timeout`.
-    public static func migrateSchema(settings: PostgresSettings, force: Bool = false) throws -> SchemaMigration {
+    /// With `sessionRole`, that role is left able to do what a session does and nothing else
+    /// (`PostgresSchema.grantSessionPrivileges`).
+    public static func migrateSchema(
+        settings: PostgresSettings,
+        force: Bool = false,
+        sessionRole: String? = nil
+    ) throws -> SchemaMigration {
         var settings = settings
         settings.statementTimeout = max(settings.statementTimeout, .seconds(3600))
         let link = PostgresLink(settings: settings, applicationName: PostgresLink.migrationApplicationName)
         try link.connect()
         defer { link.close() }
-        return try PostgresSchema.migrate(link, refusingWhileSessionsRun: !force)
+        return try PostgresSchema.migrate(link, refusingWhileSessionsRun: !force, sessionRole: sessionRole)
     }
 
     deinit { link.close() }

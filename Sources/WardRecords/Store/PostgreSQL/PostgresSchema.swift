@@ -231,11 +231,15 @@ enum PostgresSchema {
     /// `SchemaError.sessionsConnected` before any statement runs: `CREATE INDEX` and
     /// `ALTER TABLE` take locks their queries would queue behind, past their statement-timeout.
     /// Checked under the advisory lock, in the transaction that migrates.
+    ///
+    /// With `sessionRole`, that role is then given what a session needs and nothing else
+    /// (`grantSessionPrivileges`), in the same transaction.
     @discardableResult
     static func migrate(
         _ link: PostgresLink,
         upTo target: String? = nil,
-        refusingWhileSessionsRun: Bool = false
+        refusingWhileSessionsRun: Bool = false,
+        sessionRole: String? = nil
     ) throws -> SchemaMigration {
         try link.transaction {
             try link.query("SELECT pg_advisory_xact_lock(\(migrationLock))")
@@ -248,7 +252,7 @@ enum PostgresSchema {
                 let (sessions, clients) = try otherWardConnections(link)
                 if sessions > 0 {
                     throw SchemaError.sessionsConnected(
-                        target: "\(link.settings.database) on \(link.settings.endpoint.description)",
+                        target: "\(link.settings.database) on \(link.server)",
                         pending: pending,
                         sessions: sessions,
                         clients: clients
@@ -263,8 +267,118 @@ enum PostgresSchema {
                 appliedNow.append(migration.name)
                 if migration.name == target { break }
             }
-            return SchemaMigration(version: applied.count, applied: appliedNow)
+            if let sessionRole { try grantSessionPrivileges(link, to: sessionRole) }
+            return SchemaMigration(version: applied.count, applied: appliedNow, sessionRole: sessionRole)
         }
+    }
+
+    /// Every table the migrations make, `ward_migrations` with them: what a session reads.
+    static let tables = [
+        "ward_migrations", "meta", "patient", "patient_name_token", "allergy", "problem", "medication",
+        "observation_code", "observation", "encounter", "note", "immunization", "procedure", "care_plan",
+        "diagnostic_report",
+    ]
+
+    /// Makes `role` able to do what a session does, and nothing more: connect, read the
+    /// records, and add notes. Whatever it held before on the schema, its tables and sequences is
+    /// revoked first, so running it again narrows a role an older setup (UPDATE on the tables)
+    /// gave more.
+    ///
+    /// Why so little: the sessions' password sits on every host, in a file Ward reads. With it,
+    /// anyone on one of those hosts could otherwise change a note outside Ward's audit log
+    /// (UPDATE, DELETE) or drop the records (owner's rights). Notes are only ever added.
+    ///
+    /// - Throws: `SchemaError.unsuitableSessionRole` for a role that is missing, a superuser,
+    ///   the migrating user, or a member of its role: grants cannot narrow what such a role may do.
+    static func grantSessionPrivileges(_ link: PostgresLink, to role: String) throws {
+        let found = try link.query(
+            """
+            SELECT rolsuper, rolname = current_user,
+                pg_has_role(oid, (SELECT oid FROM pg_roles WHERE rolname = current_user), 'USAGE')
+            FROM pg_roles WHERE rolname = \(role)
+            """
+        )
+        guard let row = found.first else {
+            throw SchemaError.unsuitableSessionRole(
+                role: role,
+                server: link.server,
+                reason: "no such role; create it first (CREATE ROLE \(quoted(role)) LOGIN PASSWORD '…')"
+            )
+        }
+        let (superuser, isOwner, ownerMember) = try PostgresLink.decoded { try row.decode((Bool, Bool, Bool).self) }
+        if superuser || isOwner || ownerMember {
+            throw SchemaError.unsuitableSessionRole(
+                role: role,
+                server: link.server,
+                reason: superuser
+                    ? "it is a superuser, which no grant can hold back"
+                    : "it is the migrating user, or holds its rights, and so owns the tables; "
+                        + "name a role of its own for the sessions"
+            )
+        }
+        let who = quoted(role)
+        // The schema the migrations wrote in: the first of the search path.
+        let schema = try PostgresLink.decoded {
+            try link.query("SELECT current_schema()").first.map { quoted(try $0.decode(String.self)) }
+        }
+        guard let schemaName = schema else {
+            throw StoreError.database(reason: "the search path names no schema to grant on")
+        }
+        let statements = [
+            "REVOKE ALL ON ALL TABLES IN SCHEMA \(schemaName) FROM \(who)",
+            "REVOKE ALL ON ALL SEQUENCES IN SCHEMA \(schemaName) FROM \(who)",
+            "REVOKE CREATE ON SCHEMA \(schemaName) FROM \(who)",
+            "GRANT USAGE ON SCHEMA \(schemaName) TO \(who)",
+            "GRANT SELECT ON \(tables.joined(separator: ", ")) TO \(who)",
+            "GRANT INSERT ON note TO \(who)",
+        ]
+        for statement in statements { try link.query(PostgresQuery(unsafeSQL: statement)) }
+        if let excess = try sessionPrivilegeProblem(link, role: role) {
+            throw SchemaError.unsuitableSessionRole(role: role, server: link.server, reason: excess)
+        }
+    }
+
+    /// What `role` may still do beyond a session's needs, or lacks of them, after the grants; nil
+    /// when it is exactly right. Asked of the server, not assumed: a GRANT or REVOKE by a user
+    /// who is not the grantor only warns, and a role also holds what PUBLIC and its other roles
+    /// hold (a CREATE on `public` granted to PUBLIC, as before PostgreSQL 15).
+    static func sessionPrivilegeProblem(_ link: PostgresLink, role: String) throws -> String? {
+        let rows = try link.query(
+            """
+            SELECT
+                (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(tables)::text[]) AS t
+                    WHERE has_table_privilege(\(role), t, 'UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
+                       OR (t <> 'note' AND has_table_privilege(\(role), t, 'INSERT'))),
+                (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(tables)::text[]) AS t
+                    WHERE NOT has_table_privilege(\(role), t, 'SELECT')),
+                has_table_privilege(\(role), 'note', 'INSERT'),
+                has_schema_privilege(\(role), current_schema(), 'CREATE'),
+                has_schema_privilege(\(role), current_schema(), 'USAGE'),
+                has_database_privilege(\(role), current_database(), 'CONNECT')
+            """
+        )
+        let (excess, unreadable, insertsNotes, creates, usesSchema, connects) = try PostgresLink.decoded {
+            try rows[0].decode((String?, String?, Bool, Bool, Bool, Bool).self)
+        }
+        if let excess {
+            return "it may still change \(excess) beyond adding notes (granted by another role, or to PUBLIC); "
+                + "revoke that as the grantor"
+        }
+        if creates {
+            return "it may still create objects in the schema (granted by another role, or to PUBLIC); "
+                + "REVOKE CREATE ON SCHEMA as its owner"
+        }
+        if let unreadable { return "it cannot read \(unreadable)" }
+        if !insertsNotes || !usesSchema {
+            return "it was not given USAGE on the schema and INSERT on note; run this as the tables' owner"
+        }
+        if !connects { return "it may not connect to the database; GRANT CONNECT ON DATABASE to it" }
+        return nil
+    }
+
+    /// `name` as an SQL identifier: in double quotes, its own doubled.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Throws unless the database holds every migration this Ward has and none it does not:
@@ -275,7 +389,7 @@ enum PostgresSchema {
     static func requireCurrent(_ link: PostgresLink) throws {
         let exists = try link.query("SELECT to_regclass('ward_migrations') IS NOT NULL")
         let database = link.settings.database
-        let server = link.settings.endpoint.description
+        let server = link.server
         guard (try? exists.first?.decode(Bool.self)) == true else {
             throw SchemaError.notCreated(server: server, database: database)
         }
@@ -295,7 +409,7 @@ enum PostgresSchema {
         }
         guard applied.isSubset(of: Set(migrations.map(\.name))) else {
             throw StoreError.migrationFailed(
-                path: link.settings.endpoint.description,
+                path: link.server,
                 reason: "it was written by a newer Ward"
             )
         }

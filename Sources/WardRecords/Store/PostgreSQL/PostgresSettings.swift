@@ -24,7 +24,18 @@ public struct PostgresSettings: Sendable, Equatable {
         case disable
     }
 
-    public var endpoint: Endpoint
+    /// Tried in order when connecting, as libpq tries a URL's hosts: the first that answers and
+    /// suits `targetSessionAttrs` is used, and a connection lost later is replaced the same way,
+    /// so a session goes on after a standby is promoted.
+    public var endpoints: [Endpoint]
+    /// The first of `endpoints`; set, the only one.
+    public var endpoint: Endpoint {
+        get { endpoints[0] }
+        set { endpoints = [newValue] }
+    }
+    /// How messages name the servers when no one of them is meant: `h1:5432, h2:5432`.
+    public var serverList: String { endpoints.map(\.description).joined(separator: ", ") }
+    public var targetSessionAttrs: RecordsPolicy.TargetSessionAttrs
     public var user: String
     public var database: String
     /// Read from the site's `password-file`; nil for none (a trusted socket, a client certificate).
@@ -48,8 +59,33 @@ public struct PostgresSettings: Sendable, Equatable {
         statementTimeout: Duration = .seconds(5),
         caFile: String? = nil
     ) {
+        self.init(
+            endpoints: [endpoint],
+            user: user,
+            database: database,
+            password: password,
+            tls: tls,
+            connectTimeout: connectTimeout,
+            statementTimeout: statementTimeout,
+            caFile: caFile
+        )
+    }
+
+    public init(
+        endpoints: [Endpoint],
+        targetSessionAttrs: RecordsPolicy.TargetSessionAttrs = .readWrite,
+        user: String,
+        database: String,
+        password: String? = nil,
+        tls: TLS = .require,
+        connectTimeout: Duration = .seconds(5),
+        statementTimeout: Duration = .seconds(5),
+        caFile: String? = nil
+    ) {
+        precondition(!endpoints.isEmpty, "a server to connect to")
         self.caFile = caFile
-        self.endpoint = endpoint
+        self.endpoints = endpoints
+        self.targetSessionAttrs = targetSessionAttrs
         self.user = user
         self.database = database
         self.password = password
@@ -81,12 +117,15 @@ extension PostgresSettings {
             password = secret.withBytes { String(decoding: $0, as: UTF8.self) }
         }
         self.init(
-            endpoint: url.isSocket
-                ? .socket(directory: url.host, port: url.port) : .tcp(host: url.host, port: url.port),
+            endpoints: url.servers.map {
+                $0.isSocket ? .socket(directory: $0.host, port: $0.port) : .tcp(host: $0.host, port: $0.port)
+            },
+            targetSessionAttrs: policy.targetSessionAttrs,
             user: url.user,
             database: url.database,
             password: password,
-            tls: url.isSocket ? .disable : (policy.tls == .require ? .require : .disable),
+            // A socket's connection never uses TLS, whatever this says (`PostgresLink`).
+            tls: policy.tls == .require ? .require : .disable,
             connectTimeout: policy.connectTimeout,
             statementTimeout: policy.statementTimeout,
             caFile: policy.caFile
