@@ -165,15 +165,42 @@ _ward() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--home --site)
+    local -a non_repeating_options=(--home --site --user --batch -c --password-fd --password-file --format --on-error)
     __ward_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--batch')
+        __ward_add_completions -f
+        return
+        ;;
+    '-c')
+        return
+        ;;
+    '--password-fd')
+        return
+        ;;
+    '--password-file')
+        __ward_add_completions -f
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
+        return
+        ;;
+    '--on-error')
+        __ward_add_completions -W 'stop'$'\n''continue'
         return
         ;;
     esac
@@ -204,15 +231,18 @@ _ward_shell() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
         return
         ;;
     '--batch')
+        __ward_add_completions -f
         return
         ;;
     '-c')
@@ -222,6 +252,7 @@ _ward_shell() {
         return
         ;;
     '--password-file')
+        __ward_add_completions -f
         return
         ;;
     '--format')
@@ -245,9 +276,11 @@ _ward_exec() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
@@ -266,9 +299,11 @@ _ward_demo() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--patients')
@@ -290,9 +325,19 @@ _ward_import() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -331,9 +376,11 @@ _ward_db_migrate() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -372,12 +419,15 @@ _ward_user_add() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--role')
+        __ward_add_completions -W 'clinician'$'\n''clerk'$'\n''auditor'
         return
         ;;
     esac
@@ -393,9 +443,11 @@ _ward_user_passwd() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -411,9 +463,11 @@ _ward_user_remove() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -429,9 +483,11 @@ _ward_user_list() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -447,9 +503,11 @@ _ward_user_unlock() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -465,9 +523,11 @@ _ward_user_disable() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -483,9 +543,11 @@ _ward_sessions() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--format')
@@ -505,9 +567,11 @@ _ward_lock() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
@@ -555,15 +619,25 @@ _ward_audit_verify() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--key-file')
         return
         ;;
     '--start-after')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -579,9 +653,11 @@ _ward_audit_show() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
@@ -591,6 +667,7 @@ _ward_audit_show() {
         return
         ;;
     '--action')
+        __ward_add_completions -W 'list'$'\n''open'$'\n''read'$'\n''write'$'\n''close'$'\n''break-glass'
         return
         ;;
     '--since')
@@ -604,6 +681,7 @@ _ward_audit_show() {
         return
         ;;
     '--kind')
+        __ward_add_completions -W 'sign-on'$'\n''sign-on-failed'$'\n''lock'$'\n''unlock'$'\n''unlock-failed'$'\n''command'$'\n''access'$'\n''denied'$'\n''abandoned'$'\n''break-glass'$'\n''suspend'$'\n''resume'$'\n''signal'$'\n''sign-off'$'\n''rotate'$'\n''repair'$'\n''user-add'$'\n''user-remove'$'\n''password-change'$'\n''unlock-account'$'\n''user-disable'$'\n''import'$'\n''demo'$'\n''db-migrate'$'\n''ssh-command'$'\n''audit-read'$'\n''lock-request'$'\n''exec-start'$'\n''exec-exit'$'\n''input'
         return
         ;;
     '--count-by')
@@ -612,6 +690,14 @@ _ward_audit_show() {
         ;;
     '--format')
         __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -627,9 +713,11 @@ _ward_audit_report() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--mrn')
@@ -646,6 +734,14 @@ _ward_audit_report() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _ward_audit_rotate() {
@@ -658,9 +754,11 @@ _ward_audit_rotate() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--key-file')
@@ -696,15 +794,17 @@ _ward_config_check() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --site --for-user --for-role)
+    non_repeating_options=(--home --site --for-user --for-role --format)
     __ward_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--for-user')
@@ -712,6 +812,18 @@ _ward_config_check() {
         ;;
     '--for-role')
         __ward_add_completions -W 'clinician'$'\n''clerk'$'\n''auditor'
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -727,9 +839,11 @@ _ward_plugins() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -741,6 +855,7 @@ _ward_help() {
     repeating_options=()
     non_repeating_options=()
     __ward_offer_flags_options -1
+    __ward_add_completions -W 'shell'$'\n''exec'$'\n''demo'$'\n''import'$'\n''db'$'\n''user'$'\n''sessions'$'\n''lock'$'\n''audit'$'\n''config'$'\n''plugins'$'\n''help'
 }
 
 complete -o filenames -F _ward ward
