@@ -97,7 +97,7 @@ extension Ward.Config {
             case .text:
                 for problem in problems { StandardError.report(problem.text) }
             case .json:
-                for problem in problems { print(problem.json) }
+                for problem in problems { print(Sanitizer.json(problem.json)) }
             }
             if problems.contains(where: { $0.severity == .error }) { throw ConfigCheckFailed() }
         }
