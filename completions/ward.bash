@@ -165,15 +165,42 @@ _ward() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--home --site)
+    local -a non_repeating_options=(--home --site --user --batch -c --password-fd --password-file --format --on-error)
     __ward_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--batch')
+        __ward_add_completions -f
+        return
+        ;;
+    '-c')
+        return
+        ;;
+    '--password-fd')
+        return
+        ;;
+    '--password-file')
+        __ward_add_completions -f
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
+        return
+        ;;
+    '--on-error')
+        __ward_add_completions -W 'stop'$'\n''continue'
         return
         ;;
     esac
@@ -204,15 +231,18 @@ _ward_shell() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
         return
         ;;
     '--batch')
+        __ward_add_completions -f
         return
         ;;
     '-c')
@@ -222,6 +252,7 @@ _ward_shell() {
         return
         ;;
     '--password-file')
+        __ward_add_completions -f
         return
         ;;
     '--format')
@@ -245,9 +276,11 @@ _ward_exec() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
@@ -266,9 +299,11 @@ _ward_demo() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--patients')
@@ -290,9 +325,19 @@ _ward_import() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -331,9 +376,11 @@ _ward_db_migrate() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--session-role')
@@ -375,12 +422,15 @@ _ward_user_add() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--role')
+        __ward_add_completions -W 'clinician'$'\n''clerk'$'\n''auditor'
         return
         ;;
     esac
@@ -396,9 +446,11 @@ _ward_user_passwd() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -414,9 +466,11 @@ _ward_user_remove() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -432,9 +486,11 @@ _ward_user_list() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -450,9 +506,11 @@ _ward_user_unlock() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -468,9 +526,11 @@ _ward_user_disable() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -486,9 +546,11 @@ _ward_sessions() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--format')
@@ -508,9 +570,11 @@ _ward_lock() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
@@ -558,15 +622,25 @@ _ward_audit_verify() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--key-file')
         return
         ;;
     '--start-after')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -582,9 +656,11 @@ _ward_audit_show() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--user')
@@ -594,6 +670,7 @@ _ward_audit_show() {
         return
         ;;
     '--action')
+        __ward_add_completions -W 'list'$'\n''open'$'\n''read'$'\n''write'$'\n''close'$'\n''break-glass'
         return
         ;;
     '--since')
@@ -607,6 +684,7 @@ _ward_audit_show() {
         return
         ;;
     '--kind')
+        __ward_add_completions -W 'sign-on'$'\n''sign-on-failed'$'\n''lock'$'\n''unlock'$'\n''unlock-failed'$'\n''command'$'\n''access'$'\n''denied'$'\n''abandoned'$'\n''break-glass'$'\n''suspend'$'\n''resume'$'\n''signal'$'\n''sign-off'$'\n''rotate'$'\n''repair'$'\n''user-add'$'\n''user-remove'$'\n''password-change'$'\n''unlock-account'$'\n''user-disable'$'\n''import'$'\n''demo'$'\n''db-migrate'$'\n''ssh-command'$'\n''audit-read'$'\n''lock-request'$'\n''exec-start'$'\n''exec-exit'$'\n''input'
         return
         ;;
     '--count-by')
@@ -615,6 +693,14 @@ _ward_audit_show() {
         ;;
     '--format')
         __ward_add_completions -W 'text'$'\n''json'$'\n''csv'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -630,9 +716,11 @@ _ward_audit_report() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--mrn')
@@ -649,6 +737,14 @@ _ward_audit_report() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _ward_audit_rotate() {
@@ -661,9 +757,11 @@ _ward_audit_rotate() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--key-file')
@@ -699,15 +797,17 @@ _ward_config_check() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--home --site --for-user --for-role)
+    non_repeating_options=(--home --site --for-user --for-role --format)
     __ward_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     '--for-user')
@@ -715,6 +815,18 @@ _ward_config_check() {
         ;;
     '--for-role')
         __ward_add_completions -W 'clinician'$'\n''clerk'$'\n''auditor'
+        return
+        ;;
+    '--format')
+        __ward_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -730,9 +842,11 @@ _ward_plugins() {
     # Offer option value completions
     case "${prev}" in
     '--home')
+        __ward_add_completions -d
         return
         ;;
     '--site')
+        __ward_add_completions -f
         return
         ;;
     esac
@@ -744,6 +858,7 @@ _ward_help() {
     repeating_options=()
     non_repeating_options=()
     __ward_offer_flags_options -1
+    __ward_add_completions -W 'shell'$'\n''exec'$'\n''demo'$'\n''import'$'\n''db'$'\n''user'$'\n''sessions'$'\n''lock'$'\n''audit'$'\n''config'$'\n''plugins'$'\n''help'
 }
 
 complete -o filenames -F _ward ward

@@ -67,7 +67,13 @@ struct Ward: ParsableCommand {
         }
         do {
             // A login shell, or sshd's ForceCommand with the client's command (SSHEntry).
-            var command = try parseAsRoot(SSHEntry.arguments())
+            let arguments = try SSHEntry.arguments()
+            if let script = completionScript(arguments) {
+                print(script, terminator: "")
+                return
+            }
+            if let unknown = UnknownSubcommand.find(in: arguments) { throw unknown }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let error as any WardError {
             if !error.description.isEmpty { StandardError.report(error.description) }
@@ -82,5 +88,19 @@ struct Ward: ParsableCommand {
             }
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// The completion script `--generate-completion-script SHELL` asks for, from
+    /// `CompletionRoot`; nil for any other command line, which the parser then reads (and
+    /// refuses a shell it does not know).
+    private static func completionScript(_ arguments: [String]) -> String? {
+        let shell: String
+        switch arguments.count {
+        case 2 where arguments[0] == "--generate-completion-script": shell = arguments[1]
+        case 1 where arguments[0].hasPrefix("--generate-completion-script="):
+            shell = String(arguments[0].dropFirst("--generate-completion-script=".count))
+        default: return nil
+        }
+        return CompletionRoot.script(for: shell)
     }
 }

@@ -152,6 +152,32 @@ import Testing
         #expect(list.split(separator: "\n").last?.split(separator: " ").dropLast().last == "0", "\(list)")
     }
 
+    /// A site naming a service the machine does not have: PAM would fall back to its `other`
+    /// service and refuse every password as wrong, toward the lockout. Ward says what is wrong
+    /// instead, as a configuration error (78), and counts nothing.
+    @Test func aServiceTheMachineLacks_isAConfigurationError_notAWrongPassword() throws {
+        let pam = try PAMWrapper(passdb: ["demo:\(Self.systemPassword):ward"])
+        let site = PAMWrapper.site("[[plugin]]\nname = \"audit-log\"\n")
+            .replacingOccurrences(of: "service = \"ward\"", with: "service = \"ward-absent\"")
+        let h = try BatchHome(site: site, patients: 5)
+        let systemFile = h.directory.appendingPathComponent("system-password").path
+        try h.writeSecret(Self.systemPassword + "\n", to: systemFile)
+        for _ in 0..<2 {
+            let result = try batch(h, pam, ["--user", "demo", "--password-file", systemFile], lines: ["whoami"])
+            #expect(result.status == 78)
+            #expect(
+                result.error.contains(
+                    "The site checks passwords with PAM's service 'ward-absent', but \(pam.services.path)/ward-absent "
+                        + "does not exist"
+                ),
+                "\(result.error)"
+            )
+            #expect(!result.error.contains("Wrong user name or password."))
+        }
+        let list = try TerminalHarness.run(TerminalHarness.wardPath, ["user", "list"], environment: h.environment)
+        #expect(list.split(separator: "\n").last?.split(separator: " ").dropLast().last == "0", "\(list)")
+    }
+
     /// A service that asks what Ward's one hidden prompt cannot answer (a visible prompt) fails
     /// closed, saying so, with EX_UNAVAILABLE.
     @Test func aPromptWardCannotAnswer_failsClosed_with69() throws {

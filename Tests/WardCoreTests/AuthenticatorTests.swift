@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import Testing
 
@@ -142,5 +143,35 @@ struct AuthenticatorTests {
         #expect(AuthSource.ward.authenticator().checksUnderStoreLock)
         #expect(AuthSource.pam(service: "ward").authenticator().source == .pam(service: "ward"))
         #expect(!AuthSource.pam(service: "ward").authenticator().checksUnderStoreLock)
+    }
+
+    /// A PAM service this machine does not have is the site's mistake, not the user's: refused
+    /// as a configuration error (78) before PAM is loaded, and never counted toward a lockout.
+    @Test func aMissingPAMService_isAConfigurationError_andCountsNoFailure() throws {
+        let scratch = ScratchHome()
+        let service = "ward-test-missing-\(getpid())"
+        let store = try makeStore(scratch, PAMAuthenticator(service: service))
+        try store.addSystemUser(name: "bob", role: .clerk)
+        let missing = AuthError.pamServiceMissing(service: service, path: "/etc/pam.d/\(service)")
+        for _ in 0..<4 {
+            #expect(throws: missing) { _ = try store.signOn(name: "bob", password: Password("pw"), tty: nil, at: t0) }
+        }
+        #expect(try store.user(named: "bob")?.failedAttempts == 0)
+        #expect(try store.user(named: "bob")?.lockedUntil == nil)
+        #expect(missing.exitStatus == .configuration)
+        #expect(missing.description.contains("/etc/pam.d/\(service) does not exist"))
+    }
+
+    /// Where libpam would read a service: /etc/pam.d, or pam_wrapper's directory under it.
+    @Test func theServiceFile_isLookedForWhereLibpamReadsIt() throws {
+        let scratch = ScratchHome()
+        let wrapped = ["PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": scratch.path]
+        #expect(PAMAuthenticator.serviceDirectories(environment: [:]) == ["/etc/pam.d", "/usr/lib/pam.d"])
+        #expect(PAMAuthenticator.serviceDirectories(environment: wrapped) == [scratch.path])
+        #expect(PAMAuthenticator.serviceFile("ward", environment: wrapped) == nil)
+        let fd = open(scratch.path + "/ward", O_WRONLY | O_CREAT, 0o644)
+        close(fd)
+        #expect(PAMAuthenticator.serviceFile("ward", environment: wrapped) == scratch.path + "/ward")
+        #expect(PAMAuthenticator.serviceFile("ward-test-missing", environment: [:]) == nil)
     }
 }

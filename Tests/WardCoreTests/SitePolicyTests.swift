@@ -416,4 +416,19 @@ private func messages(_ text: String) -> [String] {
                 ]
         )
     }
+
+    /// A session refuses the file at its first problem list; `ward config check` goes on with
+    /// what parsed, so that the plugins are built and their own problems found in the same run.
+    @Test func parseReportingAll_keepsThePluginsOfAFileWithAnErrorElsewhere() {
+        let text = "[session]\nidle-timeout = \"5 minutes\"\n\n[[plugin]]\nname = \"audit-log\"\nfsnyc = \"always\"\n"
+        let (policy, errors) = SitePolicy.parseReportingAll(text, file: "site.toml", plugins: standInPlugins)
+        #expect(errors.map(\.line) == [2])
+        #expect(policy?.pluginNames == ["audit-log"])
+        #expect(policy?.plugins.first?.allValues.map(\.key).contains("fsnyc") == true)
+        #expect(messages(text) == errors.map(\.description))
+
+        let (none, syntax) = SitePolicy.parseReportingAll("[session\n", file: "site.toml", plugins: standInPlugins)
+        #expect(none == nil)
+        #expect(syntax.count == 1 && syntax[0].line == 1)
+    }
 }

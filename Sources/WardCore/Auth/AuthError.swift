@@ -47,6 +47,10 @@ public enum AuthError: WardError, Equatable, Sendable {
     /// PAM could not check the password at all: the service is missing or broken, a module
     /// failed, or its server is unreachable. Nothing was counted against the user.
     case authenticationUnavailable(service: String, reason: String)
+    /// The site's PAM service has no file where libpam looks (`path`): PAM would fall back to
+    /// its `other` service, which refuses everyone, and every password would look wrong. A
+    /// configuration error, not the user's: nothing is counted against them.
+    case pamServiceMissing(service: String, path: String)
     /// PAM asked something Ward's one password prompt cannot answer (a second password, a code
     /// to type back visibly); `prompt` is PAM's question, sanitized when shown.
     case unanswerablePrompt(service: String, prompt: String)
@@ -96,6 +100,10 @@ public enum AuthError: WardError, Equatable, Sendable {
         case .authenticationUnavailable(let service, let reason):
             "PAM could not check the password (service '\(service)'): \(reason). "
                 + "Ask the administrator to check /etc/pam.d/\(service) and the system log."
+        case .pamServiceMissing(let service, let path):
+            "The site checks passwords with PAM's service '\(service)', but \(path) does not exist, so PAM would "
+                + "refuse every password; nothing was counted against you. Ask the administrator to install "
+                + "the service (/usr/share/doc/ward/examples/pam.d/ward is one) or to set [auth] source = \"ward\"."
         case .unanswerablePrompt(let service, let prompt):
             "PAM asked \"\(prompt)\", which Ward cannot answer: it hands PAM the one password typed at its "
                 + "hidden prompt. The PAM service '\(service)' must ask for that password only (see contrib/pam.d/ward)."
@@ -107,7 +115,7 @@ public enum AuthError: WardError, Equatable, Sendable {
     public var exitStatus: ExitStatus {
         switch self {
         case .noStore, .noPassword, .noTerminal: .noInput
-        case .corruptStore: .configuration
+        case .corruptStore, .pamServiceMissing: .configuration
         case .file(let error): error.exitStatus
         case .invalidUserName, .unknownRole: .usage
         case .passwordTooShort, .passwordTooLong, .passwordMismatch: .dataError

@@ -37,6 +37,9 @@ public struct PAMAuthenticator: Authenticator {
         user: UserRecord?,
         tty: String?
     ) throws(AuthError) -> PasswordVerdict {
+        guard Self.serviceFile(service) != nil else {
+            throw .pamServiceMissing(service: service, path: Self.serviceDirectories()[0] + "/" + service)
+        }
         guard user != nil else { return .rejected }
         // A C string ends at the first NUL: "abc\0xyz" would be checked as "abc".
         guard !password.withBytes({ $0.contains(0) }) else { return .rejected }
@@ -44,6 +47,37 @@ public struct PAMAuthenticator: Authenticator {
             bytes.withUnsafeBufferPointer { buffer in transaction(name: name, password: buffer, tty: tty) }
         }
         return try result.get()
+    }
+
+    /// The file libpam reads for `service`, nil when there is none.
+    ///
+    /// Without one, libpam quietly uses its `other` service (pam_deny on Debian): every password
+    /// would be refused as wrong and counted toward the lockout, so Ward asks first, at sign-on
+    /// and in `ward config check`. Where libpam looks: /etc/pam.d, then the distribution's
+    /// /usr/lib/pam.d; under pam_wrapper (`PAM_WRAPPER=1`, the tests), its
+    /// `PAM_WRAPPER_SERVICE_DIR`, which it reads in their place.
+    public static func serviceFile(
+        _ service: String,
+        environment: [String: String] = ConfigEnvironment.current
+    ) -> String? {
+        for directory in serviceDirectories(environment: environment) {
+            let path = directory + "/" + service
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return path }
+        }
+        return nil
+    }
+
+    /// The directories `serviceFile` searches, in order; the first is where a service belongs.
+    public static func serviceDirectories(
+        environment: [String: String] = ConfigEnvironment.current
+    ) -> [String] {
+        if environment["PAM_WRAPPER"] == "1", let directory = environment["PAM_WRAPPER_SERVICE_DIR"],
+            !directory.isEmpty
+        {
+            return [directory]
+        }
+        return ["/etc/pam.d", "/usr/lib/pam.d"]
     }
 
     /// One PAM transaction, start to end.

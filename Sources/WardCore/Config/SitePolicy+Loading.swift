@@ -71,6 +71,23 @@ extension SitePolicy {
         return try parse(text, file: location.path, plugins: plugins)
     }
 
+    /// `loadSite`, going on past problems as `parseReportingAll` does: the policy as far as the
+    /// file allows (nil when it cannot be read or is not TOML), and every problem found.
+    public static func loadSiteReportingAll(
+        _ location: SiteFileLocation,
+        plugins: PluginRegistry
+    ) -> (policy: SitePolicy?, errors: [ConfigError]) {
+        let mustExist = if case .named = location { true } else { false }
+        let text: String?
+        do {
+            text = try ConfigFile.read(location.path, mustExist: mustExist)
+        } catch {
+            return (nil, [error])
+        }
+        guard let text else { return (.builtIn(plugins: plugins), []) }
+        return parseReportingAll(text, file: location.path, plugins: plugins)
+    }
+
     /// `$XDG_CONFIG_HOME/ward/config.toml`, else `$HOME/.config/ward/config.toml`; nil without either.
     public static func userFilePath(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/ward/config.toml" }

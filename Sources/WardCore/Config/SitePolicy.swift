@@ -27,6 +27,9 @@ public struct SitePolicy: Sendable {
     public internal(set) var exec: ExecPolicy
     /// `[auth]`: who checks passwords; Ward's own store without the table.
     public internal(set) var auth: AuthSource = .ward
+    /// The line of `[auth]`, 0 without one: where `ward config check` reports a PAM service
+    /// this machine does not have.
+    public internal(set) var authLine = 0
     /// `[ssh]`: what a command given to `ssh HOST COMMAND` may be; nothing without the table.
     public internal(set) var ssh: SSHPolicy
     /// `[chain]`: the plugins every session's chain must hold (`requireGuards()`).
@@ -145,7 +148,28 @@ extension SitePolicy {
     )
         throws(ConfigError) -> SitePolicy
     {
-        let document = try ConfigDocument(text: text, file: file)
+        let (policy, errors) = parseReportingAll(text, file: file, plugins: plugins)
+        if let error = ConfigError.combining(errors) { throw error }
+        return policy!
+    }
+
+    /// The policy as far as the text allows, with every problem found, in line order; nil for
+    /// text that is not TOML.
+    ///
+    /// A session refuses a file with any problem (`parse`); `ward config check` goes on to build
+    /// the plugins of what parsed, so that an error in one table does not hide a plugin's in
+    /// another until the first is fixed.
+    public static func parseReportingAll(
+        _ text: String,
+        file: String,
+        plugins: PluginRegistry
+    ) -> (policy: SitePolicy?, errors: [ConfigError]) {
+        let document: ConfigDocument
+        do {
+            document = try ConfigDocument(text: text, file: file)
+        } catch {
+            return (nil, [error])
+        }
         var errors: [ConfigError] = []
         var session = SessionOverride(file: file, line: 0)
         var users: [String: SessionOverride] = [:]
@@ -232,7 +256,6 @@ extension SitePolicy {
                 )
             }
         }
-        if let error = ConfigError.combining(sortedByLine(errors)) { throw error }
         let chain = tables ?? defaultTables(plugins)
         var required = requirement ?? .standard(file: file)
         // The line a missing guard is reported on: the first [[plugin]], or `plugin = []`.
@@ -248,9 +271,10 @@ extension SitePolicy {
             chainRequirement: required
         )
         policy.auth = auth
+        if document.keys(in: []).contains("auth") { policy.authLine = document.line(ofKey: "auth", in: []) }
         policy.access = access
         policy.records = records
-        return policy
+        return (policy, sortedByLine(errors))
     }
 
     private static func parsePlugins(

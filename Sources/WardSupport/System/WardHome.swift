@@ -1,8 +1,8 @@
 import Glibc
 
 /// The directory that holds one Ward installation's records database, credential store and
-/// audit log: `--home`, else `$WARD_HOME`, else `$XDG_DATA_HOME/ward`, else
-/// `~/.local/share/ward`.
+/// audit log: `--home`, else `$WARD_HOME`, else /var/lib/ward for the package's `ward` account,
+/// else `$XDG_DATA_HOME/ward`, else `~/.local/share/ward`.
 ///
 /// Created 0700. An existing home that group or others can read or write, that another user
 /// owns, or that is a symbolic link, is refused before anything in it is read, and so is any of
@@ -24,6 +24,7 @@ public struct WardHome: Sendable, Equatable {
     ) -> String {
         if let option, !option.isEmpty { return option }
         if let home = environment("WARD_HOME"), !home.isEmpty { return home }
+        if let home = serviceAccountHome(uid: geteuid()) { return home }
         // The XDG spec: a relative XDG_DATA_HOME is invalid and is ignored.
         if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/ward" }
         return userHomeDirectory(environment: environment) + "/.local/share/ward"
@@ -120,6 +121,23 @@ public struct WardHome: Sendable, Equatable {
     }
 
     /// `$HOME`, else the password database's entry for this user, else `/`.
+    /// The system account the Debian package makes for shared sessions.
+    public static let serviceAccount = (name: "ward", home: "/var/lib/ward")
+
+    /// For the package's account, its home directory is its Ward home: the records and the
+    /// audit trail sit in /var/lib/ward, where the package keeps them on removal, and
+    /// `sudo -u ward ward user add` needs no `WARD_HOME`. Nil for every other account.
+    static func serviceAccountHome(uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil,
+            let name = entry.pw_name, let dir = entry.pw_dir,
+            String(cString: name) == serviceAccount.name, String(cString: dir) == serviceAccount.home
+        else { return nil }
+        return serviceAccount.home
+    }
+
     private static func userHomeDirectory(environment: (String) -> String?) -> String {
         if let home = environment("HOME"), !home.isEmpty { return home }
         var entry = passwd()

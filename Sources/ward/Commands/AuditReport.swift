@@ -36,7 +36,10 @@ extension Ward.Audit {
         @Option(help: "Output: text grouped by day, CSV (one row an access), or one JSON object.")
         var format: Show.Format = .text
 
-        @Argument(help: ArgumentHelp("The log to read; default: the site's audit log.", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp("The log to read; default: the site's audit log.", valueName: "file"),
+            completion: .file()
+        )
         var file: String?
 
         func validate() throws {

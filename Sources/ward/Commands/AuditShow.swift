@@ -54,7 +54,8 @@ extension Ward.Audit {
             help: ArgumentHelp(
                 "Only what was done to records: list, open, read, write, close or break-glass. Repeatable.",
                 valueName: "action"
-            )
+            ),
+            completion: .list(RecordAccess.Action.allCases.map(\.rawValue))
         )
         var action: [String] = []
 
@@ -81,7 +82,8 @@ extension Ward.Audit {
             help: ArgumentHelp(
                 "Only records of this kind (sign-on, access, user-add, …); repeat it or separate kinds with commas.",
                 valueName: "kind"
-            )
+            ),
+            completion: .list(AuditEntry.Kind.allCases.map(\.rawValue))
         )
         var kind: [String] = []
 
@@ -103,7 +105,8 @@ extension Ward.Audit {
             help: ArgumentHelp(
                 "The log to read, with its rotated files; default: the site's audit log, or audit.jsonl in the Ward home.",
                 valueName: "file"
-            )
+            ),
+            completion: .file()
         )
         var file: String?
 

@@ -41,7 +41,10 @@ extension Ward.Audit {
         @Flag(help: "First put back what an interrupted rotation left (recorded), then check.")
         var repair = false
 
-        @Argument(help: ArgumentHelp("The log to check; default: audit.jsonl in the Ward home.", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp("The log to check; default: audit.jsonl in the Ward home.", valueName: "file"),
+            completion: .file()
+        )
         var file: String?
 
         func validate() throws {

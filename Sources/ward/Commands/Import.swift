@@ -37,7 +37,8 @@ extension Ward {
             help: ArgumentHelp(
                 "Bundle files, *.ndjson files, or directories of *.json bundles and *.ndjson exports.",
                 valueName: "path"
-            )
+            ),
+            completion: .file()
         )
         var paths: [String]
 

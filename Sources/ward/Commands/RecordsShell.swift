@@ -30,82 +30,17 @@ extension Ward {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
-        var user: String?
-
-        @Option(
-            name: .long,
-            help: ArgumentHelp(
-                "Run shell commands from a script, one per line ('-' for standard input).",
-                discussion: """
-                    Blank lines and lines starting with '#' are skipped. Needs --user and a password \
-                    option. Standard input that is not a terminal implies '--batch -'.
-                    """,
-                valueName: "file"
-            )
-        )
-        var batch: String?
-
-        @Option(
-            name: .customShort("c"),
-            help: ArgumentHelp(
-                "Run one shell command and exit with its status, as psql -c does.",
-                discussion: """
-                    A batch of one line: needs --user and a password option, as --batch does; \
-                    --format applies. Not with --batch.
-                    """,
-                valueName: "command"
-            )
-        )
-        var command: String?
-
-        @Option(
-            name: .customLong("password-fd"),
-            help: ArgumentHelp(
-                "Batch: read the password from this open descriptor (its first line), once.",
-                discussion: "After an idle lock the batch cannot sign on again and exits 75.",
-                valueName: "n"
-            )
-        )
-        var passwordFD: Int32?
-
-        @Option(
-            name: .customLong("password-file"),
-            help: ArgumentHelp(
-                "Batch: read the password from this file (its first line); it must be yours, mode 0600.",
-                discussion: "Read again to sign on after an idle lock.",
-                valueName: "path"
-            )
-        )
-        var passwordFile: String?
-
-        @Option(
-            help: ArgumentHelp(
-                "Batch: results as text, one JSON object per command, or CSV tables.",
-                discussion: "CSV cells starting with = + - @ get a leading ' (no spreadsheet formulas).",
-                valueName: "text|json|csv"
-            )
-        )
-        var format: BatchOutput.Format = .text
-
-        @Option(
-            name: .customLong("on-error"),
-            help: ArgumentHelp(
-                "Batch: stop at the first failing command, or run on and exit 1 at the end.",
-                valueName: "stop|continue"
-            )
-        )
-        var onError: BatchFrontEnd.OnError = .stop
+        @OptionGroup var options: ShellOptions
 
         /// Option mistakes, before anything is opened: the parser shows them with this command's
         /// usage and exits 64.
         func validate() throws {
-            if command != nil, batch != nil {
+            if options.command != nil, options.batch != nil {
                 throw ValidationError("Give -c COMMAND or --batch FILE, not both.")
             }
             if let batch = batchCommandLine {
                 _ = try batch.signOn()
-            } else if passwordFD != nil || passwordFile != nil {
+            } else if options.passwordFD != nil || options.passwordFile != nil {
                 throw ValidationError(
                     "--password-fd and --password-file are for --batch; the shell asks on the terminal."
                 )
@@ -114,7 +49,9 @@ extension Ward {
 
         func run() throws {
             precondition(ward_scrub_installed() == 1)
-            guard let batch = batchCommandLine else { return try ShellCommandLine(global: global, user: user).run() }
+            guard let batch = batchCommandLine else {
+                return try ShellCommandLine(global: global, user: options.user).run()
+            }
             try batch.run()
         }
 
@@ -122,9 +59,9 @@ extension Ward {
         /// input is a script, as with sh and psql.
         private var batchCommandLine: BatchCommandLine? {
             let script: BatchCommandLine.Script
-            if let command {
+            if let command = options.command {
                 script = .command(command)
-            } else if let batch {
+            } else if let batch = options.batch {
                 script = batch == "-" ? .standardInput : .file(batch)
             } else if isatty(STDIN_FILENO) != 1 {
                 script = .standardInput
@@ -133,14 +70,87 @@ extension Ward {
             }
             return BatchCommandLine(
                 global: global,
-                user: user,
+                user: options.user,
                 script: script,
-                implied: batch == nil && command == nil,
-                passwordFD: passwordFD,
-                passwordFile: passwordFile,
-                format: format,
-                onError: onError
+                implied: options.batch == nil && options.command == nil,
+                passwordFD: options.passwordFD,
+                passwordFile: options.passwordFile,
+                format: options.format,
+                onError: options.onError
             )
         }
     }
+}
+
+/// The options of `ward shell`, which are also plain `ward`'s: one group, so that the completion
+/// scripts offer them after `ward` as well (`Ward.CompletionRoot`).
+struct ShellOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The user to sign on as; asked for when missing.", valueName: "name"))
+    var user: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run shell commands from a script, one per line ('-' for standard input).",
+            discussion: """
+                Blank lines and lines starting with '#' are skipped. Needs --user and a password \
+                option. Standard input that is not a terminal implies '--batch -'.
+                """,
+            valueName: "file"
+        ),
+        completion: .file()
+    )
+    var batch: String?
+
+    @Option(
+        name: .customShort("c"),
+        help: ArgumentHelp(
+            "Run one shell command and exit with its status, as psql -c does.",
+            discussion: """
+                A batch of one line: needs --user and a password option, as --batch does; \
+                --format applies. Not with --batch.
+                """,
+            valueName: "command"
+        )
+    )
+    var command: String?
+
+    @Option(
+        name: .customLong("password-fd"),
+        help: ArgumentHelp(
+            "Batch: read the password from this open descriptor (its first line), once.",
+            discussion: "After an idle lock the batch cannot sign on again and exits 75.",
+            valueName: "n"
+        )
+    )
+    var passwordFD: Int32?
+
+    @Option(
+        name: .customLong("password-file"),
+        help: ArgumentHelp(
+            "Batch: read the password from this file (its first line); it must be yours, mode 0600.",
+            discussion: "Read again to sign on after an idle lock.",
+            valueName: "path"
+        ),
+        completion: .file()
+    )
+    var passwordFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Batch: results as text, one JSON object per command, or CSV tables.",
+            discussion: "CSV cells starting with = + - @ get a leading ' (no spreadsheet formulas).",
+            valueName: "text|json|csv"
+        )
+    )
+    var format: BatchOutput.Format = .text
+
+    @Option(
+        name: .customLong("on-error"),
+        help: ArgumentHelp(
+            "Batch: stop at the first failing command, or run on and exit 1 at the end.",
+            valueName: "stop|continue"
+        )
+    )
+    var onError: BatchFrontEnd.OnError = .stop
 }

@@ -20,7 +20,10 @@ extension Ward.User {
         @Argument(help: "The new user's sign-on name: lowercase letters, digits, '_', '-', '.'.")
         var name: String
 
-        @Option(help: ArgumentHelp("What the user may do: clinician, clerk or auditor.", valueName: "role"))
+        @Option(
+            help: ArgumentHelp("What the user may do: clinician, clerk or auditor.", valueName: "role"),
+            completion: .list(Role.allCases.map(\.rawValue))
+        )
         var role: String
 
         @OptionGroup var source: PasswordSourceOptions

@@ -8,7 +8,8 @@ struct GlobalOptions: ParsableArguments {
             "The Ward home: records, credentials, audit log.",
             discussion: "Default: $WARD_HOME, else $XDG_DATA_HOME/ward (~/.local/share/ward).",
             valueName: "dir"
-        )
+        ),
+        completion: .directory
     )
     var home: String?
 
@@ -18,7 +19,8 @@ struct GlobalOptions: ParsableArguments {
             "The site policy file.",
             discussion: "Default: $WARD_SITE, else /etc/ward/site.toml, else built-in defaults.",
             valueName: "file"
-        )
+        ),
+        completion: .file()
     )
     var site: String?
 }

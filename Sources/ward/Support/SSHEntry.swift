@@ -109,12 +109,13 @@ enum SSHEntry {
             let message = Ward.message(for: error).split(separator: "\n").first.map(String.init) ?? "not understood"
             throw refuse(.notBatch(message))
         }
-        guard let shell = parsed as? Ward.RecordsShell, shell.batch == "-" || shell.command != nil else {
+        guard let shell = parsed as? Ward.RecordsShell, shell.options.batch == "-" || shell.options.command != nil
+        else {
             close(duplicate)
             throw refuse(.notBatch("only 'ward --batch -' and 'ward -c COMMAND' are allowed"))
         }
-        guard shell.global.home == nil, shell.global.site == nil, shell.passwordFile == nil,
-            shell.passwordFD == duplicate
+        guard shell.global.home == nil, shell.global.site == nil, shell.options.passwordFile == nil,
+            shell.options.passwordFD == duplicate
         else {
             close(duplicate)
             throw refuse(.notBatch("--home, --site and --password-file are not allowed over SSH"))
