@@ -684,7 +684,7 @@ _ward_audit_show() {
         return
         ;;
     '--kind')
-        __ward_add_completions -W 'sign-on'$'\n''sign-on-failed'$'\n''lock'$'\n''unlock'$'\n''unlock-failed'$'\n''command'$'\n''access'$'\n''denied'$'\n''abandoned'$'\n''break-glass'$'\n''suspend'$'\n''resume'$'\n''signal'$'\n''sign-off'$'\n''rotate'$'\n''repair'$'\n''user-add'$'\n''user-remove'$'\n''password-change'$'\n''unlock-account'$'\n''user-disable'$'\n''import'$'\n''demo'$'\n''db-migrate'$'\n''ssh-command'$'\n''audit-read'$'\n''lock-request'$'\n''exec-start'$'\n''exec-exit'$'\n''input'
+        __ward_add_completions -W 'sign-on'$'\n''sign-on-failed'$'\n''lock'$'\n''unlock'$'\n''unlock-failed'$'\n''command'$'\n''access'$'\n''denied'$'\n''abandoned'$'\n''break-glass'$'\n''suspend'$'\n''resume'$'\n''signal'$'\n''sign-off'$'\n''rotate'$'\n''repair'$'\n''user-add'$'\n''user-remove'$'\n''password-change'$'\n''unlock-account'$'\n''user-disable'$'\n''import'$'\n''demo'$'\n''db-migrate'$'\n''ssh-command'$'\n''audit-read'$'\n''lock-request'$'\n''exec-start'$'\n''exec-denied'$'\n''exec-exit'$'\n''input'
         return
         ;;
     '--count-by')
