@@ -1,7 +1,8 @@
 import WardPluginAPI
 import WardSupport
 
-/// Audit records as a table for people: one row a record, the event's details last.
+/// Audit records as a table's rows for people: one row a record, the event's details last. The
+/// shell's `TextTable` lays them out, for `ward audit show` and the shell's `audit` alike.
 ///
 /// ```
 /// SEQ  TIME (UTC)                USER  ROLE       SESSION   SOURCE  EVENT    OUTCOME  DETAIL
@@ -12,8 +13,9 @@ import WardSupport
 /// OUTCOME is `AuditRecord.outcome`: the record's `outcome` field, or `denied` for a refused
 /// line, sign-on or unlock; `-` for events that have none.
 ///
-/// - Important: Every cell is cleaned of control characters: a log is evidence, and printing it
-///   must not let a crafted field drive the auditor's terminal.
+/// - Important: Every cell is cleaned of control characters before it is shown, by `row`'s
+///   `clean` or by the table that lays the rows out: a log is evidence, and printing it must not
+///   let a crafted field drive the auditor's terminal.
 public enum AuditTable {
     public static let header = ["SEQ", "TIME (UTC)", "USER", "ROLE", "SESSION", "SOURCE", "EVENT", "OUTCOME", "DETAIL"]
 
@@ -22,26 +24,6 @@ public enum AuditTable {
     static let envelope: Set<String> = [
         "seq", "ver", "ts", "host", "pid", "session", "user", "role", "source", "kind", "outcome", "prev", "hash",
     ]
-
-    public static func render(_ records: [AuditRecord]) -> String {
-        let rows = [header] + records.map { row($0) }
-        var widths = [Int](repeating: 0, count: header.count)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        var out = ""
-        for row in rows {
-            var line = ""
-            for (i, cell) in row.enumerated() {
-                if i == row.count - 1 {
-                    line += cell
-                } else {
-                    line += cell + String(repeating: " ", count: widths[i] - cell.count + 2)
-                }
-            }
-            while line.hasSuffix(" ") { line.removeLast() }
-            out += line + "\n"
-        }
-        return out
-    }
 
     /// One record's cells. `clean` is applied to every text that came from the log; a caller
     /// that sanitizes as it shows (the shell's tables) passes the identity, so that nothing is

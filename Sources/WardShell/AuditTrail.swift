@@ -19,12 +19,35 @@ public struct AuditAnswer: Sendable, Equatable {
     public var rows: [[String]]
     /// What the reader should know of the answer (a user or MRN no record names).
     public var warnings: [String]
+    /// Every field of each record, when the answer is records: what CSV and JSON write (as
+    /// `ward audit show --format csv` does), where text shows `headers` and `rows`. Nil: CSV
+    /// and JSON write the table as text shows it (a report, counts).
+    public var fields: Fields?
 
-    public init(title: String? = nil, headers: [String], rows: [[String]], warnings: [String] = []) {
+    /// The records' fields: their names in the order they first appear, and each record's
+    /// values under them (empty where a record has no such field).
+    public struct Fields: Sendable, Equatable {
+        public var keys: [String]
+        public var rows: [[String]]
+
+        public init(keys: [String], rows: [[String]]) {
+            self.keys = keys
+            self.rows = rows
+        }
+    }
+
+    public init(
+        title: String? = nil,
+        headers: [String],
+        rows: [[String]],
+        warnings: [String] = [],
+        fields: Fields? = nil
+    ) {
         self.title = title
         self.headers = headers
         self.rows = rows
         self.warnings = warnings
+        self.fields = fields
     }
 }
 

@@ -70,7 +70,7 @@ import WardCore
 
     @Test func theTable_hasAnOutcomeColumn_andTheAdministrativeFieldsInDetail() throws {
         let rs = try writeRecords()
-        let rows = AuditTable.render(rs).split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        let rows = tableText(rs).split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(rows[0].hasSuffix("EVENT OUTCOME DETAIL"))
         #expect(rows[2].hasSuffix("access denied action=read mrn=W1 section=labs"))
         #expect(rows[5].hasSuffix("sign-on - via=terminal tty=/dev/pts/1"))

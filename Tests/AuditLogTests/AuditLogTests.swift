@@ -125,7 +125,7 @@ private final class LineRecorder: Plugin {
         #expect(fields(rs[1]) == ["command": "open", "reason": "closed at night", "plugin": "working-hours"])
         #expect(fields(rs[2]) == ["command": "note", "reason": "too long"])
         #expect(
-            columns(AuditTable.render(rs)).contains {
+            columns(tableText(rs)).contains {
                 $0.hasSuffix("denied open reason=\"closed at night\" plugin=working-hours")
             }
         )
@@ -147,7 +147,7 @@ private final class LineRecorder: Plugin {
         #expect(rs[2].object.string("mrn") == long && rs[2].object.string("outcome") == "failed")
         #expect(AuditFilter(mrn: uuid).matches(rs[1]) && !AuditFilter(mrn: uuid).matches(rs[0]))
         #expect(AuditFilter(mrn: long).matches(rs[2]) && !AuditFilter(mrn: long).matches(rs[1]))
-        let table = AuditTable.render(rs)
+        let table = tableText(rs)
         #expect(columns(table).contains { $0.hasSuffix("access ok action=open mrn=\(uuid)") })
         #expect(!table.contains("\u{1B}") && table.contains("\\e]0;x\\a"))
         #expect(AuditVerifier().verify(bytes: readBytes(path), head: headState(path)).isIntact)

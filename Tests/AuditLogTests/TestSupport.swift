@@ -149,3 +149,11 @@ final class DriverSession {
         chain.readsSession { self.info }
     }
 }
+
+/// The records' rows under the table's header, cells two spaces apart, one line each: what the
+/// tests read of `AuditTable`, without the shell's layout.
+func tableText(_ records: [AuditRecord]) -> String {
+    ([AuditTable.header] + records.map { AuditTable.row($0) }).map { $0.joined(separator: "  ") }.joined(
+        separator: "\n"
+    )
+}

@@ -21,6 +21,56 @@ import Testing
         return (String(decoding: run.out, as: UTF8.self), String(decoding: run.err, as: UTF8.self), run.status)
     }
 
+    /// The auditor audrey in the home; returns the path of a file holding her password.
+    static func addAuditor(to h: BatchHome) throws -> String {
+        _ = try TerminalHarness.run(
+            TerminalHarness.wardPath,
+            ["user", "add", "audrey", "--role", "auditor", "--password-stdin"],
+            environment: h.environment,
+            input: "audrey password\n"
+        )
+        try #require(TerminalHarness.lastStatus == 0)
+        let password = h.directory.appendingPathComponent("audrey").path
+        try h.writeSecret("audrey password\n", to: password)
+        return password
+    }
+
+    /// `line` asked in the shell by the auditor, in a batch of its own in `format`: what it
+    /// printed, what it said on standard error, and its exit status.
+    static func auditorAsks(
+        _ line: String,
+        in h: BatchHome,
+        password: String,
+        format: String = "text"
+    ) throws -> (out: String, err: String, status: Int32) {
+        let script = try h.script([line], name: "question-\(UUID().uuidString).ward")
+        let p = try h.start(["--batch", script, "--user", "audrey", "--password-file", password, "--format", format])
+        let status = try p.waitForExit()
+        return (p.standardOutput, p.standardError, status)
+    }
+
+    /// `time` as a wall-clock time at -05:00, to the minute: `2026-11-27T05:33-05:00`.
+    static func atMinusFive(_ time: Date) -> String {
+        var parts = tm()
+        var seconds = time_t(time.timeIntervalSince1970 - 5 * 3600)
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d-05:00",
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min)
+        )
+    }
+
+    /// CSV as Ward writes it (CRLF records, no quoted cell in these answers), split into cells.
+    static func cells(_ csv: String) -> [[String]] {
+        csv.components(separatedBy: "\r\n").dropLast().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+    }
+
     @Test func whoOpenedAPatient_byLowerCaseMRN_orItsStart_asCSVReadBack() throws {
         let h = try Self.home()
         let (out, err, status) = try Self.ward(
@@ -50,18 +100,7 @@ import Testing
     @Test func timesWithAnOffset_areTheInstantMeant() throws {
         let h = try Self.home()
         // Every record is from the last minutes: an hour ago at -05:00 is an hour ago in UTC.
-        let ago = Date().addingTimeInterval(-3600)
-        var parts = tm()
-        var seconds = time_t(ago.timeIntervalSince1970 - 5 * 3600)
-        gmtime_r(&seconds, &parts)
-        let local = String(
-            format: "%04d-%02d-%02dT%02d:%02d-05:00",
-            Int(parts.tm_year) + 1900,
-            Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday),
-            Int(parts.tm_hour),
-            Int(parts.tm_min)
-        )
+        let local = Self.atMinusFive(Date().addingTimeInterval(-3600))
         let all = try Self.ward(h, ["audit", "show", "--since", local, "--count-by", "action", "--format", "json"])
         #expect(all.status == 0, "\(all.err)")
         #expect(all.out.contains(#"{"action":"open","count":2}"#))
@@ -91,15 +130,7 @@ import Testing
     /// it is shown; a clinician's `audit` is refused and recorded as a denied reading.
     @Test func inTheShell_anAuditorAsks_andEveryReadingIsOnRecord_whileAClinicianIsRefused() throws {
         let h = try Self.home()
-        _ = try TerminalHarness.run(
-            TerminalHarness.wardPath,
-            ["user", "add", "audrey", "--role", "auditor", "--password-stdin"],
-            environment: h.environment,
-            input: "audrey password\n"
-        )
-        try #require(TerminalHarness.lastStatus == 0)
-        let auditorPassword = h.directory.appendingPathComponent("audrey").path
-        try h.writeSecret("audrey password\n", to: auditorPassword)
+        let auditorPassword = try Self.addAuditor(to: h)
         let questions = try h.script(
             [
                 "audit --mrn w0000011 --action open --action read",
@@ -165,5 +196,71 @@ import Testing
         try auditor.enter("audit --kind audit-read --count-by outcome")
         try auditor.waitFor("OUTCOME")
         try auditor.waitFor("denied")
+    }
+
+    /// An auditor in the shell names a time at -05:00, an hour from now: records until then
+    /// are every access to the chart, and none is from then on. Read as UTC (five hours
+    /// earlier), both answers would be the other way round. The answers, as CSV (`--format csv`
+    /// in a batch, `format csv` at a terminal), parse back to the very rows `ward audit show
+    /// --format csv` prints for the same question: every field of each record.
+    @Test func inTheShell_anOffsetTime_isTheInstantMeant_andTheCSVIsTheCommandLines() throws {
+        let h = try Self.home()
+        let password = try Self.addAuditor(to: h)
+        let later = Self.atMinusFive(Date().addingTimeInterval(3600))
+
+        let until = try Self.auditorAsks(
+            "audit --mrn w0000011 --until \(later)",
+            in: h,
+            password: password,
+            format: "csv"
+        )
+        #expect(until.status == 0, "\(until.err)")
+        let rows = Self.cells(until.out)
+        let header = try #require(rows.first)
+        #expect(Array(header.prefix(4)) == ["seq", "ver", "ts", "host"] && header.contains("hash"))
+        let action = try #require(header.firstIndex(of: "action"))
+        let mrn = try #require(header.firstIndex(of: "mrn"))
+        #expect(rows.dropFirst().map { $0[action] } == ["list", "open", "read", "write", "write"])
+        #expect(rows.dropFirst().allSatisfy { $0[mrn] == "W0000011" && $0.count == header.count })
+        let commandLine = try Self.ward(h, ["audit", "show", "--mrn", "w0000011", "--until", later, "--format", "csv"])
+        #expect(commandLine.status == 0)
+        #expect(commandLine.out == until.out)
+
+        let since = try Self.auditorAsks(
+            "audit --mrn w0000011 --since \(later)",
+            in: h,
+            password: password,
+            format: "csv"
+        )
+        #expect(since.status == 0, "\(since.err)")
+        #expect(Self.cells(since.out).count <= 1, "nothing is from an hour ahead on: \(since.out)")
+        let earlier = Self.atMinusFive(Date().addingTimeInterval(-3600))
+        let hourAgo = try Self.auditorAsks(
+            "audit --mrn w0000011 --since \(earlier) --count-by action",
+            in: h,
+            password: password,
+            format: "csv"
+        )
+        #expect(
+            Self.cells(hourAgo.out) == [
+                ["action", "count"], ["write", "2"], ["list", "1"], ["open", "1"], ["read", "1"],
+            ]
+        )
+        let refused = try Self.auditorAsks("audit --since 2026-11-27T10:33-5", in: h, password: password)
+        #expect(refused.status == 1 && refused.err.contains("is not a time"), "\(refused.err)")
+    }
+
+    /// A warning quotes what was typed once escaped, as every message does: a backslash in a
+    /// user's name shows as `\\`, never `\\\\`, in the shell and on the command line.
+    @Test func aWarning_quotesWhatWasTyped_escapedOnce() throws {
+        let h = try Self.home()
+        let password = try Self.addAuditor(to: h)
+        let shell = try Self.auditorAsks(#"audit --user 'no\body' --count-by user"#, in: h, password: password)
+        #expect(shell.status == 0, "\(shell.err)")
+        #expect(shell.out.contains(#"names the user 'no\\body'."#), "\(shell.out)")
+        #expect(!shell.out.contains(#"no\\\\body"#))
+        let commandLine = try Self.ward(h, ["audit", "show", "--user", #"no\body"#])
+        #expect(commandLine.err.contains(#"names the user 'no\\body'."#), "\(commandLine.err)")
+        #expect(!commandLine.err.contains(#"no\\\\body"#))
     }
 }

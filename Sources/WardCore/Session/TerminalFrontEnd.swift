@@ -466,13 +466,7 @@ extension TerminalFrontEnd {
 
     private func drawPage() {
         guard input == .pager, let pager else { return }
-        let lines = pager.screen()
-        var text = "\u{1B}[H"
-        for (index, line) in lines.enumerated() {
-            text += line + "\u{1B}[K"
-            if index < lines.count - 1 { text += "\r\n" }
-        }
-        Terminal.write(text + "\u{1B}[J")
+        Terminal.write(Pager.drawing(pager.screen()))
     }
 
     /// A key that passed the chain (the idle timer has seen it), for the pager.

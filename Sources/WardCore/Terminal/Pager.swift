@@ -318,6 +318,17 @@ public struct Pager {
         return page()
     }
 
+    /// What draws `lines` (a `screen()`) over the whole window: each from the top-left corner,
+    /// the rest of its row cleared, and whatever is below the last cleared.
+    public static func drawing(_ lines: [String]) -> String {
+        var text = "\u{1B}[H"
+        for (index, line) in lines.enumerated() {
+            text += line + "\u{1B}[K"
+            if index < lines.count - 1 { text += "\r\n" }
+        }
+        return text + "\u{1B}[J"
+    }
+
     /// The page as q leaves it on the normal screen: the kept header and the rows on screen,
     /// without the status line or the blank rows under the last page.
     public func lastPage() -> [String] {

@@ -81,9 +81,12 @@ struct AuditCommand: ShellCommand {
         }
         // On record before anything of the trail is shown; a refusal withholds it.
         shell.noteSessionEvent(.auditRead(AuditReading(question: question.description, outcome: .ok)))
-        for warning in answer.warnings { shell.write("warning: " + warning) }
+        // Each warning quotes what was typed as written; the output sanitizes it, once.
+        for warning in answer.warnings { shell.write("warning: " + warning, .line) }
         if let title = answer.title { shell.write(title, .line) }
-        shell.write(TextTable(headers: answer.headers, rows: answer.rows))
+        var table = TextTable(headers: answer.headers, rows: answer.rows, keys: answer.fields?.keys)
+        table.fieldRows = answer.fields?.rows
+        shell.write(table)
         return .succeeded
     }
 }

@@ -102,7 +102,7 @@ public final class BatchOutput: ShellOutput, BatchReporter {
             rows += table.objects
         case .csv:
             // `standardOutput` ends each line with LF: with the CR, each record ends in CRLF.
-            for record in [table.keys] + table.rows { standardOutput(CSV.record(record) + "\r") }
+            for record in table.csvRecords { standardOutput(CSV.record(record) + "\r") }
         }
     }
 

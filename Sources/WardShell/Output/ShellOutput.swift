@@ -89,7 +89,7 @@ public final class TextOutput: ShellOutput {
                 print(Sanitizer.json(String(decoding: data, as: UTF8.self)))
             }
         case .csv:
-            for record in [table.keys] + table.rows { print(CSV.record(record) + "\r") }
+            for record in table.csvRecords { print(CSV.record(record) + "\r") }
         }
     }
 

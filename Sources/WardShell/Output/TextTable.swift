@@ -39,6 +39,14 @@ public struct TextTable: Sendable {
     /// `rows` as strings under `keys`.
     public var values: [[String: TableValue]]? { makeValues?() }
 
+    /// Each row as CSV and JSON write it, cell for cell under `keys`, when it holds more than
+    /// text shows: an audit record's every field, as `ward audit show --format csv` writes them,
+    /// where text shows nine columns. Nil: `rows`.
+    public var fieldRows: [[String]]?
+
+    /// What CSV writes: `keys`, then each row (`fieldRows` when given).
+    public var csvRecords: [[String]] { [keys] + (fieldRows ?? rows) }
+
     /// Builds `values` when JSON asks for them. Text and CSV never do, and a `find`'s twenty
     /// dictionaries, built for every search, were a tenth of a text batch's `find`
     /// (Benchmarks/README.md).
@@ -81,10 +89,11 @@ public struct TextTable: Sendable {
         self.makeValues = makeValues
     }
 
-    /// The rows as JSON objects: `values` when given, else each cell as a string under its key.
+    /// The rows as JSON objects: `values` when given, else each cell (of `fieldRows` when
+    /// given) as a string under its key.
     public var objects: [[String: TableValue]] {
         if let values { return values }
-        return rows.map { row in
+        return (fieldRows ?? rows).map { row in
             Dictionary(zip(keys, row.map(TableValue.text))) { first, _ in first }
         }
     }

@@ -86,16 +86,15 @@ extension Ward.Audit {
             Ward.Audit.recordReading(global: global)
             let records = query.records.map(\.record)
             let storedMRN = records.first?.mrn ?? mrn
-            print(
-                try Self.answer(records, mrn: storedMRN, name: patientName(storedMRN), format: format),
-                terminator: ""
-            )
+            let accounting = Accounting(mrn: storedMRN, name: patientName(storedMRN), days: Self.days(records))
+            guard format == .text else { return print(try Self.answer(accounting, format: format), terminator: "") }
+            let text = PagedText(global: global)
+            Self.write(accounting, to: text.pages)
+            try text.finish()
         }
 
-        /// The accounting of `records`, the accesses to `mrn`, as text, CSV or JSON. The shell's
-        /// `audit report` shows the same.
-        static func answer(_ records: [AuditRecord], mrn: String, name: String?, format: Show.Format) throws -> String {
-            let accounting = Accounting(mrn: mrn, name: name, days: days(records))
+        /// The accounting as text, CSV or JSON. The shell's `audit report` shows the same.
+        static func answer(_ accounting: Accounting, format: Show.Format) throws -> String {
             switch format {
             case .json:
                 let encoder = JSONEncoder()
@@ -113,7 +112,9 @@ extension Ward.Audit {
                 }
                 return out
             case .text:
-                return text(accounting)
+                var out = ""
+                write(accounting, to: PageBuffer(print: { out += $0 + "\n" }))
+                return out
             }
         }
 
@@ -169,33 +170,27 @@ extension Ward.Audit {
             return "Accesses to the record of \(who): \(count) in \(days) day\(days == 1 ? "" : "s") (times UTC)."
         }
 
-        /// The report for people: the patient, then each day's accesses in aligned columns. Every
-        /// field is escaped: names and reasons came from records and users.
-        static func text(_ accounting: Accounting) -> String {
-            var out = title(accounting, clean: Sanitizer.line) + "\n"
-            let header = ["TIME", "USER", "ROLE", "ACTION", "SECTION", "OUTCOME", "REASON"]
-            let rows = accounting.days.flatMap(\.accesses).map {
-                [$0.time, $0.user, $0.role, $0.action, $0.section, $0.outcome, $0.reason].map(Sanitizer.line)
-            }
-            var widths = header.map(\.count)
-            for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) } }
-            func line(_ cells: [String]) -> String {
-                let padded = cells.enumerated().map { i, cell in
-                    i == cells.count - 1
-                        ? cell : cell + String(repeating: " ", count: widths[i] - DisplayWidth.of(cell) + 2)
+        /// The report for people: the patient, then each day's accesses under the columns'
+        /// header, the columns lined up across the days (one `TextTable`, never cut to the
+        /// window's width). Every field is escaped: names and reasons came from records and
+        /// users. Each day's header is marked so, for the pager to keep at the top of its pages.
+        static func write(_ accounting: Accounting, to pages: PageBuffer) {
+            pages.write(title(accounting, clean: Sanitizer.line))
+            let accesses = TextTable(
+                headers: ["TIME", "USER", "ROLE", "ACTION", "SECTION", "OUTCOME", "REASON"],
+                rows: accounting.days.flatMap(\.accesses).map {
+                    [$0.time, $0.user, $0.role, $0.action, $0.section, $0.outcome, $0.reason]
                 }
-                return "  " + padded.joined().replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-                    + "\n"
-            }
-            var index = 0
+            )
+            let lines = accesses.render(width: Int.max)
+            var next = 1
             for day in accounting.days {
-                out += "\n\(day.day)\n" + line(header)
-                for _ in day.accesses {
-                    out += line(rows[index])
-                    index += 1
-                }
+                pages.write("")
+                pages.write(Sanitizer.line(day.day))
+                pages.writeHeader("  " + lines[0])
+                for line in lines[next..<next + day.accesses.count] { pages.write("  " + line) }
+                next += day.accesses.count
             }
-            return out
         }
 
         /// The patient's name from the site's records, or nil when they cannot be read here.

@@ -133,26 +133,52 @@ extension Ward.Audit {
             let query = try AuditQuery(path: path, filter: filter, typedMRNs: mrn)
             for warning in query.warnings { StandardError.report(warning) }
             Ward.Audit.recordReading(global: global)
-            print(Self.answer(query, countBy: countBy, format: format), terminator: "")
+            guard format == .text else {
+                return print(Self.answer(query, countBy: countBy, format: format), terminator: "")
+            }
+            let text = PagedText(global: global)
+            Self.write(Self.table(query.records.map(\.record), countBy: countBy), to: text.pages)
+            try text.finish()
         }
 
-        /// What the question's records print as: counts, the records' own JSON lines, CSV, or a
-        /// table. The shell's `audit` shows the same.
+        /// The records, or their counts, as the table text shows: the same columns as the
+        /// shell's `audit` (`SessionAuditTrail`). Cells as the log holds them: the table
+        /// sanitizes each as it lays it out.
+        static func table(_ records: [AuditRecord], countBy: CountBy?) -> TextTable {
+            if let countBy {
+                return TextTable(
+                    headers: [countBy.rawValue.uppercased(), "COUNT"],
+                    rows: countRows(records, by: countBy).map { [$0.key, String($0.value)] }
+                )
+            }
+            return TextTable(headers: AuditTable.header, rows: records.map { AuditTable.row($0, clean: { $0 }) })
+        }
+
+        /// `table`'s lines, its header marked for the pager. Never cut to the window's width: a
+        /// log's detail is evidence, and the pager wraps what is wider than the window.
+        static func write(_ table: TextTable, to pages: PageBuffer) {
+            for (index, line) in table.render(width: Int.max).enumerated() {
+                if index == 0 { pages.writeHeader(line) } else { pages.write(line) }
+            }
+        }
+
+        /// What the question's records print as: a table (`table`, never cut to a width), the
+        /// records' own JSON lines, or CSV; or their counts so.
         static func answer(_ query: AuditQuery, countBy: CountBy?, format: Format) -> String {
-            if let countBy { return counts(query.records.map(\.record), by: countBy, format: format) }
-            switch format {
-            case .json:
+            let records = query.records.map(\.record)
+            switch (format, countBy) {
+            case (.text, _):
+                return table(records, countBy: countBy).render(width: Int.max).map { $0 + "\n" }.joined()
+            case (.json, let key?), (.csv, let key?):
+                return counts(records, by: key, format: format)
+            case (.json, nil):
                 // The log's own compact JSON lines, byte for byte: every field, in the order
                 // written, the hash last. Only what could drive the terminal changes: C0, DEL,
                 // C1 and bidi controls become \uXXXX, which any JSON reader reads as the same
                 // character, so the fields parse to what was written.
                 return query.records.map { Sanitizer.json(String(decoding: $0.line, as: UTF8.self)) + "\n" }.joined()
-            case .csv:
-                return csv(query.records.map(\.record))
-            case .text:
-                // AuditTable sanitized every cell before measuring it; one table, so the columns
-                // line up across the files.
-                return AuditTable.render(query.records.map(\.record))
+            case (.csv, nil):
+                return csv(records)
             }
         }
 
@@ -160,16 +186,23 @@ extension Ward.Audit {
         /// appear, then a row a record, each line ending in CRLF. Cells are sanitized and a
         /// formula is defused, as the shell's CSV does.
         static func csv(_ records: [AuditRecord]) -> String {
+            let fields = fields(records)
+            return ([fields.keys] + fields.rows).map { CSV.record($0) + "\r\n" }.joined()
+        }
+
+        /// Every field of every record: the fields' names in the order they first appear, and
+        /// each record's values under them, as the log holds them. What CSV writes, here and in
+        /// the shell (`format csv`, `--format csv`).
+        static func fields(_ records: [AuditRecord]) -> AuditAnswer.Fields {
             var keys: [String] = []
             var seen = Set<String>()
             for record in records {
                 for field in record.object.fields where seen.insert(field.key).inserted { keys.append(field.key) }
             }
-            var out = CSV.record(keys) + "\r\n"
-            for record in records {
-                out += CSV.record(keys.map { record.object[$0].map(Self.text) ?? "" }) + "\r\n"
-            }
-            return out
+            return AuditAnswer.Fields(
+                keys: keys,
+                rows: records.map { record in keys.map { record.object[$0].map(Self.text) ?? "" } }
+            )
         }
 
         /// A field's value as a cell: a string as it is, a number in digits, null as nothing.
@@ -181,8 +214,8 @@ extension Ward.Audit {
             }
         }
 
-        /// The records counted by `key`, most first (ties in the key's order), as a table, JSON
-        /// lines (`{"user":"alice","count":3}`) or CSV.
+        /// The records counted by `key`, most first (ties in the key's order), as JSON lines
+        /// (`{"user":"alice","count":3}`), or else CSV (text is `table`'s).
         static func counts(_ records: [AuditRecord], by key: CountBy, format: Format) -> String {
             let sorted = countRows(records, by: key)
             switch format {
@@ -190,15 +223,9 @@ extension Ward.Audit {
                 return sorted.map {
                     Sanitizer.json(#"{"\#(key.rawValue)":\#(jsonString($0.key)),"count":\#($0.value)}"#) + "\n"
                 }.joined()
-            case .csv:
+            case .csv, .text:
                 return ([CSV.record([key.rawValue, "count"])] + sorted.map { CSV.record([$0.key, String($0.value)]) })
                     .map { $0 + "\r\n" }.joined()
-            case .text:
-                let header = key.rawValue.uppercased()
-                let width = max(header.count, sorted.map { Sanitizer.line($0.key).count }.max() ?? 0)
-                let line = { (a: String, b: String) in a + String(repeating: " ", count: width - a.count + 2) + b + "\n"
-                }
-                return line(header, "COUNT") + sorted.map { line(Sanitizer.line($0.key), String($0.value)) }.joined()
             }
         }
 

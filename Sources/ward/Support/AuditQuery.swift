@@ -12,7 +12,9 @@ struct AuditQuery {
     /// The records that match, oldest first, each with its line as written.
     private(set) var records: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
     /// What the reader should know of the answer: a user or MRN no record names, a rotated file
-    /// missing, lines that are not records.
+    /// missing, lines that are not records. As written, quoting what was typed: the edge that
+    /// shows them (standard error, the shell's output) sanitizes them, once, as it does every
+    /// message; escaped here too, a backslash would show doubled.
     private(set) var warnings: [String] = []
 
     /// Reads `path`'s series once. `typedMRNs` are resolved against the MRNs the log names.
@@ -71,7 +73,7 @@ struct AuditQuery {
             }
         }
         for user in filter.users ?? [] where !knownUsers.contains(user) {
-            warnings.append("no record of \(path) names the user '\(Sanitizer.line(user))'.")
+            warnings.append("no record of \(path) names the user '\(user)'.")
         }
         var mrns = Set<String>()
         for typed in typedMRNs {
@@ -79,13 +81,13 @@ struct AuditQuery {
             case .mrn(let mrn): mrns.insert(mrn)
             case .unknown:
                 warnings.append(
-                    "no record of \(path) names an MRN that is or starts with '\(Sanitizer.line(typed))'."
+                    "no record of \(path) names an MRN that is or starts with '\(typed)'."
                 )
             case .ambiguous(let candidates):
-                let listed = candidates.prefix(10).map { Sanitizer.line(knownMRNs[$0] ?? $0) }.joined(separator: ", ")
+                let listed = candidates.prefix(10).map { knownMRNs[$0] ?? $0 }.joined(separator: ", ")
                 let more = candidates.count > 10 ? " and \(candidates.count - 10) more" : ""
                 throw ValidationError(
-                    "several MRNs in the log start with '\(Sanitizer.line(typed))': \(listed)\(more). Type more of the MRN."
+                    "several MRNs in the log start with '\(typed)': \(listed)\(more). Type more of the MRN."
                 )
             }
         }

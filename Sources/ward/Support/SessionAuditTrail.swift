@@ -34,17 +34,21 @@ struct SessionAuditTrail: AuditTrail {
         }
         let query = try AuditQuery(path: path, filter: filter, typedMRNs: question.mrns)
         let records = query.records.map(\.record)
+        var countBy: Ward.Audit.Show.CountBy?
         if let name = question.countBy {
             guard let key = Ward.Audit.Show.CountBy(rawValue: name) else {
                 throw ValidationError("--count-by '\(name)' is not one of user, mrn, action, day or outcome.")
             }
-            let rows = Ward.Audit.Show.countRows(records, by: key).map { [$0.key, String($0.value)] }
-            return AuditAnswer(headers: [name.uppercased(), "COUNT"], rows: rows, warnings: query.warnings)
+            countBy = key
         }
+        // The columns `ward audit show` prints; CSV and JSON write every field of the records,
+        // as `ward audit show --format csv` does.
+        let table = Ward.Audit.Show.table(records, countBy: countBy)
         return AuditAnswer(
-            headers: AuditTable.header,
-            rows: records.map { AuditTable.row($0, clean: { $0 }) },
-            warnings: query.warnings
+            headers: table.headers,
+            rows: table.rows,
+            warnings: query.warnings,
+            fields: countBy == nil ? Ward.Audit.Show.fields(records) : nil
         )
     }
 }
