@@ -16,9 +16,8 @@ struct PagedText {
     /// The terminal to page on; nil prints as it is written.
     private let terminal: Terminal?
 
-    /// Reads the user file beside the site file; when they cannot be read, the defaults (paged,
-    /// colour as the terminal allows): the command has read the site file already, and said
-    /// what was wrong with it.
+    /// Reads the user file with the site file; when they cannot be read, the defaults (paged,
+    /// colour as the terminal allows): how the answer looks is no reason to withhold it.
     init(global: GlobalOptions) {
         let policy = try? SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
         let display = policy?.preferences?.display
