@@ -84,11 +84,11 @@ final class ProgramProcesses {
     /// Ends every member but the program within `grace`: SIGTERM (and SIGHUP, for a job that
     /// listens only for its terminal), then SIGKILL to what is left, until none is left; reaps
     /// those that became Ward's children.
-    func endOthers(grace: Duration, clock: () -> Duration = ProgramProcesses.uptime) {
+    func endOthers(grace: Duration) {
         signalOthers(SIGTERM)
         signalOthers(SIGHUP)
-        let until = clock() + grace
-        while clock() < until, members().contains(where: { $0 != leader }) {
+        let until = ContinuousClock.now + grace
+        while ContinuousClock.now < until, members().contains(where: { $0 != leader }) {
             reapLeftBehind()
             usleep(5_000)
         }
@@ -109,12 +109,6 @@ final class ProgramProcesses {
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }
-    }
-
-    static func uptime() -> Duration {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
     }
 }
 
@@ -158,20 +152,18 @@ enum ProcessTable {
         return Entry(parent: parent, state: state, session: session, start: start)
     }
 
-    /// The number of seccomp filters `pid` runs under (`Seccomp_filters` in /proc/PID/status).
-    static func seccompFilters(_ pid: pid_t) -> Int? {
-        guard let text = contents("/proc/\(pid)/status"),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Seccomp_filters:") })
-        else { return nil }
-        return Int(line.dropFirst("Seccomp_filters:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
-    }
+    /// The number of seccomp filters `pid` runs under.
+    static func seccompFilters(_ pid: pid_t) -> Int? { statusNumber(pid, "Seccomp_filters") }
 
-    /// Threads of `pid` (`Threads` in /proc/PID/status).
-    static func threads(_ pid: pid_t) -> Int? {
+    /// The threads of `pid`.
+    static func threads(_ pid: pid_t) -> Int? { statusNumber(pid, "Threads") }
+
+    /// A number in /proc/PID/status: the line `NAME:` followed by blanks and the number.
+    private static func statusNumber(_ pid: pid_t, _ name: String) -> Int? {
         guard let text = contents("/proc/\(pid)/status"),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") })
         else { return nil }
-        return Int(line.dropFirst("Threads:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
+        return Int(line.dropFirst(name.count + 1).trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
     }
 
     private static func contents(_ path: String) -> String? {

@@ -441,14 +441,7 @@ extension TerminalFrontEnd {
     /// Keys one at a time, no echo; Ctrl-C and Ctrl-Z still signal. Readline is not installed,
     /// so the terminal is as Ward found it until now.
     private func enterPagerMode() {
-        var t = terminal.original
-        t.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL)
-        t.c_lflag |= tcflag_t(ISIG)
-        withUnsafeMutableBytes(of: &t.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(terminal.fd, TCSANOW, &t)
+        terminal.readKeysOneAtATime()
         if !onAlternateScreen {
             Terminal.write(Terminal.alternateScreenOn)
             onAlternateScreen = true

@@ -56,6 +56,19 @@ public final class Terminal {
     /// The settings Ward found, for a prompt that needs its own mode (no echo for a password).
     public var original: termios { saved }
 
+    /// The pager's mode, from the settings Ward found: keys one at a time, no echo, and Ctrl-C
+    /// and Ctrl-Z still signal.
+    public func readKeysOneAtATime() {
+        var t = saved
+        t.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL)
+        t.c_lflag |= tcflag_t(ISIG)
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(fd, TCSANOW, &t)
+    }
+
     /// The watchdog's way out (`TerminationWatchdog`), from its own thread while the loop's
     /// thread is stuck: the screen and scrollback cleared (a chart may be on it), focus reports
     /// and bracketed paste off (readline turned it on), and the settings Ward found. Raw
