@@ -17,8 +17,13 @@ final class BatchHome {
     }
 
     /// `patients` synthetic patients (seed 1: `W0000011` is Alvarez, Brandon) and a password
-    /// file holding `demo`, mode 0600.
-    init(site: String = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded, patients: Int = 200) throws {
+    /// file holding `demo`, mode 0600. Demo's hash is then the cheap one
+    /// (`TerminalHarness.cheapHash`) unless `standardCost`: for the tests about scrypt itself.
+    init(
+        site: String = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded,
+        patients: Int = 200,
+        standardCost: Bool = false
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ward-batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try site.write(toFile: self.site, atomically: true, encoding: .utf8)
@@ -31,8 +36,14 @@ final class BatchHome {
             throw TerminalHarness.HarnessError.failed("ward demo: exit \(TerminalHarness.lastStatus)")
         }
         try writeSecret("demo\n", to: passwordFile)
+        if !standardCost { try TerminalHarness.useCheapHash(home: home, user: "demo", hash: Self.cheapHash) }
         recordsOfTheSetup = try allAuditRecords().count
     }
+
+    /// `demo` at `ScryptParameters.testing` with `TerminalHarness.cheapHash`'s salt.
+    static let cheapHash =
+        "$scrypt$ln=4,r=8,p=1$5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a$"
+        + "be07808da74af265e90c285378db24632bfaace401a340699cbbd7922dd4d2e5"
 
     /// How many records `ward demo` wrote making the home (`demo`, `user-add`).
     private var recordsOfTheSetup = 0

@@ -11,7 +11,7 @@ import Testing
     static let scryptBuffer = 128 * 8 * (1 << 14)
 
     @Test func signedOnBatch_holdsNoScryptBuffer() throws {
-        let h = try BatchHome()
+        let h = try BatchHome(standardCost: true)
         let p = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
         // Signed on (both keys derived: the password's check and the resume key), then idle.
         p.send("whoami")

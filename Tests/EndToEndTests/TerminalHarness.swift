@@ -99,23 +99,24 @@ final class TerminalHarness {
     }
 
     /// `password` hashed at the cost unit tests use (`ScryptParameters.testing`, ln=4), with a
-    /// fixed salt: the store checks a hash at the cost written beside it, so each sign-on and
-    /// unlock of alice costs microseconds, not a debug build's quarter second at the standard
-    /// cost. Tests about the cost itself make their users otherwise (`BatchHome`, `ward user`).
+    /// fixed salt: the store checks a hash at the cost written beside it, and the resume key
+    /// costs what the hash costs, so each sign-on and unlock of alice costs microseconds, not a
+    /// debug build's two quarter seconds at the standard cost. Tests about the cost itself make
+    /// their users otherwise (`BatchHome(standardCost: true)`, `ward user`).
     static let cheapHash =
         "$scrypt$ln=4,r=8,p=1$5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a$"
         + "aff34dcaef265cffad6036af8a5323bcfdd2a82fd3930cc44afcf32721fb9ca1"
 
-    /// Puts `cheapHash` in place of alice's hash in the home's credential store, in place (the
+    /// Puts `hash` in place of `user`'s hash in the home's credential store, in place (the
     /// file keeps its owner and mode).
-    private static func useCheapHash(home: String) throws {
+    static func useCheapHash(home: String, user: String = TerminalHarness.user, hash: String = cheapHash) throws {
         let path = home + "/credentials"
         let lines = try String(contentsOfFile: path, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let cheap = lines.map { line -> String in
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count > 2, fields[0] == user, fields[2].hasPrefix("$scrypt$") else { return String(line) }
-            fields[2] = cheapHash
+            fields[2] = hash
             return fields.joined(separator: "\t")
         }
         guard cheap != lines.map(String.init), let file = FileHandle(forWritingAtPath: path) else {

@@ -92,6 +92,21 @@ import Testing
         #expect(!r.isSealed && r.open() == .nothing, "brought back once")
     }
 
+    @Test func theKey_costsWhatThePasswordsHashCosts_atSignOnAndAtEveryUnlock() {
+        // A cost no build computes makes no key: which cost was used shows in `holdsKey`.
+        let unsupported = ScryptParameters(logN: 40, r: 8, p: 1)
+        let r = SessionResume(cost: unsupported, logger: Logger(label: "test")) { _, _ in true }
+        r.signedOn(user: "alice", role: .clinician, password: Password("correct horse"), hashCost: .testing)
+        #expect(r.holdsKey, "the hash's cost, not the one for passwords Ward keeps no hash of")
+        var context: [UInt8]? = Array("M1".utf8)
+        r.lock(sealing: &context)
+        r.unlocked(password: Password("correct horse"))
+        #expect(r.open() == .context(Array("M1".utf8)), "the unlock's key costs the same")
+
+        r.signedOn(user: "bob", role: .clinician, password: Password("bob's"))
+        #expect(!r.holdsKey, "a PAM user's key costs the standard given at start")
+    }
+
     @Test func resumeOff_keepsNothing() {
         let r = resume(on: false)
         r.signedOn(user: "alice", role: .clinician, password: Password("correct horse"))

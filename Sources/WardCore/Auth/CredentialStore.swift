@@ -150,7 +150,8 @@ public struct CredentialStore: Sendable {
                 user: user.name,
                 role: user.role,
                 previous: user.lastSignOn,
-                failedAttempts: user.failedAttempts
+                failedAttempts: user.failedAttempts,
+                hashCost: user.passwordHash?.parameters
             )
             user.lastSignOn = SignOnRecord(time: time, tty: tty)
             user.failedAttempts = 0
@@ -334,7 +335,8 @@ public struct CredentialStore: Sendable {
                 user: name,
                 role: users[i].role,
                 previous: users[i].lastSignOn,
-                failedAttempts: users[i].failedAttempts
+                failedAttempts: users[i].failedAttempts,
+                hashCost: users[i].passwordHash?.parameters
             )
             users[i].lastSignOn = SignOnRecord(time: time, tty: tty)
             users[i].failedAttempts = 0

@@ -395,7 +395,7 @@ public final class SessionDriver {
                 let summary = try credentials.signOn(name: user, password: password, tty: tty, messages: &messages)
                 signOnNews = messages + summary.lines
                 role = summary.role
-                resume?.signedOn(user: user, role: role, password: password)
+                resume?.signedOn(user: user, role: role, password: password, hashCost: summary.hashCost)
             }
             accepted()
             perform(machine.passwordChecked(role: role))

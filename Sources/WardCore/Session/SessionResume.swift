@@ -29,7 +29,10 @@ public final class SessionResume {
         case unreadable
     }
 
-    private let cost: ScryptParameters
+    /// The key's cost for a password Ward holds no hash of (PAM's).
+    private let standardCost: ScryptParameters
+    /// The key's cost for this sign-on: its password's own hash's, drawn at sign-on with the salt.
+    private var cost: ScryptParameters
     private let isOn: (_ user: String, _ role: Role) -> Bool
     private let logger: Logger
     /// Who signed on: the seal is made for them alone.
@@ -42,7 +45,8 @@ public final class SessionResume {
     private var sealed: SealedContext?
 
     /// - Parameters:
-    ///   - cost: scrypt's cost for the key; the credential store's standard in production.
+    ///   - cost: scrypt's cost for the key of a password Ward keeps no hash of (the system's,
+    ///     through PAM); the credential store's standard in production.
     ///   - logger: Names failures only (never a key, an MRN or a password).
     ///   - isOn: Whether `[session] resume` holds for this user in this role.
     public init(
@@ -50,6 +54,7 @@ public final class SessionResume {
         logger: Logger,
         isOn: @escaping (_ user: String, _ role: Role) -> Bool
     ) {
+        self.standardCost = cost
         self.cost = cost
         self.isOn = isOn
         self.logger = logger
@@ -63,11 +68,18 @@ public final class SessionResume {
 
     /// `user` signed on with `password`: what an earlier sign-on kept is forgotten, and, when
     /// resume is on for them, a new salt is drawn and the key made.
-    public func signedOn(user: String, role: Role, password: borrowing Password) {
+    ///
+    /// - Parameter hashCost: What the password's hash in the credential store costs, when Ward
+    ///   keeps one. The key costs the same, at sign-on and at every unlock: one who could
+    ///   read the sealed context could as well attack that hash, so a dearer key would protect
+    ///   nothing more, and the hash is what an administrator chose (`ward user passwd` makes it
+    ///   at the standard cost).
+    public func signedOn(user: String, role: Role, password: borrowing Password, hashCost: ScryptParameters? = nil) {
         forget()
         guard isOn(user, role) else { return }
         self.user = user
         salt = ResumeKey.randomSalt()
+        cost = hashCost ?? standardCost
         key = makeKey(password)
     }
 
