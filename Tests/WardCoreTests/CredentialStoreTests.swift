@@ -127,7 +127,8 @@ struct CredentialStoreTests {
 
         let first = try store.signOn(name: "alice", password: Password("pw"), tty: "/dev/pts/3", at: 1_000)
         #expect(
-            first == SignOnSummary(user: "alice", role: .clinician, previous: nil, failedAttempts: 0, hashCost: .testing)
+            first
+                == SignOnSummary(user: "alice", role: .clinician, previous: nil, failedAttempts: 0, hashCost: .testing)
         )
         #expect(first.lines == ["This is your first sign-on."])
 
