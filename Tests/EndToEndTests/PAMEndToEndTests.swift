@@ -21,7 +21,11 @@ import Testing
         try t.waitFor("Authentication failed")  // pam_matrix's PAM_ERROR_MSG
         try t.waitFor("Wrong user name or password.")
         try t.waitFor("Username:", after: "Wrong user name or password.")  // after the 1 s delay
-        try t.signOn(password: Self.systemPassword)
+        try t.enter(TerminalHarness.user)
+        // The first attempt's prompt is still on the screen: wait for the one after it.
+        try t.waitFor("Password for alice:", after: "Wrong user name or password.")
+        try t.enter(Self.systemPassword)
+        try t.waitFor("ward>")
         try t.waitFor("Authentication succeeded")  // its PAM_TEXT_INFO, after the cleared screen
         try t.waitFor("There was 1 unsuccessful attempt since you last signed on.")
         #expect(!(try t.screenAndScrollback()).contains(Self.systemPassword))

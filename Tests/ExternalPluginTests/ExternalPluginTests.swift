@@ -12,12 +12,31 @@ private let examples: String = {
     return parts.joined(separator: "/") + "/Plugins/Examples"
 }()
 
+/// Where this process's throwaway plugins and output files go: one directory, removed with
+/// everything in it when the test process exits, so that no run leaves files in /tmp.
+private let scratch: String = {
+    var template = Array("/tmp/ward-plugin-tests-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "mkdtemp failed")
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    atexit(removeScratch)
+    return path
+}()
+
+private func removeScratch() { _ = system("rm -rf '\(scratch)'") }
+
+/// A new empty file in `scratch` whose name starts with `prefix`, opened for writing.
+private func makeFile(_ prefix: String) -> (fd: Int32, path: String) {
+    var template = Array("\(scratch)/\(prefix)-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    precondition(fd >= 0, "mkstemp failed")
+    return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+}
+
 /// Writes a throwaway Python plugin and returns its path. It answers the hello with
 /// `answeringHello` (the protocol version it speaks) before `body` runs, unless that is nil.
 private func script(_ body: String, answeringHello version: String? = "2.0") -> String {
-    var template = Array("/tmp/ward-plugin-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let (fd, path) = makeFile("plugin")
     let hello = version.map {
         "sys.stdin.readline()\nprint(json.dumps({\"id\": 0, \"protocol\": \"\($0)\"}), flush=True)\n"
     }
@@ -29,10 +48,9 @@ private func script(_ body: String, answeringHello version: String? = "2.0") -> 
 
 /// An empty file for a plugin to write to; returns its path.
 private func emptyFile() -> String {
-    var template = Array("/tmp/ward-plugin-out-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let (fd, path) = makeFile("out")
     close(fd)
-    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    return path
 }
 
 /// A chain holding one external plugin, built from a `[[plugin]]` table written in TOML.
