@@ -110,6 +110,8 @@ final class TerminalHarness {
     /// file keeps its owner and mode).
     private static func useCheapHash(home: String) throws {
         let path = home + "/credentials"
+        // A site whose records are on PostgreSQL keeps its users there, and the home no file.
+        guard FileManager.default.fileExists(atPath: path) else { return }
         let lines = try String(contentsOfFile: path, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let cheap = lines.map { line -> String in
