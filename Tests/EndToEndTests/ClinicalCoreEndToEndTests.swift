@@ -230,6 +230,7 @@ extension ClinicalCoreEndToEndTests {
             .write(toFile: h.site, atomically: true, encoding: .utf8)
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
+        try h.shareUsers(server, database)
         let file = h.directory.appendingPathComponent("clinical.json")
         try ClinicalCoreEndToEndTests.bundle.write(to: file)
         let imported = try TerminalHarness.runToEnd(

@@ -60,6 +60,7 @@ import Testing
             atomically: true,
             encoding: .utf8
         )
+        try h.shareUsers(primary, database)
         let p = try h.start([
             "--batch", "-", "--user", "demo", "--password-file", h.passwordFile, "--on-error", "continue",
         ])

@@ -42,6 +42,7 @@ import Testing
 
         let migrate = try h.start(["db", "migrate"])
         #expect(try migrate.waitForExit(timeout: .seconds(30)) == 0, "\(migrate.standardError)")
+        try h.shareUsers(server, database)
         try server.psql(
             """
             INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)

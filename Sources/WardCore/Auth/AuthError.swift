@@ -54,6 +54,12 @@ public enum AuthError: WardError, Equatable, Sendable {
     /// PAM asked something Ward's one password prompt cannot answer (a second password, a code
     /// to type back visibly); `prompt` is PAM's question, sanitized when shown.
     case unanswerablePrompt(service: String, prompt: String)
+    /// The site's user directory (its database) could not be read or written; `reason` says why
+    /// in Ward's words. Nothing was counted against the user.
+    case directoryUnavailable(reason: String)
+    /// The database user the site file connects as may not change the site's users: sessions'
+    /// role reads them and records sign-ons only.
+    case directoryReadOnly(databaseUser: String, server: String)
 
     public var description: String {
         switch self {
@@ -107,6 +113,12 @@ public enum AuthError: WardError, Equatable, Sendable {
         case .unanswerablePrompt(let service, let prompt):
             "PAM asked \"\(prompt)\", which Ward cannot answer: it hands PAM the one password typed at its "
                 + "hidden prompt. The PAM service '\(service)' must ask for that password only (see contrib/pam.d/ward)."
+        case .directoryUnavailable(let reason):
+            "The site's users could not be read: \(reason)"
+        case .directoryReadOnly(let user, let server):
+            "The database user \(user) on \(server) may read the site's users but not change them; nothing was "
+                + "changed. Run 'ward user' with a site file (--site) whose url connects as the tables' owner, "
+                + "as 'ward db migrate' does (USERS in ward(1))."
         }
     }
 
@@ -121,7 +133,9 @@ public enum AuthError: WardError, Equatable, Sendable {
         case .passwordTooShort, .passwordTooLong, .passwordMismatch: .dataError
         case .wrongCredentials, .tooManyAttempts, .accountLocked, .accountDisabled, .accountRefused:
             .authenticationFailed
-        case .authenticationUnavailable, .unanswerablePrompt: ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
+        case .authenticationUnavailable, .unanswerablePrompt, .directoryUnavailable:
+            ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
+        case .directoryReadOnly: .authenticationFailed  // EX_NOPERM
         case .noSuchUser, .userExists, .hashingFailed, .systemPassword: .failure
         }
     }

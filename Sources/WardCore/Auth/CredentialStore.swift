@@ -419,10 +419,14 @@ public struct CredentialStore: Sendable {
     }
 
     private func checkStrength(_ password: borrowing Password) throws(AuthError) {
-        if password.count < minimumPasswordLength { throw .passwordTooShort(minimum: minimumPasswordLength) }
-        if password.count > Self.maximumPasswordLength {
-            throw .passwordTooLong(maximum: Self.maximumPasswordLength)
-        }
+        try Self.checkStrength(password, minimum: minimumPasswordLength)
+    }
+
+    /// Refuses a new password shorter than `minimum` or longer than Ward reads: the rule of every
+    /// user directory (`UserDirectory`).
+    public static func checkStrength(_ password: borrowing Password, minimum: Int) throws(AuthError) {
+        if password.count < minimum { throw .passwordTooShort(minimum: minimum) }
+        if password.count > maximumPasswordLength { throw .passwordTooLong(maximum: maximumPasswordLength) }
     }
 
     // MARK: File

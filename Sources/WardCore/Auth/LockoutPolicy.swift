@@ -21,7 +21,7 @@ public struct LockoutPolicy: Sendable, Equatable {
 
     /// The lock's end for a lock that starts at `time` (wall-clock seconds since 1970), rounded up
     /// to the second.
-    func lockedUntil(from time: Int64) -> Int64 {
+    public func lockedUntil(from time: Int64) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return time + seconds + (attoseconds > 0 ? 1 : 0)
     }

@@ -23,6 +23,9 @@ public struct UserRecord: Sendable {
     public var lockedUntil: Int64?
     /// `ward user disable`: no sign-on and no unlock until `ward user unlock` enables it again.
     public var isDisabled: Bool
+    /// Ward keeps a password for this user, but this copy was read without its hash: a directory
+    /// whose readers may not see hashes (the site's users on PostgreSQL, `UserDirectory`).
+    public var passwordHashWithheld: Bool
 
     public init(
         name: String,
@@ -32,7 +35,8 @@ public struct UserRecord: Sendable {
         failedAttempts: Int = 0,
         consecutiveFailures: Int = 0,
         lockedUntil: Int64? = nil,
-        isDisabled: Bool = false
+        isDisabled: Bool = false,
+        passwordHashWithheld: Bool = false
     ) {
         self.name = name
         self.role = role
@@ -42,10 +46,11 @@ public struct UserRecord: Sendable {
         self.consecutiveFailures = consecutiveFailures
         self.lockedUntil = lockedUntil
         self.isDisabled = isDisabled
+        self.passwordHashWithheld = passwordHashWithheld && passwordHash == nil
     }
 
     /// Whether Ward keeps no password for this user: PAM checks the system's.
-    public var usesSystemPassword: Bool { passwordHash == nil }
+    public var usesSystemPassword: Bool { passwordHash == nil && !passwordHashWithheld }
 
     /// Whether the account is locked at `time` (wall-clock seconds since 1970).
     public func isLocked(at time: Int64) -> Bool {

@@ -78,7 +78,7 @@ public final class SessionDriver {
     let logger: Logger
     private let frontEnd: any SessionFrontEnd
     private let chain: InterceptorChain
-    private let credentials: CredentialStore
+    private let credentials: any UserDirectory
     private let loop: EventLoop
     private let wipeList = WipeList()
     /// The charts (the runner's context) a lock closes, sealed until the unlock; nil: never kept.
@@ -114,7 +114,7 @@ public final class SessionDriver {
         clock: any WardClock,
         chain: InterceptorChain,
         runner: any CommandRunner,
-        credentials: CredentialStore,
+        credentials: any UserDirectory,
         policy: SessionMachine.Policy,
         logger: Logger,
         resume: SessionResume? = nil,

@@ -110,9 +110,11 @@ extension Ward {
             return false
         }
 
+        /// Adds the demo user where the site's users are: the home's file, or the site's database
+        /// when the records are there (`StoreBackend.userDirectory`).
         private func makeUser(in home: WardHome, audit: AdministrativeAudit) throws {
-            let credentials = CredentialStore(home: home)
-            guard try !credentials.exists || credentials.user(named: Self.userName) == nil else { return }
+            let credentials = try recordsBackend(global: global, home: home).userDirectory()
+            guard try Ward.User.existing(Self.userName, in: credentials) == nil else { return }
             try audit.recording(.userAdd, target: Self.userName, role: .clinician) {
                 try credentials.add(name: Self.userName, role: .clinician, password: Password("demo"))
             }

@@ -3,6 +3,7 @@ import AuditLog
 import BuiltInPlugins
 import Glibc
 import WardCore
+import WardRecords
 
 extension Ward {
     /// `ward lock --user NAME | --session ID | --all`: locks live sessions at once, from outside
@@ -126,12 +127,13 @@ extension Ward {
             let secret =
                 password.passwordStdin
                 ? try PasswordSource.readLine(from: STDIN_FILENO) : try PasswordInput.ask("Password for \(requester): ")
-            let store = CredentialStore(
-                home: home,
+            // The site's users: the home's file, or the site's database beside its records.
+            let store = try StoreBackend(records: policy.records, home: home).userDirectory(
                 lockout: policy.effectivePolicy(user: requester, role: nil).lockoutPolicy
             )
             // As at the lock screen: a wrong password counts toward the account's lockout.
-            let role = try store.unlock(name: requester, password: secret).role
+            var messages: [String] = []
+            let role = try store.unlock(name: requester, password: secret, tty: nil, messages: &messages).role
             return (requester, admin || role == .auditor)
         }
 

@@ -55,7 +55,7 @@ extension Ward.User {
             let role = Role(rawValue: role)!
             try audit.recording(.userAdd, target: name, role: role) {
                 // Refuse before asking for a password that would be thrown away.
-                if store.exists, try store.user(named: name) != nil { throw AuthError.userExists(name) }
+                if try Ward.User.existing(name, in: store) != nil { throw AuthError.userExists(name) }
                 if systemPassword { return try store.addSystemUser(name: name, role: role) }
                 let password = try PasswordInput.readNew(
                     fromStandardInput: source.passwordStdin,

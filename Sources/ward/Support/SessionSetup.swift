@@ -2,6 +2,7 @@ import AuditLog
 import BuiltInPlugins
 import Logging
 import WardCore
+import WardRecords
 import WardShell
 
 /// What the shell and a batch both need before anyone signs on: the home, the site's policy,
@@ -17,7 +18,7 @@ struct SessionSetup {
     let home: WardHome
     let policy: SitePolicy
     let chain: InterceptorChain
-    let credentials: CredentialStore
+    let credentials: any UserDirectory
     let clock: BootClock
     let logger: Logger
 
@@ -49,12 +50,14 @@ struct SessionSetup {
             session: SessionInfo(id: SessionID.make()),
             logger: logger
         )
-        credentials = CredentialStore(
-            home: home,
+        // The home's file, or the site's database when the records are there (`StoreBackend`).
+        credentials = try StoreBackend(records: policy.records, home: home).userDirectory(
             lockout: policy.effectivePolicy(user: user, role: nil).lockoutPolicy,
             authentication: policy.auth
         )
-        guard credentials.exists else { throw CommandLineError.noUsers(home: home.path) }
+        if let file = credentials as? CredentialStore, !file.exists {
+            throw CommandLineError.noUsers(home: home.path)
+        }
         // A session `ward lock` cannot find is not started: refused with the fix, 78 or 73.
         try SessionRegistry(home: home).checkWritable()
     }

@@ -183,6 +183,7 @@ enum PostgresSchema {
                 fillNameWords,
             ]
         ),
+        (SQLiteSchema.siteUsersMigration, PostgresSiteUsers.migration),
     ]
 
     /// `text` (an SQL expression, lower case) with apostrophes removed and the letters that have
@@ -280,7 +281,7 @@ enum PostgresSchema {
     ]
 
     /// Makes `role` able to do what a session does, and nothing more: connect, read the
-    /// records, and add notes. Whatever it held before on the schema, its tables and sequences is
+    /// records, add notes, and sign users on (`PostgresSiteUsers`). Whatever it held before on the schema, its tables and sequences is
     /// revoked first, so running it again narrows a role an older setup (UPDATE on the tables)
     /// gave more.
     ///
@@ -324,14 +325,15 @@ enum PostgresSchema {
         guard let schemaName = schema else {
             throw StoreError.database(reason: "the search path names no schema to grant on")
         }
-        let statements = [
-            "REVOKE ALL ON ALL TABLES IN SCHEMA \(schemaName) FROM \(who)",
-            "REVOKE ALL ON ALL SEQUENCES IN SCHEMA \(schemaName) FROM \(who)",
-            "REVOKE CREATE ON SCHEMA \(schemaName) FROM \(who)",
-            "GRANT USAGE ON SCHEMA \(schemaName) TO \(who)",
-            "GRANT SELECT ON \(tables.joined(separator: ", ")) TO \(who)",
-            "GRANT INSERT ON note TO \(who)",
-        ]
+        let statements =
+            [
+                "REVOKE ALL ON ALL TABLES IN SCHEMA \(schemaName) FROM \(who)",
+                "REVOKE ALL ON ALL SEQUENCES IN SCHEMA \(schemaName) FROM \(who)",
+                "REVOKE CREATE ON SCHEMA \(schemaName) FROM \(who)",
+                "GRANT USAGE ON SCHEMA \(schemaName) TO \(who)",
+                "GRANT SELECT ON \(tables.joined(separator: ", ")) TO \(who)",
+                "GRANT INSERT ON note TO \(who)",
+            ] + siteUserGrants(to: who, schema: schemaName)
         for statement in statements { try link.query(PostgresQuery(unsafeSQL: statement)) }
         if let excess = try sessionPrivilegeProblem(link, role: role) {
             throw SchemaError.unsuitableSessionRole(role: role, server: link.server, reason: excess)
@@ -360,6 +362,7 @@ enum PostgresSchema {
         let (excess, unreadable, insertsNotes, creates, usesSchema, connects) = try PostgresLink.decoded {
             try rows[0].decode((String?, String?, Bool, Bool, Bool, Bool).self)
         }
+        if let problem = try siteUserPrivilegeProblem(link, role: role) { return problem }
         if let excess {
             return "it may still change \(excess) beyond adding notes (granted by another role, or to PUBLIC); "
                 + "revoke that as the grantor"

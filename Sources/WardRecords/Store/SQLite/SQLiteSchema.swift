@@ -41,6 +41,9 @@ enum SQLiteSchema {
     /// the folded words; every patient's words are written once, here. PostgreSQL adds the
     /// joined and folded words to the ones it holds (`PostgresSchema`).
     static let foldedNamesMigration = "7-folded-names"
+    /// The site's users, their lockouts and sign-ons in the shared database
+    /// (`PostgresSiteUsers`). Nothing on SQLite: a home's users stay in its own file.
+    static let siteUsersMigration = "8-site-users"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -256,6 +259,7 @@ enum SQLiteSchema {
                     """
             )
         }
+        migrator.registerMigration(siteUsersMigration) { _ in }
         return migrator
     }
 }
