@@ -39,7 +39,7 @@ import Testing
         // The administrator makes the schema; the home's own demo patients are not what Ward reads.
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("7"))
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("8"))
         let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         first.closeInput()
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0)
@@ -176,7 +176,10 @@ struct PostgresWipeCoreImageTests {
 
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        try t.waitUntilLocked()
+        // The site's sessions are listed on the server; "locked" is written there after the wipe.
+        try eventually("the session listed locked on the server") {
+            try server.psql("SELECT state FROM ward_session", database: database) == "locked\n" ? true : nil
+        }
         let after = try image.coreImage(of: pid, in: t.directory)
         #expect(image.occurrences(of: String(family), in: after) == 0)
         #expect(image.occurrences(of: note, in: after) == 0)

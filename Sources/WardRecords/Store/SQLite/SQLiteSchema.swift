@@ -41,6 +41,9 @@ enum SQLiteSchema {
     /// the folded words; every patient's words are written once, here. PostgreSQL adds the
     /// joined and folded words to the ones it holds (`PostgresSchema`).
     static let foldedNamesMigration = "7-folded-names"
+    /// The site's live sessions, on PostgreSQL only (`PostgresSessionDirectory`): a home's
+    /// sessions list themselves in its files. Nothing on SQLite, as `nameWordsMigration`.
+    static let liveSessionsMigration = "9-live-sessions"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -256,6 +259,7 @@ enum SQLiteSchema {
                     """
             )
         }
+        migrator.registerMigration(liveSessionsMigration) { _ in }
         return migrator
     }
 }
