@@ -68,18 +68,20 @@ import Testing
         }
     }
 
-    /// The voluntary and involuntary context switches of every thread of `pid` so far: each
-    /// wake-up of any of them counts one at least.
-    private func switches(of pid: Int32) throws -> Int {
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        return try tasks.reduce(0) { sum, task in
+    /// The context switches (voluntary and not) of each thread of `pid` so far, by thread name
+    /// and id: each wake-up of a thread counts one at least.
+    private func switches(of pid: Int32) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            return sum
-                + status.split(separator: "\n").filter {
-                    $0.hasSuffix("ctxt_switches") || $0.contains("ctxt_switches:")
-                }
+            let lines = status.split(separator: "\n")
+            let name = lines.first { $0.hasPrefix("Name:") }.map {
+                $0.dropFirst(5).trimmingCharacters(in: .whitespaces)
+            }
+            counts["\(name ?? "?") \(task)"] = lines.filter { $0.contains("ctxt_switches:") }
                 .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
         }
+        return counts
     }
 
     @Test func aSessionAtOneHost_isListedAtAnother_lockedFromIt_andUnlistedOnceKilled() throws {
@@ -105,11 +107,19 @@ import Testing
         let (_, table) = try ward(["sessions"], on: hostB)
         #expect(table.hasPrefix("HOST") && table.contains(id))
 
-        // Idle at the prompt, listed and listening: nothing wakes the process.
+        // Idle at the prompt, listed and listening: once sign-on has settled (its last writes,
+        // the connections' set-up; a second without a switch), nothing wakes any thread.
         let pid = try hostA.wardPID()
-        let before = try switches(of: pid)
-        Thread.sleep(forTimeInterval: 3)  // the measurement's window, not a wait for anything
-        #expect(try switches(of: pid) == before, "an idle session was woken")
+        var settled = try switches(of: pid)
+        try eventually("sign-on to settle", timeout: .seconds(20)) {
+            Thread.sleep(forTimeInterval: 1)  // the window looked at, not a wait for anything
+            let now = try switches(of: pid)
+            defer { settled = now }
+            return now == settled ? true : nil
+        }
+        Thread.sleep(forTimeInterval: 3)  // the measurement's window
+        let woken = try switches(of: pid).filter { settled[$0.key] != $0.value }
+        #expect(woken.isEmpty, "threads woken while idle: \(woken) (before: \(settled))")
 
         // Locked from B: the same words and status as a local `ward lock`, the lock screen at A.
         let (status, out) = try ward(
@@ -121,9 +131,9 @@ import Testing
         #expect(out == "Locked 1 session of alice: \(id).\n")
         try hostA.waitFor("Ward is locked: locked by carol (ward lock). Signed on as alice.", timeout: .seconds(1))
         #expect(try sessions(on: hostB).first?["state"] as? String == "locked")
-        try hostA.type(TerminalHarness.password)
-        try hostA.press("Enter")
-        try hostA.waitFor("ward>", after: "Password for alice:")
+        #expect(!(try hostA.screen()).contains("ward>"))
+        try hostA.enter(TerminalHarness.password)
+        try hostA.waitFor("ward>")
 
         // The session role may change no other session's row, even its own rows only through Ward.
         let changed = try site.server.psql(
