@@ -9,7 +9,7 @@ import Testing
     static let migrations = [
         "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",
         "4-code-systems-and-presented-forms", "5-name-words", "6-name-prefixes", "7-folded-names",
-        "8-site-users",
+        "8-site-users", "9-live-sessions",
     ]
 
     /// An audited site whose records are on the server `url` names.
@@ -116,7 +116,7 @@ import Testing
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "6\n")
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "7\n")
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
@@ -180,7 +180,7 @@ extension DbMigrateEndToEndTests {
         #expect(try migrate.waitForExit(timeout: .seconds(30)) == 0, "\(migrate.standardError)")
         #expect(
             migrate.standardOutput.hasSuffix(
-                "; session role \(session): SELECT on the records, INSERT on note, nothing else\n"
+                "; session role \(session): SELECT on the records, INSERT on note, its own rows of ward_session, nothing else\n"
             )
         )
         #expect(try Self.migrateRecords(h).last?["session-role"] as? String == session)

@@ -178,7 +178,10 @@ struct PostgresWipeCoreImageTests {
 
         try t.enter("lock")
         try t.waitFor("Password for alice:")
-        try t.waitUntilLocked()
+        // The site's sessions are listed on the server; "locked" is written there after the wipe.
+        try eventually("the session listed locked on the server") {
+            try server.psql("SELECT state FROM ward_session", database: database) == "locked\n" ? true : nil
+        }
         let after = try image.coreImage(of: pid, in: t.directory)
         #expect(image.occurrences(of: String(family), in: after) == 0)
         #expect(image.occurrences(of: note, in: after) == 0)

@@ -33,7 +33,9 @@ import Testing
         let result = try PostgresRecordStore.migrateSchema(settings: settings, sessionRole: session)
         #expect(result.sessionRole == session)
         #expect(
-            result.summary.hasSuffix("; session role \(session): SELECT on the records, INSERT on note, nothing else")
+            result.summary.hasSuffix(
+                "; session role \(session): SELECT on the records, INSERT on note, its own rows of ward_session, nothing else"
+            )
         )
         return (database, owner, session)
     }

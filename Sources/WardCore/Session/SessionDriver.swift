@@ -93,8 +93,9 @@ public final class SessionDriver {
     private var resumedFromOwnStop = false
     /// What sign-on learned, shown once the shell starts.
     private var signOnNews: [String] = []
-    /// The home's list of live sessions, where this one keeps its entry; nil keeps none.
-    private let registry: SessionRegistry?
+    /// The list of live sessions where this one keeps its entry (the home's, or the site's);
+    /// nil keeps none.
+    private let registry: (any SessionDirectory)?
     /// This session's entry while someone is signed on.
     private var entry: SessionEntry?
     /// The site's use notice, shown before the first prompt (`[session] banner`).
@@ -106,7 +107,7 @@ public final class SessionDriver {
     ///   - signals: Installs the handlers for the table's signals; by default the process's own
     ///     `SignalPipe`. Tests give a pipe of their own.
     ///   - registry: Where the session lists itself while signed on (`ward sessions`) and whence
-    ///     `ward lock` asks it to lock (SIGUSR1).
+    ///     `ward lock` asks it to lock: SIGUSR1, or the directory's `requestDescriptor`.
     ///   - banner: The site's use notice: shown before anyone is asked who they are; a front
     ///     end that cannot show it ends the session there (`BannerError`).
     public init(
@@ -119,7 +120,7 @@ public final class SessionDriver {
         logger: Logger,
         resume: SessionResume? = nil,
         signals: @escaping ([UnixSignal]) throws -> any SignalSource = { try SignalPipe(signals: $0) },
-        registry: SessionRegistry? = nil,
+        registry: (any SessionDirectory)? = nil,
         banner: String? = nil
     ) {
         self.registry = registry
@@ -160,6 +161,9 @@ public final class SessionDriver {
         if let banner, !frontEnd.showBanner(Sanitizer.text(banner)) { throw BannerError.notShown(errno: errno) }
         loop.watch(signals.readEnd) { [unowned self] in self.handleSignals() }
         loop.watch(frontEnd.inputFD) { [unowned self] in self.frontEnd.inputReadable() }
+        if let requests = registry?.requestDescriptor {
+            loop.watch(requests) { [unowned self] in self.requestsArrived() }
+        }
         loop.nextDeadline = { [unowned self] in
             chain.nextDeadline.earliest(frontEnd.nextDeadline).earliest(machine.nextDeadline)
         }
@@ -627,7 +631,18 @@ public final class SessionDriver {
     /// instead: the session ends (77), signed on or locked, and its audit log says `revoked`.
     private func lockRequested() {
         guard !hasEnded else { return }
-        let request = registry?.takeRequest(id: info.id)
+        act(on: registry?.takeRequest(id: info.id))
+    }
+
+    /// The directory's descriptor is readable: each request it holds for this session, as
+    /// SIGUSR1's. Unlike a signal, a wake-up without a request asks nothing (the directory may
+    /// have had its own business: a connection to list the session on again).
+    private func requestsArrived() {
+        while !hasEnded, let request = registry?.takeRequest(id: info.id) { act(on: request) }
+    }
+
+    /// Locks, or signs off, as `request` asks; nil locks.
+    private func act(on request: SessionRegistry.Request?) {
         if request?.action == .signOff {
             frontEnd.notice("\(request?.by ?? "An administrator") removed or disabled this account; signing off.")
             return signOff(.revoked, status: .authenticationFailed)
@@ -658,7 +673,7 @@ public final class SessionDriver {
             )
         entry.state = state
         self.entry = entry
-        do throws(FileSecurityError) {
+        do {
             try registry.write(entry)
         } catch {
             logger.warning("session not registered", metadata: ["registry.error": "\(error)"])

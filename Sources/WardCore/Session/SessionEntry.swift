@@ -34,6 +34,9 @@ public struct SessionEntry: Codable, Equatable, Sendable {
     /// When the user signed on: UTC, ISO 8601 to the second.
     public var started: String
     public var state: State
+    /// The host the session runs on, where the list is the site's (a shared database); nil in a
+    /// home's own list, whose sessions all run on its host.
+    public var host: String?
 
     public init(
         id: String,
@@ -45,7 +48,8 @@ public struct SessionEntry: Codable, Equatable, Sendable {
         tty: String?,
         peer: String?,
         started: String,
-        state: State
+        state: State,
+        host: String? = nil
     ) {
         self.id = id
         self.pid = pid
@@ -57,10 +61,11 @@ public struct SessionEntry: Codable, Equatable, Sendable {
         self.peer = peer
         self.started = started
         self.state = state
+        self.host = host
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, pid, uid, user, role, tty, peer, started, state
+        case id, pid, uid, user, role, tty, peer, started, state, host
         case processStart = "process_start"
     }
 

@@ -86,6 +86,11 @@ public struct SessionRegistry: Sendable {
     public struct Request: Equatable, Sendable {
         public var by: String
         public var action: RequestAction
+
+        public init(by: String, action: RequestAction) {
+            self.by = by
+            self.action = action
+        }
     }
 
     /// The request left for this session, read once: it is removed. Nil when there is none, or

@@ -34,6 +34,16 @@ public enum StoreBackend: Sendable {
         }
     }
 
+    /// Where live sessions list themselves and are asked to lock (`ward sessions`, `ward lock`):
+    /// the home's files, whose sessions share its host; or the site's server, which reaches every
+    /// host's sessions.
+    public func sessionDirectory() -> any SessionDirectory {
+        switch self {
+        case .sqlite(let home): SessionRegistry(home: home)
+        case .postgresql(let settings): PostgresSessionDirectory(settings: settings)
+        }
+    }
+
     /// The store, when there are records to read: a home without its records file gets none made
     /// (nil; `ward demo` or `ward import` writes it). A shared database is connected and its schema
     /// checked.

@@ -11,7 +11,9 @@ extension Ward {
     /// password asked again.
     ///
     /// The command never touches a session's memory: it leaves its name in the registry and sends
-    /// the session SIGUSR1 (`SessionRegistry.requestLock`), and the session turns that into an
+    /// the session SIGUSR1 (`SessionRegistry.requestLock`), or, with the site's records on
+    /// PostgreSQL, notifies it through the server on whichever host it runs (`SessionDirectory`);
+    /// the session turns that into an
     /// ordinary lock through its chain, so its audit log records the lock (`cause` request, `by`
     /// who asked) and every wipe rule holds. It then waits (up to `confirmation`) until each
     /// session lists itself as locked.
@@ -77,7 +79,7 @@ extension Ward {
             let (home, _) = try Ward.User.open(global)
             let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
             let audit = try AdministrativeAudit.open(global: global, home: home)
-            let registry = SessionRegistry(home: home)
+            let registry = try sessionDirectory(global: global, home: home)
             var asked: [String] = []
             let record = { (status: ExitStatus?) in
                 AuditEntry.lockRequest(
@@ -90,7 +92,7 @@ extension Ward {
             }
             let locked = try audit.recording(record) {
                 let (name, mayLockOthers) = try authorize(policy: policy, home: home, unixUser: audit.unixUser)
-                let targets = registry.entries().filter { entry in
+                let targets = try registry.entries().filter { entry in
                     if let user { return entry.user == user }
                     if let session { return entry.id == session }
                     return true
@@ -143,7 +145,7 @@ extension Ward {
         private func lock(
             _ targets: [SessionEntry],
             by name: String,
-            registry: SessionRegistry
+            registry: any SessionDirectory
         ) throws -> [SessionEntry] {
             var pending: [SessionEntry] = []
             for entry in targets {
@@ -160,7 +162,7 @@ extension Ward {
             let deadline = clock.now + Self.confirmation
             var confirmed: [SessionEntry] = []
             while !pending.isEmpty {
-                let live = Dictionary(registry.entries().map { ($0.id, $0) }) { a, _ in a }
+                let live = Dictionary(try registry.entries().map { ($0.id, $0) }) { a, _ in a }
                 pending.removeAll { entry in
                     guard let now = live[entry.id] else { return true }  // ended: nothing to lock
                     let done = now.state == .locked || !registry.hasPendingRequest(id: entry.id)

@@ -3,8 +3,9 @@ import BuiltInPlugins
 import WardCore
 
 extension Ward {
-    /// `ward sessions`: the live sessions of the home, from its registry (`SessionRegistry`):
-    /// who is signed on where, since when, and whether the session is locked.
+    /// `ward sessions`: the live sessions of the home, from its registry (`SessionRegistry`), or
+    /// of every host of the site when its records are on PostgreSQL (`SessionDirectory`): who is
+    /// signed on where, since when, and whether the session is locked.
     ///
     /// For the administrator who must cut off a departing user (`ward lock`) and the clinician
     /// who forgot a terminal. Lists no patient: an entry names the user, the process and the
@@ -27,7 +28,7 @@ extension Ward {
         func run() throws {
             let (home, _) = try Ward.User.open(global)
             LocalTime.show(in: try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records.shownZone)
-            let entries = SessionRegistry(home: home).entries()
+            let entries = try sessionDirectory(global: global, home: home).entries()
             switch format {
             case .json:
                 // Each object is the entry file's own JSON; its controls shown, as audit show does.
@@ -50,19 +51,22 @@ extension Ward {
         }
 
         /// The entries as a table with a header, every cell sanitized before it is measured;
-        /// one line saying so when there is none.
+        /// one line saying so when there is none. A HOST column comes first when the list is the
+        /// site's (records on PostgreSQL), whose sessions run on several hosts.
         static func table(_ entries: [SessionEntry]) -> String {
             guard !entries.isEmpty else { return "No live sessions.\n" }
+            let hosts = entries.contains { $0.host != nil }
             let rows =
-                [["ID", "USER", "ROLE", "STATE", "PID", "TTY", "PEER", "STARTED"]]
+                [(hosts ? ["HOST"] : []) + ["ID", "USER", "ROLE", "STATE", "PID", "TTY", "PEER", "STARTED"]]
                 + entries.map { entry in
-                    [
-                        entry.id, entry.user, entry.role, entry.state.rawValue, String(entry.pid), entry.tty ?? "-",
-                        entry.peer ?? "-", Self.shown(started: entry.started),
-                    ]
+                    (hosts ? [entry.host ?? "-"] : [])
+                        + [
+                            entry.id, entry.user, entry.role, entry.state.rawValue, String(entry.pid), entry.tty ?? "-",
+                            entry.peer ?? "-", Self.shown(started: entry.started),
+                        ]
                 }
                 .map { $0.map(Sanitizer.line) }
-            let widths = (0..<8).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
             return rows.map { row in
                 row.enumerated().map { column, text in
                     column == row.count - 1 ? text : text + String(repeating: " ", count: widths[column] - text.count)

@@ -25,7 +25,14 @@ extension Ward.User {
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let (wasEnabled, signedOff) = try audit.recording(.userDisable, target: name) {
                 let wasEnabled = try store.disable(name: name)
-                return (wasEnabled, try UserSessions.signOff(user: name, home: home, by: audit.unixUser))
+                return (
+                    wasEnabled,
+                    try UserSessions.signOff(
+                        user: name,
+                        registry: sessionDirectory(global: global, home: home),
+                        by: audit.unixUser
+                    )
+                )
             }
             printText(
                 (wasEnabled ? "Disabled \(name)." : "\(name) was disabled already.") + UserSessions.summary(signedOff)

@@ -20,7 +20,11 @@ extension Ward.User {
             let audit = try AdministrativeAudit.open(global: global, home: home)
             let signedOff = try audit.recording(.userRemove, target: name) {
                 try store.remove(name: name)
-                return try UserSessions.signOff(user: name, home: home, by: audit.unixUser)
+                return try UserSessions.signOff(
+                    user: name,
+                    registry: sessionDirectory(global: global, home: home),
+                    by: audit.unixUser
+                )
             }
             printText("Removed \(name)." + UserSessions.summary(signedOff))
         }

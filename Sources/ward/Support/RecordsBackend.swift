@@ -20,3 +20,9 @@ extension SessionSetup {
 func recordsBackend(global: GlobalOptions, home: WardHome) throws -> StoreBackend {
     try StoreBackend(records: SitePolicy.load(siteOption: global.site, plugins: pluginRegistry).records, home: home)
 }
+
+/// Where the site's live sessions are listed (`StoreBackend.sessionDirectory`): the home's files,
+/// or, with the records on PostgreSQL, the server, which lists and reaches every host's.
+func sessionDirectory(global: GlobalOptions, home: WardHome) throws -> any SessionDirectory {
+    try recordsBackend(global: global, home: home).sessionDirectory()
+}

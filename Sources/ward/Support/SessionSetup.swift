@@ -21,6 +21,9 @@ struct SessionSetup {
     let credentials: any UserDirectory
     let clock: BootClock
     let logger: Logger
+    /// Where the session lists itself (`ward sessions`) and whence `ward lock` reaches it: the
+    /// home's files, or the site's server when the records are there.
+    let registry: any SessionDirectory
 
     /// - Parameters:
     ///   - user: The `--user` name, when given: their `[user.*]` table and user file may set the
@@ -58,8 +61,10 @@ struct SessionSetup {
         if let file = credentials as? CredentialStore, !file.exists {
             throw CommandLineError.noUsers(home: home.path)
         }
-        // A session `ward lock` cannot find is not started: refused with the fix, 78 or 73.
-        try SessionRegistry(home: home).checkWritable()
+        // A session `ward lock` cannot find is not started: refused with the fix, 78 or 73 (69
+        // for a server that cannot be reached).
+        registry = try StoreBackend(records: policy.records, home: home).sessionDirectory()
+        try registry.checkWritable()
     }
 
     /// The trail an auditor's `audit` reads: the site's audit log (its `path`), else the home's.
@@ -68,9 +73,6 @@ struct SessionSetup {
         let path = (try? settings?.string("path")).flatMap { $0 }
         return SessionAuditTrail(path: path ?? home.auditLogPath)
     }
-
-    /// The home's list of live sessions, where the session keeps its entry (`ward sessions`).
-    var registry: SessionRegistry { SessionRegistry(home: home) }
 
     /// Every name a shell line may start with, from the shell's one table (`Shell.commands`):
     /// the plugins that keep a line's command (the audit log) keep only these.

@@ -20,16 +20,20 @@ enum UserSessions {
         return " Signed off \(count): \(sessions.map(\.id).joined(separator: " "))."
     }
 
-    /// Asks each live session of `user` in `home` to sign off, and waits until each has ended;
-    /// returns the sessions that were asked.
+    /// Asks each live session of `user` in `registry` (every host's, when the site's records are
+    /// on a server) to sign off, and waits until each has ended; returns the sessions that were
+    /// asked.
     ///
     /// - Throws: `UserSessionsError` when a session could not be asked, or is still there after
     ///   `deadline`.
-    static func signOff(user: String, home: WardHome, by requester: AuditEntry.UnixUser) throws -> [SessionEntry] {
-        let registry = SessionRegistry(home: home)
+    static func signOff(
+        user: String,
+        registry: any SessionDirectory,
+        by requester: AuditEntry.UnixUser
+    ) throws -> [SessionEntry] {
         let asker = "Unix user \(requester.name ?? String(requester.uid))"
         var asked: [SessionEntry] = []
-        for entry in registry.entries() where entry.user == user {
+        for entry in try registry.entries() where entry.user == user {
             do throws(SessionRegistry.RequestFailure) {
                 try registry.requestSignOff(of: entry, by: asker)
                 asked.append(entry)
@@ -42,7 +46,7 @@ enum UserSessions {
         let clock = ContinuousClock()
         let end = clock.now + deadline
         while true {
-            let live = Set(registry.entries().map(\.id))
+            let live = Set(try registry.entries().map(\.id))
             guard let running = asked.first(where: { live.contains($0.id) }) else { return asked }
             if clock.now >= end { throw UserSessionsError.stillRunning(session: running.id, user: user) }
             usleep(20_000)

@@ -184,6 +184,56 @@ enum PostgresSchema {
             ]
         ),
         (SQLiteSchema.siteUsersMigration, PostgresSiteUsers.migration),
+        (
+            // The site's live sessions (`PostgresSessionDirectory`). A row is live while its
+            // session's connection holds the advisory lock the row names: the server drops the
+            // lock with the connection, so a killed session is unlisted without a heartbeat. Row
+            // security lets a session change and remove only its own row (its backend's), and
+            // remove another's only once that one is gone; the table's owner is not held by it.
+            SQLiteSchema.liveSessionsMigration,
+            [
+                """
+                CREATE TABLE ward_session (
+                    id text PRIMARY KEY,
+                    host text NOT NULL,
+                    pid integer NOT NULL,
+                    process_start bigint NOT NULL,
+                    uid bigint NOT NULL,
+                    user_name text NOT NULL,
+                    role text NOT NULL,
+                    tty text,
+                    peer text,
+                    started text NOT NULL,
+                    state text NOT NULL,
+                    locks integer NOT NULL DEFAULT 0,
+                    backend_pid integer NOT NULL DEFAULT pg_backend_pid(),
+                    lock_key bigint NOT NULL
+                )
+                """,
+                """
+                CREATE FUNCTION ward_session_is_live(backend integer, key bigint) RETURNS boolean
+                LANGUAGE sql STABLE
+                AS $$
+                    SELECT EXISTS (
+                        SELECT 1 FROM pg_locks
+                        WHERE locktype = 'advisory' AND granted AND pid = backend AND objsubid = 1
+                            AND classid = ((key >> 32) & 4294967295)::oid AND objid = (key & 4294967295)::oid
+                    )
+                $$
+                """,
+                "ALTER TABLE ward_session ENABLE ROW LEVEL SECURITY",
+                "CREATE POLICY ward_session_read ON ward_session FOR SELECT USING (true)",
+                "CREATE POLICY ward_session_add ON ward_session FOR INSERT WITH CHECK (backend_pid = pg_backend_pid())",
+                """
+                CREATE POLICY ward_session_change ON ward_session FOR UPDATE
+                USING (backend_pid = pg_backend_pid()) WITH CHECK (backend_pid = pg_backend_pid())
+                """,
+                """
+                CREATE POLICY ward_session_end ON ward_session FOR DELETE
+                USING (backend_pid = pg_backend_pid() OR NOT ward_session_is_live(backend_pid, lock_key))
+                """,
+            ]
+        ),
     ]
 
     /// `text` (an SQL expression, lower case) with apostrophes removed and the letters that have
@@ -277,8 +327,12 @@ enum PostgresSchema {
     static let tables = [
         "ward_migrations", "meta", "patient", "patient_name_token", "allergy", "problem", "medication",
         "observation_code", "observation", "encounter", "note", "immunization", "procedure", "care_plan",
-        "diagnostic_report",
+        "diagnostic_report", "ward_session",
     ]
+
+    /// The tables a session writes rows of its own in, beyond adding notes: INSERT, UPDATE and
+    /// DELETE, held to its own rows by row security.
+    static let sessionRowTables = ["ward_session"]
 
     /// Makes `role` able to do what a session does, and nothing more: connect, read the
     /// records, add notes, and sign users on (`PostgresSiteUsers`). Whatever it held before on the schema, its tables and sequences is
@@ -333,6 +387,7 @@ enum PostgresSchema {
                 "GRANT USAGE ON SCHEMA \(schemaName) TO \(who)",
                 "GRANT SELECT ON \(tables.joined(separator: ", ")) TO \(who)",
                 "GRANT INSERT ON note TO \(who)",
+                "GRANT INSERT, UPDATE, DELETE ON \(sessionRowTables.joined(separator: ", ")) TO \(who)",
             ] + siteUserGrants(to: who, schema: schemaName)
         for statement in statements { try link.query(PostgresQuery(unsafeSQL: statement)) }
         if let excess = try sessionPrivilegeProblem(link, role: role) {
@@ -349,11 +404,16 @@ enum PostgresSchema {
             """
             SELECT
                 (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(tables)::text[]) AS t
-                    WHERE has_table_privilege(\(role), t, 'UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
-                       OR (t <> 'note' AND has_table_privilege(\(role), t, 'INSERT'))),
+                    WHERE has_table_privilege(\(role), t, 'TRUNCATE, REFERENCES, TRIGGER')
+                       OR (t <> ALL(\(sessionRowTables)::text[]) AND has_table_privilege(\(role), t, 'UPDATE, DELETE'))
+                       OR (t <> 'note' AND t <> ALL(\(sessionRowTables)::text[])
+                           AND has_table_privilege(\(role), t, 'INSERT'))),
                 (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(tables)::text[]) AS t
                     WHERE NOT has_table_privilege(\(role), t, 'SELECT')),
-                has_table_privilege(\(role), 'note', 'INSERT'),
+                has_table_privilege(\(role), 'note', 'INSERT')
+                    AND (SELECT bool_and(has_table_privilege(\(role), t, 'INSERT') AND has_table_privilege(\(role), t, 'UPDATE')
+                        AND has_table_privilege(\(role), t, 'DELETE'))
+                        FROM unnest(\(sessionRowTables)::text[]) AS t),
                 has_schema_privilege(\(role), current_schema(), 'CREATE'),
                 has_schema_privilege(\(role), current_schema(), 'USAGE'),
                 has_database_privilege(\(role), current_database(), 'CONNECT')
@@ -373,7 +433,8 @@ enum PostgresSchema {
         }
         if let unreadable { return "it cannot read \(unreadable)" }
         if !insertsNotes || !usesSchema {
-            return "it was not given USAGE on the schema and INSERT on note; run this as the tables' owner"
+            return "it was not given USAGE on the schema, INSERT on note and its own rows of "
+                + "\(sessionRowTables.joined(separator: ", ")); run this as the tables' owner"
         }
         if !connects { return "it may not connect to the database; GRANT CONNECT ON DATABASE to it" }
         return nil

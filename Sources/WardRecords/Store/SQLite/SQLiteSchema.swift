@@ -44,6 +44,9 @@ enum SQLiteSchema {
     /// The site's users, their lockouts and sign-ons in the shared database
     /// (`PostgresSiteUsers`). Nothing on SQLite: a home's users stay in its own file.
     static let siteUsersMigration = "8-site-users"
+    /// The site's live sessions, on PostgreSQL only (`PostgresSessionDirectory`): a home's
+    /// sessions list themselves in its files. Nothing on SQLite, as `nameWordsMigration`.
+    static let liveSessionsMigration = "9-live-sessions"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -260,6 +263,7 @@ enum SQLiteSchema {
             )
         }
         migrator.registerMigration(siteUsersMigration) { _ in }
+        migrator.registerMigration(liveSessionsMigration) { _ in }
         return migrator
     }
 }
