@@ -33,7 +33,9 @@ import Testing
         let result = try PostgresRecordStore.migrateSchema(settings: settings, sessionRole: session)
         #expect(result.sessionRole == session)
         #expect(
-            result.summary.hasSuffix("; session role \(session): SELECT on the records, INSERT on note, nothing else")
+            result.summary.hasSuffix(
+                "; session role \(session): SELECT on the records, INSERT on note and audit_record, nothing else"
+            )
         )
         return (database, owner, session)
     }
@@ -110,7 +112,7 @@ import Testing
         let error = try #require(throws: SchemaError.self) {
             try PostgresRecordStore.migrateSchema(settings: settings, sessionRole: session)
         }
-        #expect("\(error)".contains("it may still change note beyond adding notes"), "\(error)")
+        #expect("\(error)".contains("it may still change or read note beyond adding notes"), "\(error)")
         #expect(
             try server.psql("SELECT has_table_privilege('\(session)', 'patient', 'SELECT')", database: database)
                 == "f\n"

@@ -24,6 +24,7 @@ public struct SchemaMigration: Equatable, Sendable {
             ? "schema at version \(version), already up to date"
             : "schema at version \(version), applied: \(applied.joined(separator: ", "))"
         guard let sessionRole else { return schema }
-        return schema + "; session role \(sessionRole): SELECT on the records, INSERT on note, nothing else"
+        return schema
+            + "; session role \(sessionRole): SELECT on the records, INSERT on note and audit_record, nothing else"
     }
 }

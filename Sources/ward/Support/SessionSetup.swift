@@ -37,6 +37,7 @@ struct SessionSetup {
         LocalTime.show(in: policy.records.shownZone)
         // A chain without the audit log or the idle timer runs only where the site says so.
         try policy.requireGuards()
+        let auditSink = try Self.databaseAuditSink(policy: policy, home: home, logger: logger)
         chain = try pluginRegistry.makeChain(
             policy: policy,
             environment: PluginEnvironment(
@@ -47,7 +48,8 @@ struct SessionSetup {
             ),
             clock: clock,
             session: SessionInfo(id: SessionID.make()),
-            logger: logger
+            logger: logger,
+            preparing: { ($0 as? AuditLog)?.sink = auditSink }
         )
         credentials = CredentialStore(
             home: home,

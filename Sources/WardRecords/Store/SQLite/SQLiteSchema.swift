@@ -41,6 +41,13 @@ enum SQLiteSchema {
     /// the folded words; every patient's words are written once, here. PostgreSQL adds the
     /// joined and folded words to the ones it holds (`PostgresSchema`).
     static let foldedNamesMigration = "7-folded-names"
+    /// The site's audit trail in the shared database, beside each host's file (`PostgresSchema`).
+    /// Nothing on SQLite, whose home is one host's and whose file is the trail: registered
+    /// under the same name, as `nameWordsMigration`.
+    static let auditTrailMigration = "10-audit-trail"
+    /// Notes are only ever added: a correction is a new note naming the one it corrects, in a
+    /// nullable column, so every note written before reads as a note of its own.
+    static let noteCorrectionsMigration = "11-note-corrections"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -255,6 +262,10 @@ enum SQLiteSchema {
                     INSERT INTO patient_fts(patient_fts) VALUES ('rebuild');
                     """
             )
+        }
+        migrator.registerMigration(auditTrailMigration) { _ in }
+        migrator.registerMigration(noteCorrectionsMigration) { db in
+            try db.execute(sql: "ALTER TABLE note ADD COLUMN corrects INTEGER REFERENCES note(id)")
         }
         return migrator
     }
