@@ -614,7 +614,7 @@ _ward_audit() {
 
 _ward_audit_verify() {
     repeating_flags=()
-    non_repeating_flags=(--repair --version -h --help)
+    non_repeating_flags=(--repair --all-hosts --version -h --help)
     repeating_options=()
     non_repeating_options=(--home --site --key-file --start-after)
     __ward_offer_flags_options 1
@@ -648,7 +648,7 @@ _ward_audit_verify() {
 
 _ward_audit_show() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--all-hosts --version -h --help)
     repeating_options=(--user --mrn --action --outcome --kind)
     non_repeating_options=(--home --site --since --until --count-by --format)
     __ward_offer_flags_options 1

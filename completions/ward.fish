@@ -60,9 +60,9 @@ function __ward_parse_tokens -S
             __ward_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'verify'
-                __ward_parse_subcommand 1 'home=' 'site=' 'key-file=' 'start-after=' 'repair' 'version' 'h/help'
+                __ward_parse_subcommand 1 'home=' 'site=' 'key-file=' 'start-after=' 'repair' 'all-hosts' 'version' 'h/help'
             case 'show'
-                __ward_parse_subcommand 1 'home=' 'site=' 'user=+' 'mrn=+' 'action=+' 'since=' 'until=' 'outcome=+' 'kind=+' 'count-by=' 'format=' 'version' 'h/help'
+                __ward_parse_subcommand 1 'home=' 'site=' 'user=+' 'mrn=+' 'action=+' 'since=' 'until=' 'outcome=+' 'kind=+' 'count-by=' 'format=' 'all-hosts' 'version' 'h/help'
             case 'report'
                 __ward_parse_subcommand 1 'home=' 'site=' 'mrn=' 'since=' 'until=' 'format=' 'version' 'h/help'
             case 'rotate'
@@ -252,6 +252,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "war
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" key-file' -l 'key-file' -d 'The site\'s audit key, for a log written with one (\'rotate\' defaults to the site\'s audit-log key-file).' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" start-after' -l 'start-after' -d 'The hash of the last record of rotated files you archived: the oldest file here may continue it.' -rfka ''
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" repair' -l 'repair' -d 'First put back what an interrupted rotation left (recorded), then check.'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" all-hosts' -l 'all-hosts' -d 'Check every host\'s chain in the site\'s database.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward audit verify" -eq 1' -F
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" version' -l 'version' -d 'Show the version.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit verify" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -266,6 +267,7 @@ complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "war
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show"' -l 'kind' -d 'Only records of this kind (sign-on, access, user-add, …); repeat it or separate kinds with commas.' -rfka 'sign-on sign-on-failed lock unlock unlock-failed command access denied abandoned break-glass suspend resume signal sign-off rotate repair user-add user-remove password-change unlock-account user-disable import demo db-migrate ssh-command audit-read lock-request exec-start exec-denied exec-exit input'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" count-by' -l 'count-by' -d 'Count the records by user, mrn, action, day (UTC) or outcome, instead of listing them.' -rfka 'user mrn action day outcome'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" format' -l 'format' -d 'Output: a table (text), the records\' own JSON lines, every field in order (json), or CSV with a header row of every field (csv).' -rfka 'text json csv'
+complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" all-hosts' -l 'all-hosts' -d 'Read every host\'s records from the site\'s database.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_positional "ward audit show" -eq 1' -F
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" version' -l 'version' -d 'Show the version.'
 complete -c 'ward' -n '__ward_should_offer_completions_for_flags_or_options "ward audit show" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -28,6 +28,10 @@ import WardSupport
 /// (`SyslogForwarder`); a record that could not be sent is handled the same way, or only
 /// reported when the site chose `on-forward-failure = "warn"`. The file always comes first.
 ///
+/// When the site's records are on PostgreSQL, the executable sets a `sink`: each record, once in
+/// the file, also goes to the site's database, for `ward audit show --all-hosts`. Never fail
+/// closed on it: the file is the record, and the sink keeps or reports what it could not send.
+///
 /// - Important: Never a key press, never a password, never note text: a line is reduced to a
 ///   `LineSummary` (its command's name) before it is written, and an access names the MRN, the
 ///   section read or the break-glass reason, never a note or another patient field.
@@ -57,6 +61,9 @@ public final class AuditLog: Plugin {
     public let forwarder: SyslogForwarder?
     /// What a record that reached the file but not the forwarder does (`on-forward-failure`).
     public let onForwardFailure: SyslogForwarder.FailurePolicy
+    /// Where each record also goes once in the file: the site's database, when the executable
+    /// sets one (its records are on PostgreSQL). Never fails a record: see `AuditSink`.
+    public var sink: (any AuditSink)?
     private let clock: @Sendable () -> Int64
     /// The source of the last line: where the session's other events came from.
     private var lastSource: Line.Source?
@@ -279,6 +286,7 @@ public final class AuditLog: Plugin {
         writer?.close()
         writer = nil
         forwarder?.close()
+        sink?.close()
     }
 
     /// Writes one record, then forwards it; on failure, fails closed when the event would let
@@ -340,6 +348,7 @@ public final class AuditLog: Plugin {
         if policy != .never, writer?.needsSync == true, context.deadline == nil {
             context.schedule(after: syncInterval)
         }
+        sink?.append(written)
         for record in written {
             let disposition = forward(record, context: context, grantsAccess: grantsAccess)
             if case .deny = disposition { return disposition }

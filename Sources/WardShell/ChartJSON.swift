@@ -88,6 +88,10 @@ enum ChartJSON {
     }
 
     static func row(_ note: Note) -> [String: TableValue] {
-        ["time": .time(note.time), "author": .text(note.author), "text": .text(note.text)]
+        [
+            "note": note.id.map { .number(Double($0)) } ?? .null, "time": .time(note.time),
+            "author": .text(note.author),
+            "text": .text(note.text), "corrects": note.corrects.map { .number(Double($0)) } ?? .null,
+        ]
     }
 }

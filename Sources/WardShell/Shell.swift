@@ -22,6 +22,7 @@ public final class Shell: CommandRunner {
         OpenCommand.self,
         ShowCommand.self,
         NoteCommand.self,
+        CorrectCommand.self,
         CloseCommand.self,
         ChartsCommand.self,
         AuditCommand.self,

@@ -10,6 +10,7 @@ import Testing
         "1-tables", "2-indexes-and-name-search", "3-immunizations-procedures-care-plans-reports",
         "4-code-systems-and-presented-forms", "5-name-words", "6-name-prefixes", "7-folded-names",
         "8-site-users", "9-live-sessions",
+        "10-audit-trail", "11-note-corrections",
     ]
 
     /// An audited site whose records are on the server `url` names.
@@ -57,17 +58,17 @@ import Testing
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
         #expect(
             first.standardOutput
-                == "\(target): schema at version 8, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(target): schema at version 11, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
         let again = try h.start(["db", "migrate"])
         #expect(try again.waitForExit(timeout: .seconds(30)) == 0)
-        #expect(again.standardOutput == "\(target): schema at version 8, already up to date\n")
+        #expect(again.standardOutput == "\(target): schema at version 11, already up to date\n")
 
         let records = try Self.migrateRecords(h)
         #expect(records.count == 2)
         #expect(records.first?["backend"] as? String == "postgresql")
         #expect(records.first?["database"] as? String == target)
-        #expect(records.first?["version"] as? Int == 7)
+        #expect(records.first?["version"] as? Int == 9)
         #expect(records.first?["applied"] as? String == Self.migrations.joined(separator: " "))
         #expect(records.first?["forced"] as? String == "no")
         #expect(records.first?["outcome"] as? String == "ok")
@@ -116,11 +117,11 @@ import Testing
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "7\n")
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "10\n")
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
-        #expect(forced.standardOutput.hasSuffix("schema at version 8, applied: 6-name-prefixes\n"))
+        #expect(forced.standardOutput.hasSuffix("schema at version 11, applied: 6-name-prefixes\n"))
         // The sessions go on.
         session.send("find lovelace")
         session.closeInput()
@@ -141,7 +142,7 @@ import Testing
         let h = try BatchHome(patients: 3)
         let run = try h.start(["db", "migrate"])
         #expect(try run.waitForExit(timeout: .seconds(30)) == 0, "\(run.standardError)")
-        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 8, already up to date\n")
+        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version 11, already up to date\n")
         let records = try Self.migrateRecords(h)
         #expect(records.count == 1)
         #expect(records.first?["backend"] as? String == "sqlite")
@@ -154,7 +155,7 @@ import Testing
         #expect(try fresh.waitForExit(timeout: .seconds(30)) == 0, "\(fresh.standardError)")
         #expect(
             fresh.standardOutput
-                == "\(h.home)/records.sqlite: schema at version 8, applied: \(Self.migrations.joined(separator: ", "))\n"
+                == "\(h.home)/records.sqlite: schema at version 11, applied: \(Self.migrations.joined(separator: ", "))\n"
         )
     }
 }
@@ -180,7 +181,7 @@ extension DbMigrateEndToEndTests {
         #expect(try migrate.waitForExit(timeout: .seconds(30)) == 0, "\(migrate.standardError)")
         #expect(
             migrate.standardOutput.hasSuffix(
-                "; session role \(session): SELECT on the records, INSERT on note, its own rows of ward_session, nothing else\n"
+                "; session role \(session): SELECT on the records, INSERT on note and audit_record, its own rows of ward_session, nothing else\n"
             )
         )
         #expect(try Self.migrateRecords(h).last?["session-role"] as? String == session)

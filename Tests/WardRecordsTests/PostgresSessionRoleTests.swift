@@ -34,7 +34,7 @@ import Testing
         #expect(result.sessionRole == session)
         #expect(
             result.summary.hasSuffix(
-                "; session role \(session): SELECT on the records, INSERT on note, its own rows of ward_session, nothing else"
+                "; session role \(session): SELECT on the records, INSERT on note and audit_record, its own rows of ward_session, nothing else"
             )
         )
         return (database, owner, session)
@@ -112,7 +112,7 @@ import Testing
         let error = try #require(throws: SchemaError.self) {
             try PostgresRecordStore.migrateSchema(settings: settings, sessionRole: session)
         }
-        #expect("\(error)".contains("it may still change note beyond adding notes"), "\(error)")
+        #expect("\(error)".contains("it may still change or read note beyond adding notes"), "\(error)")
         #expect(
             try server.psql("SELECT has_table_privilege('\(session)', 'patient', 'SELECT')", database: database)
                 == "f\n"

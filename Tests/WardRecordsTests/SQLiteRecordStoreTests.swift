@@ -19,7 +19,8 @@ import Testing
         applied == [
             SQLiteSchema.tablesMigration, SQLiteSchema.indexesMigration, SQLiteSchema.careRecordsMigration,
             SQLiteSchema.codeSystemsMigration, SQLiteSchema.nameWordsMigration, SQLiteSchema.namePrefixesMigration,
-            SQLiteSchema.foldedNamesMigration, SQLiteSchema.siteUsersMigration,
+            SQLiteSchema.foldedNamesMigration, SQLiteSchema.siteUsersMigration, SQLiteSchema.liveSessionsMigration,
+            SQLiteSchema.auditTrailMigration, SQLiteSchema.noteCorrectionsMigration,
         ]
     )
     let tables = try store.read {
@@ -138,11 +139,40 @@ import Testing
         text: "Seen today.",
         at: Date(timeIntervalSince1970: 1000.7)
     )
-    #expect(note == Note(author: "alice", time: Date(timeIntervalSince1970: 1000), text: "Seen today."))
+    #expect(note == Note(author: "alice", time: Date(timeIntervalSince1970: 1000), text: "Seen today.", id: note.id))
+    #expect(note.id != nil && note.corrects == nil)
     #expect(try store.chart(mrn: "M1").notes == [note])
     #expect(throws: StoreError.noSuchPatient) {
         try store.addNote(mrn: "NOPE", author: "alice", text: "x", at: Date())
     }
+}
+
+@Test func aCorrection_isANewNoteNamingTheOne_itCorrects_whichStaysAsItWas() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let store = try SQLiteRecordStore(home: home.path)
+    try store.importing(
+        Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"),
+        Bundles.complete("p2", given: ["Alan"], family: "Turing", mrn: "M2")
+    )
+    let original = try store.addNote(mrn: "M1", author: "alice", text: "Dose 50 mg.", at: Date())
+    let other = try store.addNote(mrn: "M2", author: "alice", text: "Elsewhere.", at: Date())
+    let correction = try store.addNote(
+        mrn: "M1",
+        author: "bob",
+        text: "Dose 5 mg, not 50.",
+        at: Date(),
+        corrects: original.id
+    )
+    #expect(correction.corrects == original.id && correction.id != original.id)
+    #expect(try store.chart(mrn: "M1").notes == [original, correction])
+    // A note of another chart, or none, is not corrected here; nothing is added.
+    for number in [other.id, 999_999] {
+        #expect(throws: StoreError.noSuchNote) {
+            try store.addNote(mrn: "M1", author: "bob", text: "x", at: Date(), corrects: number)
+        }
+    }
+    #expect(try store.chart(mrn: "M1").notes.count == 2)
 }
 
 @Test func close_thenQueriesThrowClosed_andReopenRestores() throws {

@@ -267,7 +267,14 @@ import WardShell
         )
         let saved = try f.store.chart(mrn: "M1").notes
         #expect(
-            saved == [Note(author: "alice", time: ShellFixture.fixedNow, text: "Seen in clinic -- stable, no change.")]
+            saved == [
+                Note(
+                    author: "alice",
+                    time: ShellFixture.fixedNow,
+                    text: "Seen in clinic -- stable, no change.",
+                    id: saved.first?.id
+                )
+            ]
         )
         let shown = f.run("show notes").output
         #expect(shown.contains("alice") && shown.contains("Seen in clinic -- stable, no change."))
@@ -280,6 +287,36 @@ import WardShell
         f.run("open M1")
         #expect(f.run("note    ").result == .readsText("note> "), "blank text reads a note of several lines")
         #expect(f.shell.answer(".") == .failed)
+        #expect(try f.store.chart(mrn: "M1").notes.isEmpty)
+    }
+}
+
+@Suite struct CorrectCommandTests {
+    @Test func correct_addsANoteNamingTheOneItCorrects_shownBesideIt_theOriginalUnchanged() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        f.run("note Dose 50 mg.")
+        let original = try #require(f.store.chart(mrn: "M1").notes.first?.id)
+        let (result, output) = f.run("correct \(original)   Dose 5 mg, not 50.")
+        #expect(result == .succeeded)
+        #expect(output.hasPrefix("Correction of note \(original) added to M1 (Lovelace, Ada Augusta) at "), "\(output)")
+        let notes = try f.store.chart(mrn: "M1").notes
+        #expect(notes.map(\.text) == ["Dose 50 mg.", "Dose 5 mg, not 50."])
+        #expect(notes.last?.corrects == original)
+        let shown = f.run("show notes").output
+        let correction = try #require(notes.last?.id)
+        #expect(
+            shown.contains("\(correction) corrects \(original)")
+                && shown.contains("\(original) corrected by \(correction)")
+        )
+    }
+
+    @Test func correct_ofANoteNotInTheChart_orWithoutANumber_addsNothing() throws {
+        let f = try ShellFixture()
+        f.run("open M1")
+        #expect(f.run("correct 424242 Wrong.").result == .failed)
+        #expect(f.run("correct Wrong.").result == .failed)
+        #expect(f.run("correct").result == .failed)
         #expect(try f.store.chart(mrn: "M1").notes.isEmpty)
     }
 }

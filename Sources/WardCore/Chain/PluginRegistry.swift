@@ -68,14 +68,19 @@ public struct PluginRegistry: Sendable {
     }
 
     /// The session's chain: the site's plugins built in order and added (each `added` runs).
+    ///
+    /// `preparing` sees each plugin once built and before it is added: where the executable
+    /// hands a plugin what its settings cannot hold (the audit log's database sink).
     public func makeChain(
         policy: SitePolicy,
         environment: PluginEnvironment,
         clock: any WardClock,
         session: SessionInfo,
-        logger: Logger = Logger(label: "ward.chain")
+        logger: Logger = Logger(label: "ward.chain"),
+        preparing: (any Plugin) -> Void = { _ in }
     ) throws(ConfigError) -> InterceptorChain {
         let plugins = try makePlugins(policy.plugins, environment: environment)
+        plugins.forEach(preparing)
         let chain = InterceptorChain(clock: clock, session: session, logger: logger)
         var errors: [ConfigError] = []
         for (settings, plugin) in zip(policy.plugins, plugins) {

@@ -31,8 +31,10 @@ public protocol RecordStore: Wipeable {
     func chart(mrn: String, contents: ChartContents) throws -> LoadedChart
 
     /// Saves a note on a patient's chart, signed by `author` and timed `time` (to the second),
-    /// and returns it as stored.
-    func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note
+    /// and returns it as stored. With `corrects`, the note is a correction of that note, which
+    /// must be of the same chart (`StoreError.noSuchNote` otherwise) and stays as it was: notes
+    /// are only ever added.
+    func addNote(mrn: String, author: String, text: String, at time: Date, corrects: Int64?) throws -> Note
 
     /// How the home's records were made: non-nil for a `ward demo` home, so the shell can say
     /// that the patients are synthetic.
@@ -66,6 +68,11 @@ extension RecordStore {
     public func find(_ text: String) throws -> SearchResult { try find(text, limit: 50) }
 
     public func chart(mrn: String) throws -> LoadedChart { try chart(mrn: mrn, contents: .full) }
+
+    /// A note of its own, correcting none.
+    public func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note {
+        try addNote(mrn: mrn, author: author, text: text, at: time, corrects: nil)
+    }
 }
 
 /// How much of a chart to load: the role rules say a clerk sees demographics only, and what is

@@ -25,6 +25,6 @@ public struct SchemaMigration: Equatable, Sendable {
             : "schema at version \(version), applied: \(applied.joined(separator: ", "))"
         guard let sessionRole else { return schema }
         return schema
-            + "; session role \(sessionRole): SELECT on the records, INSERT on note, its own rows of ward_session, nothing else"
+            + "; session role \(sessionRole): SELECT on the records, INSERT on note and audit_record, its own rows of ward_session, nothing else"
     }
 }

@@ -20,6 +20,8 @@ public enum StoreError: WardError, Equatable, Sendable {
     case closed
     /// No patient has this MRN. The MRN itself is not repeated: it came from the user.
     case noSuchPatient
+    /// The chart holds no note of this number, for a correction: the number is the user's.
+    case noSuchNote
     /// A query or a write failed inside SQLite.
     case database(reason: String)
     /// An import input (file or directory) does not exist or cannot be read.
@@ -61,6 +63,8 @@ public enum StoreError: WardError, Equatable, Sendable {
             return "the records store is closed while the session is locked; sign on again"
         case .noSuchPatient:
             return "no patient has that MRN; use 'find' to look it up"
+        case .noSuchNote:
+            return "this chart has no note of that number; 'show notes --all' lists them"
         case .database(let reason):
             return "records database error: \(reason)"
         case .unreadable(let path):
@@ -96,7 +100,7 @@ public enum StoreError: WardError, Equatable, Sendable {
         case .cannotOpen, .migrationFailed: .configuration  // the home is not usable
         case .unavailable: ExitStatus(rawValue: 69)  // EX_UNAVAILABLE
         case .closed: .lockedOut
-        case .noSuchPatient, .database: .failure
+        case .noSuchPatient, .noSuchNote, .database: .failure
         case .unreadable, .notRegularFile, .nothingToImport: .noInput
         case .malformedBundle, .malformedLine, .patientClash, .bundleConflict, .patientClashInExport, .exportConflict:
             .dataError

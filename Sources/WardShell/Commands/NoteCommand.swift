@@ -37,12 +37,18 @@ struct NoteCommand: ShellCommand {
     }
 
     func run(in shell: Shell) throws -> CommandResult {
-        guard text.isEmpty else { return try Self.save(text, in: shell) }
+        try Self.write(text, correcting: nil, in: shell)
+    }
+
+    /// Saves `text` as a note, or reads a note of several lines when it is empty: `note`'s and
+    /// `correct`'s one way, so a correction is written exactly as a note is.
+    static func write(_ text: String, correcting corrects: Int64?, in shell: Shell) throws -> CommandResult {
+        guard text.isEmpty else { return try save(text, correcting: corrects, in: shell) }
         _ = try shell.currentChart()
         if shell.isInteractive {
             shell.write("Type the note; a line holding only '.' ends it.")
         }
-        return Self.readLines(into: NoteLines(), in: shell)
+        return readLines(into: NoteLines(), correcting: corrects, in: shell)
     }
 
     /// The lines of a note of several lines so far, shared by each line's reader so that a long
@@ -53,7 +59,7 @@ struct NoteCommand: ShellCommand {
     }
 
     /// Reads the next line of a note of several lines; `.` alone ends it and saves what came.
-    private static func readLines(into note: NoteLines, in shell: Shell) -> CommandResult {
+    private static func readLines(into note: NoteLines, correcting corrects: Int64?, in shell: Shell) -> CommandResult {
         shell.readText(morePrompt) { [unowned shell] line in
             guard let line else {
                 throw ShellError("the note's end (a line holding only '.') never came; nothing was saved.")
@@ -64,13 +70,13 @@ struct NoteCommand: ShellCommand {
                     throw ShellError("the note is longer than 1 MiB; nothing was saved. Split it in two notes.")
                 }
                 note.lines.append(line)
-                return readLines(into: note, in: shell)
+                return readLines(into: note, correcting: corrects, in: shell)
             }
-            return try save(note.lines.joined(separator: "\n"), in: shell)
+            return try save(note.lines.joined(separator: "\n"), correcting: corrects, in: shell)
         }
     }
 
-    private static func save(_ text: String, in shell: Shell) throws -> CommandResult {
+    private static func save(_ text: String, correcting corrects: Int64?, in shell: Shell) throws -> CommandResult {
         if text.allSatisfy(\.isWhitespace) {
             throw ShellError(
                 "the note is empty; nothing was saved. Type it after 'note', or 'note' alone for several lines."
@@ -78,11 +84,19 @@ struct NoteCommand: ShellCommand {
         }
         let chart = try shell.currentChart()
         let note = try shell.writing(chart.mrn) {
-            try shell.records().addNote(mrn: chart.mrn, author: shell.user ?? "", text: text, at: shell.now())
+            try shell.records().addNote(
+                mrn: chart.mrn,
+                author: shell.user ?? "",
+                text: text,
+                at: shell.now(),
+                corrects: corrects
+            )
         }
         chart.append(note)
+        // The note's own number is in `show notes`, where it is read beside the others.
+        let what = corrects.map { "Correction of note \($0)" } ?? "Note"
         shell.write(
-            "Note added to \(PatientLabel.full(chart.patient)) at \(ChartFormat.time(note.time)), signed \(note.author).",
+            "\(what) added to \(PatientLabel.full(chart.patient)) at \(ChartFormat.time(note.time)), signed \(note.author).",
             .line
         )
         return .succeeded

@@ -352,10 +352,13 @@ struct ShowCommand: ShellCommand {
             return
         }
         let shown = all ? Array(list) : Array(list.prefix(Self.recent))
+        let corrections = Dictionary(grouping: notes.filter { $0.corrects != nil }, by: { $0.corrects ?? 0 })
         shell.write(
             TextTable(
-                headers: ["TIME", "AUTHOR", "TEXT"],
-                rows: shown.map { [ChartFormat.time($0.time), $0.author, $0.text] },
+                headers: ["NOTE", "TIME", "AUTHOR", "TEXT"],
+                rows: shown.map {
+                    [Self.number(of: $0, corrections: corrections), ChartFormat.time($0.time), $0.author, $0.text]
+                },
                 layout: .paragraphs,
                 values: shown.map(ChartJSON.row)
             )
@@ -363,6 +366,19 @@ struct ShowCommand: ShellCommand {
         if shown.count < list.count {
             shell.write("\(list.count - shown.count) older not shown; 'show notes --all' lists every one.")
         }
+    }
+
+    /// A note's heading number, with what ties it to another: `14 corrects 12`, or
+    /// `12 corrected by 14`, so a reader of either sees the other. Newest first, a correction
+    /// comes just before the note it corrects when nothing came between them.
+    private static func number(of note: Note, corrections: [Int64: [Note]]) -> String {
+        guard let id = note.id else { return "" }
+        var words = ["\(id)"]
+        if let corrects = note.corrects { words.append("corrects \(corrects)") }
+        if let later = corrections[id], !later.isEmpty {
+            words.append("corrected by " + later.compactMap { $0.id.map(String.init) }.joined(separator: ", "))
+        }
+        return words.joined(separator: " ")
     }
 }
 

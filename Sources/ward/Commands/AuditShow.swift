@@ -19,7 +19,10 @@ extension Ward.Audit {
                 A user or MRN that no record names is said on standard error. \
                 The log is read with its rotated files (FILE.N ... FILE.1, then FILE), oldest first, \
                 as 'ward audit verify' reads it. \
-                Show does not check the chain; run 'ward audit verify' for that.
+                Show does not check the chain; run 'ward audit verify' for that. \
+                With --all-hosts, reads every host's records from the site's database instead \
+                (records on PostgreSQL; the site file's user needs SELECT on audit_record), \
+                oldest first, each with its host.
                 """
         )
 
@@ -101,6 +104,9 @@ extension Ward.Audit {
         )
         var format: Format = .text
 
+        @Flag(name: .customLong("all-hosts"), help: "Read every host's records from the site's database.")
+        var allHosts = false
+
         @Argument(
             help: ArgumentHelp(
                 "The log to read, with its rotated files; default: the site's audit log, or audit.jsonl in the Ward home.",
@@ -111,6 +117,9 @@ extension Ward.Audit {
         var file: String?
 
         func validate() throws {
+            if allHosts, file != nil {
+                throw ValidationError("--all-hosts reads the site's database: give no file.")
+            }
             _ = try question.filter()
         }
 
@@ -128,30 +137,43 @@ extension Ward.Audit {
         }
 
         func run() throws {
-            let path = try Ward.Audit.logPath(file: file, global: global)
             let filter = try question.filter()
-            let query = try AuditQuery(path: path, filter: filter, typedMRNs: mrn)
+            let query: AuditQuery
+            if allHosts {
+                let trail = try SiteAuditTrail.read(global: global)
+                query = try AuditQuery(lines: trail.sortedByTime, source: trail.source, filter: filter, typedMRNs: mrn)
+            } else {
+                let path = try Ward.Audit.logPath(file: file, global: global)
+                query = try AuditQuery(path: path, filter: filter, typedMRNs: mrn)
+            }
             for warning in query.warnings { StandardError.report(warning) }
             Ward.Audit.recordReading(global: global)
             guard format == .text else {
                 return print(Self.answer(query, countBy: countBy, format: format), terminator: "")
             }
             let text = PagedText(global: global)
-            Self.write(Self.table(query.records.map(\.record), countBy: countBy), to: text.pages)
+            Self.write(Self.table(query.records.map(\.record), countBy: countBy, hosts: allHosts), to: text.pages)
             try text.finish()
         }
 
         /// The records, or their counts, as the table text shows: the same columns as the
         /// shell's `audit` (`SessionAuditTrail`). Cells as the log holds them: the table
         /// sanitizes each as it lays it out.
-        static func table(_ records: [AuditRecord], countBy: CountBy?) -> TextTable {
+        static func table(_ records: [AuditRecord], countBy: CountBy?, hosts: Bool = false) -> TextTable {
             if let countBy {
                 return TextTable(
                     headers: [countBy.rawValue.uppercased(), "COUNT"],
                     rows: countRows(records, by: countBy).map { [$0.key, String($0.value)] }
                 )
             }
-            return TextTable(headers: AuditTable.header, rows: records.map { AuditTable.row($0, clean: { $0 }) })
+            guard hosts else {
+                return TextTable(headers: AuditTable.header, rows: records.map { AuditTable.row($0, clean: { $0 }) })
+            }
+            // Records of several hosts: which one wrote each comes first.
+            return TextTable(
+                headers: ["HOST"] + AuditTable.header,
+                rows: records.map { [$0.object.string("host") ?? "-"] + AuditTable.row($0, clean: { $0 }) }
+            )
         }
 
         /// `table`'s lines, its header marked for the pager. Never cut to the window's width: a

@@ -22,6 +22,11 @@ extension Ward.Audit {
                 missing: verify reports it as an interrupted rotation (exit 65), not a deletion, \
                 and --repair puts the files back, writes a repair record saying what it did, then \
                 checks the log.
+
+                With --all-hosts, checks every host's chain in the site's database instead, each \
+                on its own (records on PostgreSQL; read as the site file's user, which needs SELECT \
+                on audit_record). Records the database lacks are named by host and seq: they are \
+                in that host's file only, which 'ward audit verify' there checks.
                 """
         )
 
@@ -41,6 +46,9 @@ extension Ward.Audit {
         @Flag(help: "First put back what an interrupted rotation left (recorded), then check.")
         var repair = false
 
+        @Flag(name: .customLong("all-hosts"), help: "Check every host's chain in the site's database.")
+        var allHosts = false
+
         @Argument(
             help: ArgumentHelp("The log to check; default: audit.jsonl in the Ward home.", valueName: "file"),
             completion: .file()
@@ -48,6 +56,9 @@ extension Ward.Audit {
         var file: String?
 
         func validate() throws {
+            if allHosts, file != nil || repair || startAfter != nil {
+                throw ValidationError("--all-hosts reads the site's database: give no file, --repair or --start-after.")
+            }
             if let startAfter, !AuditChain.isHash(startAfter) {
                 throw ValidationError(
                     "--start-after takes a record's hash: 64 lowercase hex digits, as 'ward audit verify' prints it."
@@ -56,6 +67,7 @@ extension Ward.Audit {
         }
 
         func run() throws {
+            if allHosts { return try verifyAllHosts() }
             let path = try Ward.Audit.logPath(file: file, global: global)
             let chain = try key.chain()
             if repair, let repaired = try Self.repair(path, chain: chain) {
@@ -78,6 +90,33 @@ extension Ward.Audit {
             } else if let seq = report.lastSeq, let hash = report.lastHash {
                 printText("\(path): last record \(seq), hash \(hash).")
             }
+        }
+
+        /// `--all-hosts`: each chain's summary and gaps; the first chain that fails ends it (65).
+        private func verifyAllHosts() throws {
+            let trail = try SiteAuditTrail.read(global: global)
+            let reports = trail.verify(with: try key.chain())
+            printText(
+                "\(trail.source): \(reports.count) chain\(reports.count == 1 ? "" : "s"), \(trail.rows.count) records."
+            )
+            var failure: String?
+            for report in reports {
+                if let first = report.firstSeq, first > 1 {
+                    printText("warning: \(report.summary): records 1-\(first - 1) are not in the database.")
+                }
+                for gap in report.gaps {
+                    let span =
+                        gap.count == 1
+                        ? "record \(gap.lowerBound) is" : "records \(gap.lowerBound)-\(gap.upperBound) are"
+                    printText(
+                        "warning: host \(report.host), chain \(report.chain.prefix(8)): \(span) not in the database; "
+                            + "check the host's own log with 'ward audit verify'."
+                    )
+                }
+                printText("\(report.summary), \(report.problem == nil ? "intact" : "NOT intact").")
+                failure = failure ?? report.problem
+            }
+            if let failure { throw SiteAuditTrailError(problem: failure) }
         }
 
         /// Rolls back what a killed rotation left, with a `repair` record naming who ran it; nil

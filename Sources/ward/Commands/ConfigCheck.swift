@@ -35,7 +35,9 @@ extension Ward.Config {
                 Then the deployment, for the account running the check (run it as the account that \
                 runs the sessions): the home and the audit log must be that account's alone, the \
                 log's directory writable by it and by nobody else; a site file it may change is a \
-                warning. Exit 78 when a session would be refused for any of it, else 0.
+                warning. Exit 78 when a session would be refused for any of it, else 0. Records on \
+                PostgreSQL: the server must answer, hold every migration ('ward db migrate'), and \
+                give the site file's user exactly what sessions need (a right too many is a warning).
 
                 A program [exec] runs outside its sandbox (sandbox = "off") is a warning, and so is \
                 a key that no longer does anything; a read, write or may-run path that reaches the \
@@ -114,7 +116,7 @@ extension Ward.Config {
                 home: home,
                 auditLog: PolicyCheck.auditLogPath(policy, home: home),
                 siteFile: policy.file == SitePolicy.builtInFile ? nil : policy.file
-            ).run()
+            ).run() + DatabaseCheck(records: policy.records, siteFile: policy.file).run()
         }
     }
 }

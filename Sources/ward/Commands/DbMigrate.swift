@@ -67,7 +67,8 @@ extension Ward.Db {
                         + "the home's SQLite file has no roles."
                 )
             }
-            let audit = try AdministrativeAudit.open(global: global, home: home)
+            // Its records stay in the home's file: the database's audit table may not exist yet.
+            let audit = try AdministrativeAudit.open(global: global, home: home, sendingToDatabase: false)
             let backend = try StoreBackend(records: records, home: home)
             let database = backend.database
             var result: SchemaMigration?

@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditLog
 import BuiltInPlugins
 import Glibc
+import Logging
 import WardCore
 
 /// The audit records of the administrative commands (`ward user add|remove|passwd|unlock`,
@@ -37,6 +38,9 @@ struct AdministrativeAudit {
     private let forwarder: SyslogForwarder?
     /// `on-forward-failure`: `lock` fails the command as an unwritten record does; `warn` says so.
     private let onForwardFailure: SyslogForwarder.FailurePolicy
+    /// The site's database, when its records are on PostgreSQL: the records go there too, as a
+    /// session's do (`DatabaseAuditSink`); nil otherwise.
+    private let sink: DatabaseAuditSink?
     /// Who ran the command.
     let unixUser: AuditEntry.UnixUser
     /// A fresh identifier for this command's records, as a session has one.
@@ -47,10 +51,18 @@ struct AdministrativeAudit {
     ///
     /// - Throws: `ConfigError` for a site file that does not parse, `AdministrativeAuditError`
     ///   for a log that cannot be opened.
-    static func open(global: GlobalOptions, home: WardHome) throws -> AdministrativeAudit {
+    /// `sendingToDatabase`: whether the records also go to the site's database when its records
+    /// are on PostgreSQL; `ward db migrate`'s do not, as the table may not be there yet.
+    static func open(
+        global: GlobalOptions,
+        home: WardHome,
+        sendingToDatabase: Bool = true
+    ) throws
+        -> AdministrativeAudit
+    {
         let policy = try SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
         guard let settings = policy.plugins.first(where: { $0.name == AuditLog.name }) else {
-            return AdministrativeAudit(writer: nil, forwarder: nil, onForwardFailure: .warn)
+            return AdministrativeAudit(writer: nil, forwarder: nil, onForwardFailure: .warn, sink: nil)
         }
         // The plugin reads its own settings, so the log, the key and the sync are the sessions'.
         let log = try AuditLog(settings: settings, environment: PluginEnvironment(home: home.path, policy: policy))
@@ -68,13 +80,25 @@ struct AdministrativeAudit {
                 throw AdministrativeAuditError.notForwarded(kind: nil, error)
             }
         }
-        return AdministrativeAudit(writer: writer, forwarder: log.forwarder, onForwardFailure: log.onForwardFailure)
+        return AdministrativeAudit(
+            writer: writer,
+            forwarder: log.forwarder,
+            onForwardFailure: log.onForwardFailure,
+            sink: sendingToDatabase
+                ? try SessionSetup.databaseAuditSink(policy: policy, home: home, logger: Logger(label: "ward")) : nil
+        )
     }
 
-    private init(writer: AuditWriter?, forwarder: SyslogForwarder?, onForwardFailure: SyslogForwarder.FailurePolicy) {
+    private init(
+        writer: AuditWriter?,
+        forwarder: SyslogForwarder?,
+        onForwardFailure: SyslogForwarder.FailurePolicy,
+        sink: DatabaseAuditSink?
+    ) {
         self.writer = writer
         self.forwarder = forwarder
         self.onForwardFailure = onForwardFailure
+        self.sink = sink
         self.unixUser = Self.currentUnixUser()
     }
 
@@ -139,6 +163,9 @@ struct AdministrativeAudit {
         } catch {
             throw .notRecorded(kind: entry.kind.rawValue, error)
         }
+        // One record a command, and the command's last: sent now, and not kept for later.
+        sink?.append([written])
+        sink?.close()
         guard let forwarder else { return }
         do throws(SyslogForwarder.Failure) {
             try forwarder.send(line: written.line)

@@ -56,23 +56,89 @@ struct AuditQuery {
             if file == path, series.files.count > 1, access(file, F_OK) != 0 { continue }
             try FileSecurity.checkIfPresent(atPath: file)
             let log = try AuditLogFile.read(path: file, keeping: keeping)
-            for item in log.records {
-                let record = item.record
-                let mrn = record.mrn.map(AuditFilter.folded)
-                if let mrn, prefixes.contains(where: mrn.hasPrefix), knownMRNs[mrn] == nil {
-                    knownMRNs[mrn] = record.mrn
-                }
-                guard withoutMRNs.matches(record) else { continue }
-                if !prefixes.isEmpty, !(mrn.map { m in prefixes.contains(where: m.hasPrefix) } ?? false) { continue }
-                kept.append(item)
-            }
+            Self.select(log.records, prefixes: prefixes, filter: withoutMRNs, knownMRNs: &knownMRNs, into: &kept)
             if log.unreadable > 0 {
                 warnings.append(
                     "\(file): \(log.unreadable) line\(log.unreadable == 1 ? " is" : "s are") not records; run 'ward audit verify'."
                 )
             }
         }
-        for user in filter.users ?? [] where !knownUsers.contains(user) {
+        try resolve(
+            kept,
+            typedMRNs: typedMRNs,
+            knownMRNs: knownMRNs,
+            unnamedUsers: (filter.users ?? []).filter { !knownUsers.contains($0) },
+            source: path
+        )
+    }
+
+    /// The records of every host's chain in the site's database (`--all-hosts`), each line as
+    /// its host wrote it, asked the same question. `source` names them in warnings.
+    init(lines: [ArraySlice<UInt8>], source: String, filter: AuditFilter, typedMRNs: [String]) throws {
+        let prefixes = typedMRNs.map(AuditFilter.folded)
+        var withoutMRNs = filter
+        withoutMRNs.mrns = nil
+        var knownMRNs: [String: String] = [:]
+        var kept: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
+        var unreadable = 0
+        var items: [(record: AuditRecord, line: ArraySlice<UInt8>)] = []
+        var knownUsers = Set<String>()
+        for (index, line) in lines.enumerated() {
+            guard let record = AuditRecord(line: index + 1, bytes: line) else {
+                unreadable += 1
+                continue
+            }
+            if let user = record.user { knownUsers.insert(user) }
+            if let target = record.object.string("target") { knownUsers.insert(target) }
+            items.append((record, line))
+        }
+        Self.select(items, prefixes: prefixes, filter: withoutMRNs, knownMRNs: &knownMRNs, into: &kept)
+        if unreadable > 0 {
+            warnings.append("\(source): \(unreadable) rows are not records; run 'ward audit verify --all-hosts'.")
+        }
+        try resolve(
+            kept,
+            typedMRNs: typedMRNs,
+            knownMRNs: knownMRNs,
+            unnamedUsers: (filter.users ?? []).filter { !knownUsers.contains($0) },
+            source: source
+        )
+    }
+
+    /// Keeps the records of `items` that `filter` (without its MRNs) matches and whose MRN starts
+    /// as one of `prefixes` typed, when any was; notes each MRN so started, as the log spells it.
+    private static func select(
+        _ items: [(record: AuditRecord, line: ArraySlice<UInt8>)],
+        prefixes: [String],
+        filter: AuditFilter,
+        knownMRNs: inout [String: String],
+        into kept: inout [(record: AuditRecord, line: ArraySlice<UInt8>)]
+    ) {
+        for item in items {
+            let record = item.record
+            let mrn = record.mrn.map(AuditFilter.folded)
+            if let mrn, prefixes.contains(where: mrn.hasPrefix), knownMRNs[mrn] == nil {
+                knownMRNs[mrn] = record.mrn
+            }
+            guard filter.matches(record) else { continue }
+            if !prefixes.isEmpty, !(mrn.map { m in prefixes.contains(where: m.hasPrefix) } ?? false) { continue }
+            kept.append(item)
+        }
+    }
+
+    /// Resolves each MRN typed against the MRNs the records name, keeps the records of those,
+    /// and says what no record names.
+    ///
+    /// - Throws: a usage error for an MRN that several MRNs start with, naming them.
+    private mutating func resolve(
+        _ candidates: [(record: AuditRecord, line: ArraySlice<UInt8>)],
+        typedMRNs: [String],
+        knownMRNs: [String: String],
+        unnamedUsers: [String],
+        source path: String
+    ) throws {
+        var kept = candidates
+        for user in unnamedUsers {
             warnings.append("no record of \(path) names the user '\(user)'.")
         }
         var mrns = Set<String>()

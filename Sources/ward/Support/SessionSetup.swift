@@ -41,6 +41,7 @@ struct SessionSetup {
         LocalTime.show(in: policy.records.shownZone)
         // A chain without the audit log or the idle timer runs only where the site says so.
         try policy.requireGuards()
+        let auditSink = try Self.databaseAuditSink(policy: policy, home: home, logger: logger)
         chain = try pluginRegistry.makeChain(
             policy: policy,
             environment: PluginEnvironment(
@@ -51,7 +52,8 @@ struct SessionSetup {
             ),
             clock: clock,
             session: SessionInfo(id: SessionID.make()),
-            logger: logger
+            logger: logger,
+            preparing: { ($0 as? AuditLog)?.sink = auditSink }
         )
         // The home's file, or the site's database when the records are there (`StoreBackend`).
         credentials = try StoreBackend(records: policy.records, home: home).userDirectory(

@@ -183,7 +183,13 @@ private struct Slots {
             )
         case .notes:
             chart.notes.append(
-                Note(author: try need(t.0), time: date(try need(i.0)) ?? .distantPast, text: try need(t.1))
+                Note(
+                    author: try need(t.0),
+                    time: date(try need(i.0)) ?? .distantPast,
+                    text: try need(t.1),
+                    id: i.1,
+                    corrects: number.map { Int64($0) }
+                )
             )
         case .immunizations:
             chart.immunizations.append(

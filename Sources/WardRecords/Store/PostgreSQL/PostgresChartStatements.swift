@@ -132,7 +132,10 @@ enum PostgresChartStatements {
                     .notes,
                     order: "time, id",
                     texts: ["author", "text"],
-                    times: ["time"],
+                    // The note's number and the one it corrects ride in the time slots: both
+                    // are bigint, as a time is, and a note has one time.
+                    times: ["time", "id"],
+                    number: "corrects::float8",
                     from: "FROM note \(byPatient)"
                 ),
                 part(

@@ -127,17 +127,35 @@ public final class PostgresRecordStore: RecordStore {
         try PostgresChartLoader(store: self).load(mrn: mrn, contents: contents)
     }
 
-    public func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note {
+    public func addNote(mrn: String, author: String, text: String, at time: Date, corrects: Int64?) throws -> Note {
         let seconds = Int64(time.timeIntervalSince1970.rounded(.down))
+        let key = mrn.lowercased(ascii: true)
+        // A correction names a note of the same chart: checked in the same statement, so the
+        // note is added only beside the one it corrects.
         let inserted = try rows(
             """
-            INSERT INTO note (patient_id, author, time, text)
-            SELECT id, \(author), \(seconds), \(text) FROM patient WHERE lower(mrn) COLLATE "C" = \(mrn.lowercased(ascii: true))
+            INSERT INTO note (patient_id, author, time, text, corrects)
+            SELECT id, \(author), \(seconds), \(text), \(corrects) FROM patient
+            WHERE lower(mrn) COLLATE "C" = \(key)
+              AND (\(corrects)::bigint IS NULL
+                   OR EXISTS (SELECT 1 FROM note WHERE note.id = \(corrects) AND note.patient_id = patient.id))
             RETURNING id
             """
         )
-        guard !inserted.isEmpty else { throw StoreError.noSuchPatient }
-        return Note(author: author, time: Date(timeIntervalSince1970: TimeInterval(seconds)), text: text)
+        guard let row = inserted.first else {
+            if corrects != nil, try !rows(#"SELECT 1 FROM patient WHERE lower(mrn) COLLATE "C" = \#(key)"#).isEmpty {
+                throw StoreError.noSuchNote
+            }
+            throw StoreError.noSuchPatient
+        }
+        let id = try PostgresLink.decoded { try row.decode(Int64.self) }
+        return Note(
+            author: author,
+            time: Date(timeIntervalSince1970: TimeInterval(seconds)),
+            text: text,
+            id: id,
+            corrects: corrects
+        )
     }
 
     public func patientCount() throws -> Int {

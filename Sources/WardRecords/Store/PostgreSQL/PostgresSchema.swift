@@ -234,6 +234,30 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            // The site's one audit trail: each host's records, beside its file (the primary),
+            // keyed by the chain (one per audit log, `PostgresAuditTrail`) and its seq, so each
+            // host's chain is checked on its own. Sessions only add rows; auditors read them.
+            SQLiteSchema.auditTrailMigration,
+            [
+                """
+                CREATE TABLE audit_record (
+                    chain text NOT NULL,
+                    seq bigint NOT NULL,
+                    host text NOT NULL,
+                    hash text NOT NULL,
+                    line text NOT NULL,
+                    stored timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (chain, seq)
+                )
+                """
+            ]
+        ),
+        (
+            // A correction is a new note naming the one it corrects; the original stays.
+            SQLiteSchema.noteCorrectionsMigration,
+            ["ALTER TABLE note ADD COLUMN corrects bigint REFERENCES note(id)"]
+        ),
     ]
 
     /// `text` (an SQL expression, lower case) with apostrophes removed and the letters that have
@@ -327,21 +351,31 @@ enum PostgresSchema {
     static let tables = [
         "ward_migrations", "meta", "patient", "patient_name_token", "allergy", "problem", "medication",
         "observation_code", "observation", "encounter", "note", "immunization", "procedure", "care_plan",
-        "diagnostic_report", "ward_session",
+        "diagnostic_report", "ward_session", "audit_record",
     ]
 
-    /// The tables a session writes rows of its own in, beyond adding notes: INSERT, UPDATE and
-    /// DELETE, held to its own rows by row security.
+    /// What a session reads: every table but the audit trail.
+    static var readTables: [String] { tables.filter { $0 != "audit_record" } }
+
+    /// The tables a session adds rows to, and nothing else: its notes and its audit records.
+    static let insertedTables = ["note", "audit_record"]
+
+    /// The tables a session writes rows of its own in: INSERT, UPDATE and DELETE, held to its
+    /// own rows by row security.
     static let sessionRowTables = ["ward_session"]
 
     /// Makes `role` able to do what a session does, and nothing more: connect, read the
-    /// records, add notes, and sign users on (`PostgresSiteUsers`). Whatever it held before on the schema, its tables and sequences is
+    /// records, add notes and audit records, list itself among the live sessions, and sign users
+    /// on (`PostgresSiteUsers`). Whatever it held before on the schema, its tables and sequences is
     /// revoked first, so running it again narrows a role an older setup (UPDATE on the tables)
     /// gave more.
     ///
     /// Why so little: the sessions' password sits on every host, in a file Ward reads. With it,
     /// anyone on one of those hosts could otherwise change a note outside Ward's audit log
-    /// (UPDATE, DELETE) or drop the records (owner's rights). Notes are only ever added.
+    /// (UPDATE, DELETE) or drop the records (owner's rights). Notes and audit records are only
+    /// ever added. Reading the audit trail is not needed to add to it: a session reads no other
+    /// host's records, and an auditor reads them as a role of the site's (`ward audit show
+    /// --all-hosts`, man/ward.1 AUDIT).
     ///
     /// - Throws: `SchemaError.unsuitableSessionRole` for a role that is missing, a superuser,
     ///   the migrating user, or a member of its role: grants cannot narrow what such a role may do.
@@ -385,8 +419,8 @@ enum PostgresSchema {
                 "REVOKE ALL ON ALL SEQUENCES IN SCHEMA \(schemaName) FROM \(who)",
                 "REVOKE CREATE ON SCHEMA \(schemaName) FROM \(who)",
                 "GRANT USAGE ON SCHEMA \(schemaName) TO \(who)",
-                "GRANT SELECT ON \(tables.joined(separator: ", ")) TO \(who)",
-                "GRANT INSERT ON note TO \(who)",
+                "GRANT SELECT ON \(readTables.joined(separator: ", ")) TO \(who)",
+                "GRANT INSERT ON \(insertedTables.joined(separator: ", ")) TO \(who)",
                 "GRANT INSERT, UPDATE, DELETE ON \(sessionRowTables.joined(separator: ", ")) TO \(who)",
             ] + siteUserGrants(to: who, schema: schemaName)
         for statement in statements { try link.query(PostgresQuery(unsafeSQL: statement)) }
@@ -404,41 +438,51 @@ enum PostgresSchema {
             """
             SELECT
                 (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(tables)::text[]) AS t
-                    WHERE has_table_privilege(\(role), t, 'TRUNCATE, REFERENCES, TRIGGER')
-                       OR (t <> ALL(\(sessionRowTables)::text[]) AND has_table_privilege(\(role), t, 'UPDATE, DELETE'))
-                       OR (t <> 'note' AND t <> ALL(\(sessionRowTables)::text[])
-                           AND has_table_privilege(\(role), t, 'INSERT'))),
-                (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(tables)::text[]) AS t
-                    WHERE NOT has_table_privilege(\(role), t, 'SELECT')),
-                has_table_privilege(\(role), 'note', 'INSERT')
-                    AND (SELECT bool_and(has_table_privilege(\(role), t, 'INSERT') AND has_table_privilege(\(role), t, 'UPDATE')
-                        AND has_table_privilege(\(role), t, 'DELETE'))
-                        FROM unnest(\(sessionRowTables)::text[]) AS t),
+                    WHERE CASE WHEN to_regclass(t) IS NULL THEN false
+                        ELSE has_table_privilege(\(role), t, 'TRUNCATE, REFERENCES, TRIGGER')
+                            OR (t <> ALL(\(sessionRowTables)::text[]) AND has_table_privilege(\(role), t, 'UPDATE, DELETE'))
+                            OR (t <> ALL(\(insertedTables)::text[]) AND t <> ALL(\(sessionRowTables)::text[])
+                                AND has_table_privilege(\(role), t, 'INSERT'))
+                            OR (t = 'audit_record' AND has_table_privilege(\(role), t, 'SELECT')) END),
+                (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(readTables)::text[]) AS t
+                    WHERE CASE WHEN to_regclass(t) IS NULL THEN false
+                        ELSE NOT has_table_privilege(\(role), t, 'SELECT') END),
+                (SELECT string_agg(t, ', ' ORDER BY t) FROM unnest(\(insertedTables + sessionRowTables)::text[]) AS t
+                    WHERE CASE WHEN to_regclass(t) IS NULL THEN false
+                        ELSE NOT has_table_privilege(\(role), t, 'INSERT')
+                            OR (t = ANY(\(sessionRowTables)::text[])
+                                AND NOT (has_table_privilege(\(role), t, 'UPDATE') AND has_table_privilege(\(role), t, 'DELETE')))
+                        END),
                 has_schema_privilege(\(role), current_schema(), 'CREATE'),
                 has_schema_privilege(\(role), current_schema(), 'USAGE'),
                 has_database_privilege(\(role), current_database(), 'CONNECT')
             """
         )
-        let (excess, unreadable, insertsNotes, creates, usesSchema, connects) = try PostgresLink.decoded {
-            try rows[0].decode((String?, String?, Bool, Bool, Bool, Bool).self)
+        let (excess, unreadable, uninsertable, creates, usesSchema, connects) = try PostgresLink.decoded {
+            try rows[0].decode((String?, String?, String?, Bool, Bool, Bool).self)
         }
         if let problem = try siteUserPrivilegeProblem(link, role: role) { return problem }
         if let excess {
-            return "it may still change \(excess) beyond adding notes (granted by another role, or to PUBLIC); "
-                + "revoke that as the grantor"
+            return "\(excessPrefix) change or read \(excess) beyond adding notes and audit records "
+                + "(granted by another role, or to PUBLIC); revoke that as the grantor"
         }
         if creates {
-            return "it may still create objects in the schema (granted by another role, or to PUBLIC); "
+            return "\(excessPrefix) create objects in the schema (granted by another role, or to PUBLIC); "
                 + "REVOKE CREATE ON SCHEMA as its owner"
         }
         if let unreadable { return "it cannot read \(unreadable)" }
-        if !insertsNotes || !usesSchema {
-            return "it was not given USAGE on the schema, INSERT on note and its own rows of "
-                + "\(sessionRowTables.joined(separator: ", ")); run this as the tables' owner"
+        if let uninsertable {
+            return "it may not add rows to \(uninsertable); run 'ward db migrate --session-role' as the tables' owner"
+        }
+        if !usesSchema {
+            return "it was not given USAGE on the schema; run 'ward db migrate --session-role' as the tables' owner"
         }
         if !connects { return "it may not connect to the database; GRANT CONNECT ON DATABASE to it" }
         return nil
     }
+
+    /// How `sessionPrivilegeProblem` starts a right too many, as against one missing.
+    static let excessPrefix = "it may still"
 
     /// `name` as an SQL identifier: in double quotes, its own doubled.
     static func quoted(_ name: String) -> String {

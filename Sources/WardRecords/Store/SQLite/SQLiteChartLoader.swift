@@ -119,8 +119,17 @@ struct SQLiteChartLoader {
                     end: date($0[4])
                 )
             },
-            notes: try rows("SELECT author, time, text FROM note WHERE patient_id = ? ORDER BY time, id", id) {
-                Note(author: $0.text(0), time: date($0[1]) ?? .distantPast, text: $0.text(2))
+            notes: try rows(
+                "SELECT author, time, text, id, corrects FROM note WHERE patient_id = ? ORDER BY time, id",
+                id
+            ) {
+                Note(
+                    author: $0.text(0),
+                    time: date($0[1]) ?? .distantPast,
+                    text: $0.text(2),
+                    id: $0[3],
+                    corrects: $0[4]
+                )
             },
             immunizations: try rows(
                 "SELECT code, vaccine, status, date, system FROM immunization WHERE patient_id = ? ORDER BY date, id",

@@ -209,17 +209,31 @@ public final class SQLiteRecordStore: RecordStore {
         try read { db in try SQLiteChartLoader(db).load(mrn: mrn, contents: contents) }
     }
 
-    public func addNote(mrn: String, author: String, text: String, at time: Date) throws -> Note {
+    public func addNote(mrn: String, author: String, text: String, at time: Date, corrects: Int64?) throws -> Note {
         let seconds = Int64(time.timeIntervalSince1970.rounded(.down))
         return try write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM patient WHERE mrn = ?", arguments: [mrn]) else {
                 throw StoreError.noSuchPatient
             }
+            if let corrects {
+                let found = try Bool.fetchOne(
+                    db,
+                    sql: "SELECT EXISTS (SELECT 1 FROM note WHERE id = ? AND patient_id = ?)",
+                    arguments: [corrects, id]
+                )
+                guard found == true else { throw StoreError.noSuchNote }
+            }
             try db.execute(
-                sql: "INSERT INTO note (patient_id, author, time, text) VALUES (?, ?, ?, ?)",
-                arguments: [id, author, seconds, text]
+                sql: "INSERT INTO note (patient_id, author, time, text, corrects) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id, author, seconds, text, corrects]
             )
-            return Note(author: author, time: Date(timeIntervalSince1970: TimeInterval(seconds)), text: text)
+            return Note(
+                author: author,
+                time: Date(timeIntervalSince1970: TimeInterval(seconds)),
+                text: text,
+                id: db.lastInsertedRowID,
+                corrects: corrects
+            )
         }
     }
 

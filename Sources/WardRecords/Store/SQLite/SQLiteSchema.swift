@@ -47,6 +47,13 @@ enum SQLiteSchema {
     /// The site's live sessions, on PostgreSQL only (`PostgresSessionDirectory`): a home's
     /// sessions list themselves in its files. Nothing on SQLite, as `nameWordsMigration`.
     static let liveSessionsMigration = "9-live-sessions"
+    /// The site's audit trail in the shared database, beside each host's file (`PostgresSchema`).
+    /// Nothing on SQLite, whose home is one host's and whose file is the trail: registered
+    /// under the same name, as `nameWordsMigration`.
+    static let auditTrailMigration = "10-audit-trail"
+    /// Notes are only ever added: a correction is a new note naming the one it corrects, in a
+    /// nullable column, so every note written before reads as a note of its own.
+    static let noteCorrectionsMigration = "11-note-corrections"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -264,6 +271,10 @@ enum SQLiteSchema {
         }
         migrator.registerMigration(siteUsersMigration) { _ in }
         migrator.registerMigration(liveSessionsMigration) { _ in }
+        migrator.registerMigration(auditTrailMigration) { _ in }
+        migrator.registerMigration(noteCorrectionsMigration) { db in
+            try db.execute(sql: "ALTER TABLE note ADD COLUMN corrects INTEGER REFERENCES note(id)")
+        }
         return migrator
     }
 }
