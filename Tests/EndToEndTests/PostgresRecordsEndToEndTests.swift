@@ -39,7 +39,7 @@ import Testing
         // The administrator makes the schema; the home's own demo patients are not what Ward reads.
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("7"))
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("8"))
         let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         first.closeInput()
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0)

@@ -41,6 +41,13 @@ enum SQLiteSchema {
     /// the folded words; every patient's words are written once, here. PostgreSQL adds the
     /// joined and folded words to the ones it holds (`PostgresSchema`).
     static let foldedNamesMigration = "7-folded-names"
+    /// The number of patients, kept in `meta` (key `patientCountKey`) by triggers on `patient`,
+    /// so the sign-on banner reads one row instead of counting a million. Nothing on
+    /// PostgreSQL, which estimates the count from its statistics (`PostgresRecordStore`): one
+    /// row that every host's imports update would make them wait on one another.
+    static let patientCountMigration = "12-patient-count"
+    /// The `meta` key of the patient count (`patientCountMigration`).
+    static let patientCountKey = "patient.count"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -253,6 +260,23 @@ enum SQLiteSchema {
                         INSERT INTO patient_fts(rowid, name_words) VALUES (new.id, new.name_words);
                     END;
                     INSERT INTO patient_fts(patient_fts) VALUES ('rebuild');
+                    """
+            )
+        }
+        migrator.registerMigration(patientCountMigration) { db in
+            // Ward adds patients (imports, the demo) and deletes none, but the triggers count
+            // both ways so that the row stays true whatever writes the file. A REPLACE would
+            // delete without firing the delete trigger; no writer uses one.
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO meta (key, value)
+                        VALUES ('\(patientCountKey)', (SELECT count(*) FROM patient));
+                    CREATE TRIGGER patient_count_insert AFTER INSERT ON patient BEGIN
+                        UPDATE meta SET value = value + 1 WHERE key = '\(patientCountKey)';
+                    END;
+                    CREATE TRIGGER patient_count_delete AFTER DELETE ON patient BEGIN
+                        UPDATE meta SET value = value - 1 WHERE key = '\(patientCountKey)';
+                    END;
                     """
             )
         }
