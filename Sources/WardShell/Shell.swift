@@ -134,7 +134,7 @@ public final class Shell: CommandRunner {
             if let store {
                 if banner == nil {
                     banner = .counted(
-                        HomeContents.banner(patients: try store.patientCount(), demo: try store.demoMarker())
+                        HomeContents.banner(try store.patientsAtSignOn(), demo: try store.demoMarker())
                     )
                 }
                 if case .counted(let text?) = banner { write(text) }

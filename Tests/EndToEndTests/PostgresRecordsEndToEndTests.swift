@@ -39,7 +39,7 @@ import Testing
         // The administrator makes the schema; the home's own demo patients are not what Ward reads.
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("11"))
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database).hasPrefix("12"))
         try h.shareUsers(server, database)
         let first = try h.start(["-c", "find alvarez", "--user", "demo", "--password-file", h.passwordFile])
         first.closeInput()

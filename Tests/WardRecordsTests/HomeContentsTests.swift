@@ -31,3 +31,16 @@ import Testing
         #expect(HomeContents.banner(patients: 0, demo: nil) == nil)
     }
 }
+
+/// An estimated count says so, and never calls the home demo data: imported patients may hide
+/// in the rounding.
+@Suite struct EstimatedHomeContentsTests {
+    @Test func anEstimate_saysAbout_andNamesTheDemoPatientsWithoutCallingTheHomeDemoData() {
+        #expect(HomeContents.banner(.about(1_000_000), demo: nil) == "This Ward home holds about 1000000 patients.")
+        #expect(
+            HomeContents.banner(.about(1_000_000), demo: DemoMarker(seed: 7, patients: 1_000_000))
+                == "This Ward home holds about 1000000 patients, 1000000 of them loaded as synthetic demo data (seed 7)."
+        )
+        #expect(HomeContents.banner(.exactly(2), demo: nil) == "This Ward home holds 2 patients.")
+    }
+}

@@ -40,8 +40,13 @@ public protocol RecordStore: Wipeable {
     /// that the patients are synthetic.
     func demoMarker() throws -> DemoMarker?
 
-    /// How many patients the home holds, for the sign-on banner.
+    /// How many patients the home holds, exactly.
     func patientCount() throws -> Int
+
+    /// How many patients the home holds, for the sign-on banner: exact where the store keeps the
+    /// count, estimated where only a scan of every patient would give it (PostgreSQL), so that
+    /// signing on costs the same among a million patients as among ten.
+    func patientsAtSignOn() throws -> PatientCount
 
     /// Gives back the database's page cache without closing (cheaper than `close()`, weaker: an
     /// allocator may keep pages aside). Safe to call at any time.
@@ -66,6 +71,8 @@ extension RecordStore {
     public func wipe() { close() }
 
     public func find(_ text: String) throws -> SearchResult { try find(text, limit: 50) }
+
+    public func patientsAtSignOn() throws -> PatientCount { .exactly(try patientCount()) }
 
     public func chart(mrn: String) throws -> LoadedChart { try chart(mrn: mrn, contents: .full) }
 
@@ -112,6 +119,21 @@ public struct DemoMarker: Sendable, Equatable {
 public enum HomeContents {
     /// `1 patient`, `2 patients`.
     public static func patients(_ count: Int) -> String { count == 1 ? "1 patient" : "\(count) patients" }
+
+    /// The banner's line for a count or an estimate (`RecordStore.patientsAtSignOn`).
+    ///
+    /// An estimate never calls the home demo data: a few imported patients hide in its rounding,
+    /// and "none of them is a real person" must not be said of a home that holds one.
+    public static func banner(_ count: PatientCount, demo: DemoMarker?) -> String? {
+        switch count {
+        case .exactly(let count): return banner(patients: count, demo: demo)
+        case .about(let estimate):
+            guard estimate > 0 else { return nil }
+            guard let demo else { return "This Ward home holds about \(estimate) patients." }
+            return "This Ward home holds about \(estimate) patients, \(demo.patients) of them loaded as "
+                + "synthetic demo data (seed \(demo.seed))."
+        }
+    }
 
     /// The banner's line, or nil for an empty home (the shell says so when a command needs records).
     public static func banner(patients count: Int, demo: DemoMarker?) -> String? {

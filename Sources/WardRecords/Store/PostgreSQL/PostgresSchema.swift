@@ -258,6 +258,10 @@ enum PostgresSchema {
             SQLiteSchema.noteCorrectionsMigration,
             ["ALTER TABLE note ADD COLUMN corrects bigint REFERENCES note(id)"]
         ),
+        // Nothing here: the sign-on banner estimates the count from the planner's statistics
+        // (`PostgresRecordStore.patientsAtSignOn`). Registered so both stores count the same
+        // migrations.
+        (SQLiteSchema.patientCountMigration, []),
     ]
 
     /// `text` (an SQL expression, lower case) with apostrophes removed and the letters that have

@@ -54,6 +54,13 @@ enum SQLiteSchema {
     /// Notes are only ever added: a correction is a new note naming the one it corrects, in a
     /// nullable column, so every note written before reads as a note of its own.
     static let noteCorrectionsMigration = "11-note-corrections"
+    /// The number of patients, kept in `meta` (key `patientCountKey`) by triggers on `patient`,
+    /// so the sign-on banner reads one row instead of counting a million. Nothing on
+    /// PostgreSQL, which estimates the count from its statistics (`PostgresRecordStore`): one
+    /// row that every host's imports update would make them wait on one another.
+    static let patientCountMigration = "12-patient-count"
+    /// The `meta` key of the patient count (`patientCountMigration`).
+    static let patientCountKey = "patient.count"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -274,6 +281,23 @@ enum SQLiteSchema {
         migrator.registerMigration(auditTrailMigration) { _ in }
         migrator.registerMigration(noteCorrectionsMigration) { db in
             try db.execute(sql: "ALTER TABLE note ADD COLUMN corrects INTEGER REFERENCES note(id)")
+        }
+        migrator.registerMigration(patientCountMigration) { db in
+            // Ward adds patients (imports, the demo) and deletes none, but the triggers count
+            // both ways so that the row stays true whatever writes the file. A REPLACE would
+            // delete without firing the delete trigger; no writer uses one.
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO meta (key, value)
+                        VALUES ('\(patientCountKey)', (SELECT count(*) FROM patient));
+                    CREATE TRIGGER patient_count_insert AFTER INSERT ON patient BEGIN
+                        UPDATE meta SET value = value + 1 WHERE key = '\(patientCountKey)';
+                    END;
+                    CREATE TRIGGER patient_count_delete AFTER DELETE ON patient BEGIN
+                        UPDATE meta SET value = value - 1 WHERE key = '\(patientCountKey)';
+                    END;
+                    """
+            )
         }
         return migrator
     }

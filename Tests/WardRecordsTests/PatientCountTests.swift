@@ -1,0 +1,64 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+import WardCore
+
+@testable import WardRecords
+
+/// The count the sign-on banner shows, read without counting: kept by triggers on SQLite,
+/// estimated from the planner's statistics above a bound on PostgreSQL.
+@Suite struct PatientCountTests {
+    static func insertPatients(_ mrns: [String]) -> String {
+        let rows = mrns.map { "('\($0)', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '')" }
+        return "INSERT INTO patient (mrn, given, family, birth_date, sex, phone, address) VALUES "
+            + rows.joined(separator: ", ")
+    }
+
+    @Test func sqlite_theMigrationCountsThePatientsThere_andTheTriggersKeepTheCount() throws {
+        let directory = TemporaryHome()
+        defer { directory.remove() }
+        let path = WardHome(path: directory.path).recordsPath
+        let older = try SQLiteRecordStore.open(path, upTo: SQLiteSchema.foldedNamesMigration)
+        try older.write { try $0.execute(sql: Self.insertPatients(["A1", "A2", "A3"])) }
+        try older.close()
+
+        #expect(try SQLiteRecordStore(home: directory.path).patientCount() == 3)
+        let current = try SQLiteRecordStore.open(path)
+        try current.write { db in
+            try db.execute(sql: Self.insertPatients(["B1"]))
+            try db.execute(sql: "DELETE FROM patient WHERE mrn IN ('A1', 'A2')")
+        }
+        try current.close()
+        let store = try SQLiteRecordStore(home: directory.path)
+        #expect(try store.patientCount() == 2)
+        #expect(try store.patientsAtSignOn() == .exactly(2))
+    }
+
+    @Test func postgres_countsAFewPatients_andEstimatesManyOnceAnalyzed() throws {
+        let server = try PostgresServer.shared()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server, "patientcount")
+        let store = try PostgresRecordStore(settings: PostgresRecordStoreTests.settings(server, database: database))
+        #expect(try store.patientsAtSignOn() == .exactly(0))
+        _ = try server.psql(Self.insertPatients(["P1", "P2"]), database: database)
+        #expect(try store.patientsAtSignOn() == .exactly(2))
+
+        let many = PostgresRecordStore.exactCountLimit + 1_000
+        _ = try server.psql(
+            """
+            INSERT INTO patient (mrn, given, family, birth_date, sex, phone, address)
+            SELECT 'G' || n, 'Ada', 'Lovelace', '1815-12-10', 'female', '', '' FROM generate_series(3, \(many)) AS n;
+            ANALYZE patient;
+            """,
+            database: database
+        )
+        #expect(try store.patientsAtSignOn() == PatientCount.rounded(many))
+        #expect(try store.patientCount() == many)
+    }
+
+    @Test func anEstimate_isRoundedToTwoDigits() {
+        #expect(PatientCount.rounded(7) == .about(7))
+        #expect(PatientCount.rounded(11_000) == .about(11_000))
+        #expect(PatientCount.rounded(999_987) == .about(1_000_000))
+        #expect(PatientCount.rounded(1_234_567) == .about(1_200_000))
+    }
+}
