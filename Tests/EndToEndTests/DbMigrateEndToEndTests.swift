@@ -69,7 +69,7 @@ import Testing
         #expect(records.count == 2)
         #expect(records.first?["backend"] as? String == "postgresql")
         #expect(records.first?["database"] as? String == target)
-        #expect(records.first?["version"] as? Int == 9)
+        #expect(records.first?["version"] as? Int == Self.migrations.count)
         #expect(records.first?["applied"] as? String == Self.migrations.joined(separator: " "))
         #expect(records.first?["forced"] as? String == "no")
         #expect(records.first?["outcome"] as? String == "ok")
