@@ -115,8 +115,10 @@ struct BatchOutputTests {
         // A section's count is a number.
         let labs = summary.first { $0["field"] as? String == "Labs" }
         #expect(labs?["value"] as? Int == 1)
-        let notes = try #require(records[3]["rows"] as? [[String: String]])
-        #expect(notes.first?["text"] == "Seen today." && notes.first?["author"] == "alice")
+        let notes = try #require(records[3]["rows"] as? [[String: Any]])
+        #expect(notes.first?["text"] as? String == "Seen today." && notes.first?["author"] as? String == "alice")
+        // Its number, for a correction; and that it corrects none.
+        #expect(notes.first?["note"] as? Int != nil && notes.first?["corrects"] is NSNull)
     }
 
     @Test func text_isUndecoratedAndUncut_whenNotOnATerminal() throws {

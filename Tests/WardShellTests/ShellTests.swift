@@ -30,7 +30,7 @@ import WardShell
 
 @Suite struct CompletionTests {
     @Test func tabCompletes_newCommandNames() {
-        #expect(Shell().completions(for: "c", before: "") == ["charts", "close"])
+        #expect(Shell().completions(for: "c", before: "") == ["charts", "close", "correct"])
         #expect(Shell().completions(for: "", before: "").contains("find"))
     }
 
