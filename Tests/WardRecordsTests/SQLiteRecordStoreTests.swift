@@ -19,7 +19,7 @@ import Testing
         applied == [
             SQLiteSchema.tablesMigration, SQLiteSchema.indexesMigration, SQLiteSchema.careRecordsMigration,
             SQLiteSchema.codeSystemsMigration, SQLiteSchema.nameWordsMigration, SQLiteSchema.namePrefixesMigration,
-            SQLiteSchema.foldedNamesMigration,
+            SQLiteSchema.foldedNamesMigration, SQLiteSchema.patientCountMigration,
         ]
     )
     let tables = try store.read {
