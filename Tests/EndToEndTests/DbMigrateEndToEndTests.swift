@@ -118,11 +118,16 @@ import Testing
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "\(Self.migrations.count - 1)\n")
+        #expect(
+            try server.psql("SELECT count(*) FROM ward_migrations", database: database)
+                == "\(Self.migrations.count - 1)\n"
+        )
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
-        #expect(forced.standardOutput.hasSuffix("schema at version \(Self.migrations.count), applied: 6-name-prefixes\n"))
+        #expect(
+            forced.standardOutput.hasSuffix("schema at version \(Self.migrations.count), applied: 6-name-prefixes\n")
+        )
         // The sessions go on.
         session.send("find lovelace")
         session.closeInput()
@@ -143,7 +148,10 @@ import Testing
         let h = try BatchHome(patients: 3)
         let run = try h.start(["db", "migrate"])
         #expect(try run.waitForExit(timeout: .seconds(30)) == 0, "\(run.standardError)")
-        #expect(run.standardOutput == "\(h.home)/records.sqlite: schema at version \(Self.migrations.count), already up to date\n")
+        #expect(
+            run.standardOutput
+                == "\(h.home)/records.sqlite: schema at version \(Self.migrations.count), already up to date\n"
+        )
         let records = try Self.migrateRecords(h)
         #expect(records.count == 1)
         #expect(records.first?["backend"] as? String == "sqlite")

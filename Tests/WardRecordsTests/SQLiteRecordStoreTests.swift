@@ -20,7 +20,7 @@ import Testing
             SQLiteSchema.tablesMigration, SQLiteSchema.indexesMigration, SQLiteSchema.careRecordsMigration,
             SQLiteSchema.codeSystemsMigration, SQLiteSchema.nameWordsMigration, SQLiteSchema.namePrefixesMigration,
             SQLiteSchema.foldedNamesMigration, SQLiteSchema.siteUsersMigration, SQLiteSchema.liveSessionsMigration,
-            SQLiteSchema.auditTrailMigration, SQLiteSchema.noteCorrectionsMigration,
+            SQLiteSchema.auditTrailMigration, SQLiteSchema.noteCorrectionsMigration, SQLiteSchema.patientCountMigration,
         ]
     )
     let tables = try store.read {

@@ -21,7 +21,10 @@ import WardCore
         let settings = PostgresRecordStoreTests.settings(server, database: database)
         let first = try PostgresRecordStore.migrateSchema(settings: settings)
         #expect(first == SchemaMigration(version: Self.allMigrations.count, applied: Self.allMigrations))
-        #expect(first.summary == "schema at version \(Self.allMigrations.count), applied: " + Self.allMigrations.joined(separator: ", "))
+        #expect(
+            first.summary == "schema at version \(Self.allMigrations.count), applied: "
+                + Self.allMigrations.joined(separator: ", ")
+        )
         let second = try PostgresRecordStore.migrateSchema(settings: settings)
         #expect(second == SchemaMigration(version: Self.allMigrations.count, applied: []))
         #expect(second.summary == "schema at version \(Self.allMigrations.count), already up to date")
@@ -185,7 +188,10 @@ import WardCore
         #expect(first == SchemaMigration(version: Self.allMigrations.count, applied: Self.allMigrations))
         var info = stat()
         #expect(stat(home.recordsPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
-        #expect(try SQLiteRecordStore.migrateSchema(home: home) == SchemaMigration(version: Self.allMigrations.count, applied: []))
+        #expect(
+            try SQLiteRecordStore.migrateSchema(home: home)
+                == SchemaMigration(version: Self.allMigrations.count, applied: [])
+        )
         #expect(try SQLiteRecordStore(home: home.path).patientCount() == 0)
     }
 
