@@ -55,6 +55,7 @@ import Testing
 
         let first = try h.start(["db", "migrate"])
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
+        try h.shareUsers(server, database)
         #expect(
             first.standardOutput
                 == "\(target): schema at version 8, applied: \(Self.migrations.joined(separator: ", "))\n"
@@ -67,7 +68,7 @@ import Testing
         #expect(records.count == 2)
         #expect(records.first?["backend"] as? String == "postgresql")
         #expect(records.first?["database"] as? String == target)
-        #expect(records.first?["version"] as? Int == 7)
+        #expect(records.first?["version"] as? Int == 8)
         #expect(records.first?["applied"] as? String == Self.migrations.joined(separator: " "))
         #expect(records.first?["forced"] as? String == "no")
         #expect(records.first?["outcome"] as? String == "ok")
@@ -89,6 +90,7 @@ import Testing
             .write(toFile: h.site, atomically: true, encoding: .utf8)
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
+        try h.shareUsers(server, database)
 
         // Two sessions sign on and hold their connections: a script, and a user at a terminal.
         let session = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
@@ -116,7 +118,7 @@ import Testing
                 + "read. Nothing was changed. Run it again when they have signed off or locked (a locked session "
                 + "holds no connection), or with --force.\n"
         )
-        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "6\n")
+        #expect(try server.psql("SELECT count(*) FROM ward_migrations", database: database) == "7\n")
 
         let forced = try h.start(["db", "migrate", "--force"])
         #expect(try forced.waitForExit(timeout: .seconds(30)) == 0, "\(forced.standardError)")
@@ -184,6 +186,7 @@ extension DbMigrateEndToEndTests {
             )
         )
         #expect(try Self.migrateRecords(h).last?["session-role"] as? String == session)
+        try h.shareUsers(server, database)
         try server.psql(
             """
             INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)
