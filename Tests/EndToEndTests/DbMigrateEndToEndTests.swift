@@ -57,6 +57,7 @@ import Testing
 
         let first = try h.start(["db", "migrate"])
         #expect(try first.waitForExit(timeout: .seconds(30)) == 0, "\(first.standardError)")
+        try h.shareUsers(server, database)
         #expect(
             first.standardOutput
                 == "\(target): schema at version \(Self.migrations.count), applied: \(Self.migrations.joined(separator: ", "))\n"
@@ -91,6 +92,7 @@ import Testing
             .write(toFile: h.site, atomically: true, encoding: .utf8)
         _ = try TerminalHarness.run(TerminalHarness.wardPath, ["db", "migrate"], environment: h.environment)
         #expect(TerminalHarness.lastStatus == 0)
+        try h.shareUsers(server, database)
 
         // Two sessions sign on and hold their connections: a script, and a user at a terminal.
         let session = try h.start(["--batch", "-", "--user", "demo", "--password-file", h.passwordFile])
@@ -194,6 +196,7 @@ extension DbMigrateEndToEndTests {
             )
         )
         #expect(try Self.migrateRecords(h).last?["session-role"] as? String == session)
+        try h.shareUsers(server, database)
         try server.psql(
             """
             INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)

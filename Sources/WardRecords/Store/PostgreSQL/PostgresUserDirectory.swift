@@ -29,6 +29,10 @@ public final class PostgresUserDirectory: UserDirectory {
     /// Connects to the site's database and checks that its schema is current, so that a session
     /// stops before its sign-on prompt when the server cannot be reached (69) or has not been
     /// migrated (78).
+    ///
+    /// The connection is closed after that check and after each password attempt, and opened
+    /// again by the next: a session holds one connection to the server (its records'), so what
+    /// `ward db migrate` counts as sessions and what an administrator sees stays one a session.
     public init(
         settings: PostgresSettings,
         lockout: LockoutPolicy = LockoutPolicy(),
@@ -43,6 +47,7 @@ public final class PostgresUserDirectory: UserDirectory {
         link = PostgresLink(settings: settings)
         try link.connect()
         try PostgresSchema.requireCurrent(link)
+        link.close()
     }
 
     /// Closes the connection without waiting.
@@ -144,6 +149,7 @@ public final class PostgresUserDirectory: UserDirectory {
     ) throws(AuthError) -> (Role, PasswordHash?, SignOnRecord?, Int) {
         // A quick check holds the name's lock throughout; a slow one (PAM) between two steps.
         let holdsLock = authenticator.checksUnderStoreLock
+        defer { link.close() }
         if holdsLock { try directory { try link.query("BEGIN") } }
         do throws(AuthError) {
             let start = try directory {
