@@ -14,6 +14,26 @@ import Testing
         let database: String
         let role: String
         let text: String
+        /// What runs `ward` as the tables' owner (`ward db migrate`, `ward user add`): a home
+        /// and site file in a directory of their own, removed by `removeOwner()`.
+        let owner: [String: String]
+
+        func removeOwner() { try? FileManager.default.removeItem(atPath: owner["HOME"]!) }
+
+        /// alice and carol, added by the owner: the session role may not change the site's users.
+        func addUsers() throws {
+            for (user, role, password) in [
+                (TerminalHarness.user, "clinician", TerminalHarness.password), ("carol", "auditor", "carol password"),
+            ] {
+                _ = try TerminalHarness.run(
+                    TerminalHarness.wardPath,
+                    ["user", "add", user, "--role", role, "--password-stdin"],
+                    environment: owner,
+                    input: password + "\n"
+                )
+                #expect(TerminalHarness.lastStatus == 0, "ward user add \(user) as the owner")
+            }
+        }
     }
 
     private static func makeSite() throws -> Site {
@@ -29,7 +49,6 @@ import Testing
         // The owner (the server's superuser here) migrates and narrows the session role.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ward-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let ownerSite = directory.appendingPathComponent("owner.toml").path
         try site(server.user).write(toFile: ownerSite, atomically: true, encoding: .utf8)
         _ = try TerminalHarness.run(
@@ -41,7 +60,10 @@ import Testing
             ]
         )
         #expect(TerminalHarness.lastStatus == 0, "ward db migrate --session-role")
-        return Site(server: server, database: database, role: role, text: site(role))
+        let owner = [
+            "WARD_HOME": directory.appendingPathComponent("home").path, "WARD_SITE": ownerSite, "HOME": directory.path,
+        ]
+        return Site(server: server, database: database, role: role, text: site(role), owner: owner)
     }
 
     /// The environment of a `ward` command run on `t`'s home (its host).
@@ -86,14 +108,10 @@ import Testing
 
     @Test func aSessionAtOneHost_isListedAtAnother_lockedFromIt_andUnlistedOnceKilled() throws {
         let site = try Self.makeSite()
+        defer { site.removeOwner() }
         let hostA = try TerminalHarness(site: site.text)
         let hostB = try TerminalHarness(site: site.text)
-        let (added, _) = try ward(
-            ["user", "add", "carol", "--role", "auditor", "--password-stdin"],
-            input: "carol password\n",
-            on: hostB
-        )
-        #expect(added == 0)
+        try site.addUsers()
         try hostA.signOn()
 
         // Listed at B, with A's session's host, terminal and state, by the server.

@@ -42,6 +42,8 @@ import Testing
             }
             let migrate = try auditor.start(["db", "migrate", "--session-role", session])
             #expect(try migrate.waitForExit(timeout: .seconds(60)) == 0, "\(migrate.standardError)")
+            // The site's users are the database's: demo, as both homes made it.
+            try hostA.shareUsers(server, database)
             try server.psql(
                 """
                 INSERT INTO patient (id, mrn, given, family, birth_date, sex, phone, address)

@@ -329,7 +329,11 @@ final class PostgresLink: Sendable {
                 database: settings.database
             )
         }
-        configuration.options.connectTimeout = .milliseconds(Int64(settings.connectTimeout.seconds * 1000))
+        // `connect-timeout` is Ward's own wait (`open`), which closes a connection that comes
+        // later. NIO's timeout is a timer its event loop leaves armed once the connection is
+        // made, so an idle session would wake `connect-timeout` after every connect (a sign-on's
+        // check of the site's users makes one): it is set beyond any idle lock instead.
+        configuration.options.connectTimeout = .minutes(30)
         let milliseconds = Int(settings.statementTimeout.seconds * 1000)
         configuration.options.additionalStartupParameters = [
             ("statement_timeout", "\(milliseconds)"), ("application_name", applicationName),
