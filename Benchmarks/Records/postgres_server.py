@@ -13,8 +13,8 @@ connections are trusted; loopback connections need the password in DIR/password 
 site's `password-file`). As root, every server program runs as the `postgres` system user (the
 Debian package's) through runuser, as the tests' PostgresServer does; DIR is then that user's.
 
-`load` makes the schema the way a site does, by running `ward --batch` once against the server
-(Ward creates the tables when it connects), then copies every table of the SQLite home with
+`load` makes the schema the way a site does, by `ward db migrate` (then one `ward --batch`
+against the server, as a check that a session signs on), then copies every table of the SQLite home with
 COPY, secondary indexes and constraints dropped during the copy and made again after it, and
 fills `patient_name_token` with the words of each patient's names, split and folded as
 `PatientSearch.tokens` splits them. Loading 1,000,000 demo patients takes several minutes; the
@@ -219,6 +219,8 @@ def load(args):
         f.write("demo\n")
     os.chmod(password, 0o600)
     env = dict(os.environ, WARD_HOME=home, HOME=work)
+    # Sessions no longer make the schema: the administrator's `ward db migrate` does.
+    subprocess.run([args.ward, "db", "migrate", "--site", site], stdout=subprocess.DEVNULL, env=env, check=True)
     subprocess.run([args.ward, "--site", site, "--user", "demo", "--password-file", password, "--batch", "-"],
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, check=True)
 
