@@ -221,6 +221,15 @@ def load(args):
     env = dict(os.environ, WARD_HOME=home, HOME=work)
     # Sessions no longer make the schema: the administrator's `ward db migrate` does.
     subprocess.run([args.ward, "db", "migrate", "--site", site], stdout=subprocess.DEVNULL, env=env, check=True)
+    # A PostgreSQL site's users are in its ward_user table, not the home's credentials file: the
+    # home's users (the demo's `demo`, whose short password `ward user add` would refuse) are
+    # copied with their hashes, so that they sign on to both stores alike.
+    with open(os.path.join(home, "credentials")) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) > 2 and not line.startswith(("#", "ward-credentials")):
+                name, role, hash_ = (field.replace("'", "''") for field in fields[:3])
+                psql(directory, f"INSERT INTO ward_user (name, role, password_hash) VALUES ('{name}', '{role}', '{hash_}')")
     subprocess.run([args.ward, "--site", site, "--user", "demo", "--password-file", password, "--batch", "-"],
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, check=True)
 
@@ -241,8 +250,10 @@ def load(args):
     for name, _ in indexes:
         psql(directory, f'DROP INDEX "{name}"')
 
+    in_home = {name for (name,) in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table in tables:
-        if table == "patient_name_token":
+        # The site's own tables (its users, live sessions, audit trail) have no rows in a home.
+        if table == "patient_name_token" or table not in in_home:
             continue
         columns = psql(directory, f"SELECT column_name FROM information_schema.columns WHERE table_name = '{table}' "
                                   "ORDER BY ordinal_position").split()
