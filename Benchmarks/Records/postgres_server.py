@@ -13,8 +13,8 @@ connections are trusted; loopback connections need the password in DIR/password 
 site's `password-file`). As root, every server program runs as the `postgres` system user (the
 Debian package's) through runuser, as the tests' PostgresServer does; DIR is then that user's.
 
-`load` makes the schema the way a site does, by running `ward --batch` once against the server
-(Ward creates the tables when it connects), then copies every table of the SQLite home with
+`load` makes the schema the way a site does, by `ward db migrate` (then one `ward --batch`
+against the server, as a check that a session signs on), then copies every table of the SQLite home with
 COPY, secondary indexes and constraints dropped during the copy and made again after it, and
 fills `patient_name_token` with the words of each patient's names, split and folded as
 `PatientSearch.tokens` splits them. Loading 1,000,000 demo patients takes several minutes; the
@@ -219,6 +219,17 @@ def load(args):
         f.write("demo\n")
     os.chmod(password, 0o600)
     env = dict(os.environ, WARD_HOME=home, HOME=work)
+    # Sessions no longer make the schema: the administrator's `ward db migrate` does.
+    subprocess.run([args.ward, "db", "migrate", "--site", site], stdout=subprocess.DEVNULL, env=env, check=True)
+    # A PostgreSQL site's users are in its ward_user table, not the home's credentials file: the
+    # home's users (the demo's `demo`, whose short password `ward user add` would refuse) are
+    # copied with their hashes, so that they sign on to both stores alike.
+    with open(os.path.join(home, "credentials")) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) > 2 and not line.startswith(("#", "ward-credentials")):
+                name, role, hash_ = (field.replace("'", "''") for field in fields[:3])
+                psql(directory, f"INSERT INTO ward_user (name, role, password_hash) VALUES ('{name}', '{role}', '{hash_}')")
     subprocess.run([args.ward, "--site", site, "--user", "demo", "--password-file", password, "--batch", "-"],
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, check=True)
 
@@ -239,8 +250,10 @@ def load(args):
     for name, _ in indexes:
         psql(directory, f'DROP INDEX "{name}"')
 
+    in_home = {name for (name,) in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table in tables:
-        if table == "patient_name_token":
+        # The site's own tables (its users, live sessions, audit trail) have no rows in a home.
+        if table == "patient_name_token" or table not in in_home:
             continue
         columns = psql(directory, f"SELECT column_name FROM information_schema.columns WHERE table_name = '{table}' "
                                   "ORDER BY ordinal_position").split()
