@@ -44,9 +44,14 @@ import Testing
             staging.remove()
         }
         let server = try PostgresServer.shared()
-        let (sqlite, postgres, _) = try Self.bothDemos(home, staging, server, patients: 300)
+        let (sqlite, postgres, database) = try Self.bothDemos(home, staging, server, patients: 300)
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path) == [])
         #expect(try postgres.patientCount() == 300)
+        // Analyzed by the load: the sign-on banner's estimate has statistics to read at once.
+        #expect(
+            try server.psql("SELECT reltuples::bigint FROM pg_class WHERE relname = 'patient'", database: database)
+                == "300\n"
+        )
         #expect(try postgres.demoMarker() == DemoMarker(seed: Self.seed, patients: 300))
         var queries = ["s", "ma", "mar smi", "j", "jo", "xyz", "W0000005", "w00001", "a b"]
         for index in stride(from: 0, to: 300, by: 7) {

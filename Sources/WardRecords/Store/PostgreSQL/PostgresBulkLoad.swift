@@ -104,6 +104,13 @@ struct PostgresBulkLoad {
                     )
                 )
             }
+            // The sign-on banner takes the count of patients from the planner's statistics
+            // (`PostgresRecordStore.patientsAtSignOn`), which a fresh load has none of until
+            // autovacuum comes by: until then every sign-on would count a million rows. A
+            // sample of the table, once, kept when the transaction commits. A database user
+            // that does not own the table is only warned by the server, and the banner counts
+            // until autovacuum has run.
+            try link.query("ANALYZE patient", upTo: Self.finishing)
         }
         progress(total, total)
     }
