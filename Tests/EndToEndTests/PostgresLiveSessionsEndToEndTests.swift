@@ -66,24 +66,9 @@ import Testing
         return Site(server: server, database: database, role: role, text: site(role), owner: owner)
     }
 
-    /// The environment of a `ward` command run on `t`'s home (its host).
-    private func environment(_ t: TerminalHarness) -> [String: String] {
-        ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path, "LANG": "C.UTF-8"]
-    }
-
-    private func ward(_ arguments: [String], input: String? = nil, on t: TerminalHarness) throws -> (Int32, String) {
-        let out = try TerminalHarness.run(
-            TerminalHarness.wardPath,
-            arguments,
-            environment: environment(t),
-            input: input
-        )
-        return (TerminalHarness.lastStatus, out)
-    }
-
     /// `ward sessions --format json` run at `t`'s host, as objects.
     private func sessions(on t: TerminalHarness) throws -> [[String: Any]] {
-        let (status, out) = try ward(["sessions", "--format", "json"], on: t)
+        let (status, out) = try t.ward(["sessions", "--format", "json"])
         #expect(status == 0, "\(out)")
         return out.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -122,7 +107,7 @@ import Testing
         #expect(alice["role"] as? String == "clinician" && (alice["tty"] as? String)?.hasPrefix("/dev/") == true)
         #expect((alice["host"] as? String)?.isEmpty == false)
         let id = try #require(alice["id"] as? String)
-        let (_, table) = try ward(["sessions"], on: hostB)
+        let (_, table) = try hostB.ward(["sessions"])
         #expect(table.hasPrefix("HOST") && table.contains(id))
 
         // Idle at the prompt, listed and listening: once sign-on has settled (its last writes,
@@ -140,10 +125,9 @@ import Testing
         #expect(woken.isEmpty, "threads woken while idle: \(woken) (before: \(settled))")
 
         // Locked from B: the same words and status as a local `ward lock`, the lock screen at A.
-        let (status, out) = try ward(
+        let (status, out) = try hostB.ward(
             ["lock", "--user", "alice", "--as", "carol", "--password-stdin"],
-            input: "carol password\n",
-            on: hostB
+            input: "carol password\n"
         )
         #expect(status == 0)
         #expect(out == "Locked 1 session of alice: \(id).\n")
@@ -165,10 +149,9 @@ import Testing
         try eventually("the killed session to be unlisted at B") {
             try sessions(on: hostB).isEmpty ? true : nil
         }
-        let (after, none) = try ward(
+        let (after, none) = try hostB.ward(
             ["lock", "--user", "alice", "--as", "carol", "--password-stdin"],
-            input: "carol password\n",
-            on: hostB
+            input: "carol password\n"
         )
         #expect(after == 0 && none == "No live session of alice.\n")
     }

@@ -7,34 +7,17 @@ import Testing
 @Suite struct SessionLockEndToEndTests {
     static let site = "[[plugin]]\nname = \"audit-log\"\n" + TerminalHarness.unguarded
 
-    /// The environment a `ward` run from the test needs to reach `t`'s home and site file.
-    private func environment(_ t: TerminalHarness) -> [String: String] {
-        ["WARD_HOME": t.home.path, "WARD_SITE": t.siteFile.path, "HOME": t.directory.path, "LANG": "C.UTF-8"]
-    }
-
-    /// `ward ARGS` on `t`'s home, with `input` on standard input: its exit status and output.
-    private func ward(_ arguments: [String], input: String? = nil, _ t: TerminalHarness) throws -> (Int32, String) {
-        let out = try TerminalHarness.run(
-            TerminalHarness.wardPath,
-            arguments,
-            environment: environment(t),
-            input: input
-        )
-        return (TerminalHarness.lastStatus, out)
-    }
-
     private func addUser(_ name: String, role: String, _ t: TerminalHarness) throws {
-        let (status, _) = try ward(
+        let (status, _) = try t.ward(
             ["user", "add", name, "--role", role, "--password-stdin"],
-            input: "\(name) password\n",
-            t
+            input: "\(name) password\n"
         )
         #expect(status == 0)
     }
 
     /// `ward sessions --format json`, as objects.
     private func sessions(_ t: TerminalHarness) throws -> [[String: Any]] {
-        let (status, out) = try ward(["sessions", "--format", "json"], t)
+        let (status, out) = try t.ward(["sessions", "--format", "json"])
         #expect(status == 0)
         return try out.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -63,15 +46,14 @@ import Testing
                 $0["role"] as? String == "clinician" && ($0["tty"] as? String)?.hasPrefix("/dev/") == true
             }
         )
-        let (listed, table) = try ward(["sessions"], first)
+        let (listed, table) = try first.ward(["sessions"])
         #expect(listed == 0)
         #expect(table.hasPrefix("ID"))
         #expect(table.split(separator: "\n").filter { $0.contains("alice") && $0.contains("signed-on") }.count == 2)
 
-        let (status, out) = try ward(
+        let (status, out) = try first.ward(
             ["lock", "--user", "alice", "--as", "bob", "--password-stdin"],
-            input: "bob password\n",
-            first
+            input: "bob password\n"
         )
         #expect(status == 0)
         #expect(out.hasPrefix("Locked 2 sessions of alice: "))
@@ -111,10 +93,9 @@ import Testing
         let t = try TerminalHarness(site: Self.site)
         try addUser("carol", role: "clerk", t)
         try t.signOn()
-        let (refused, _) = try ward(
+        let (refused, _) = try t.ward(
             ["lock", "--user", "alice", "--as", "carol", "--password-stdin"],
-            input: "carol password\n",
-            t
+            input: "carol password\n"
         )
         #expect(refused == 77)
         #expect(try sessions(t).first?["state"] as? String == "signed-on")
@@ -124,20 +105,19 @@ import Testing
 
         // Another user's name, with no session now: refused all the same.
         #expect(
-            try ward(["lock", "--user", "bob", "--as", "carol", "--password-stdin"], input: "carol password\n", t).0
+            try t.ward(["lock", "--user", "bob", "--as", "carol", "--password-stdin"], input: "carol password\n").0
                 == 77
         )
         // Nobody named: refused as well, unless root asks (`rootLocksAnyoneWithoutAWardUser`).
-        if getuid() != 0 { #expect(try ward(["lock", "--all"], t).0 == 77) }
+        if getuid() != 0 { #expect(try t.ward(["lock", "--all"]).0 == 77) }
         // A wrong password is no identity.
-        #expect(try ward(["lock", "--all", "--as", "alice", "--password-stdin"], input: "wrong\n", t).0 == 77)
+        #expect(try t.ward(["lock", "--all", "--as", "alice", "--password-stdin"], input: "wrong\n").0 == 77)
 
         // Alice may lock her own.
         let id = try #require(try sessions(t).first?["id"] as? String)
-        let (own, _) = try ward(
+        let (own, _) = try t.ward(
             ["lock", "--session", id, "--as", "alice", "--password-stdin"],
-            input: TerminalHarness.password + "\n",
-            t
+            input: TerminalHarness.password + "\n"
         )
         #expect(own == 0)
         try t.waitFor("locked by alice (ward lock)")
@@ -163,7 +143,7 @@ import Testing
         #expect(try sessions(t).count == 1)
         kill(try killed.wardPID(), SIGKILL)
         let sessionsDirectory = t.home.appendingPathComponent("sessions").path
-        #expect(try ward(["sessions"], t).1 == "No live sessions.\n")
+        #expect(try t.ward(["sessions"]).1 == "No live sessions.\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sessionsDirectory).isEmpty)
     }
 
@@ -172,7 +152,7 @@ import Testing
         let unixUser = try #require(getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } })
         let t = try TerminalHarness(site: "[session]\nadmin-group = \"\(group)\"\n\n" + Self.site)
         try t.signOn()
-        let (status, out) = try ward(["lock", "--all"], t)
+        let (status, out) = try t.ward(["lock", "--all"])
         #expect(status == 0)
         #expect(out.hasPrefix("Locked 1 session: "))
         try t.waitFor("Ward is locked: locked by Unix user \(unixUser) (ward lock). Signed on as alice.")
@@ -187,7 +167,7 @@ import Testing
     func root_locksAnyoneWithoutAWardUser_orAnAdminGroup() throws {
         let t = try TerminalHarness(site: Self.site)
         try t.signOn()
-        let (status, out) = try ward(["lock", "--all"], t)
+        let (status, out) = try t.ward(["lock", "--all"])
         #expect(status == 0)
         #expect(out.hasPrefix("Locked 1 session: "))
         try t.waitFor("Ward is locked: locked by Unix user root (ward lock). Signed on as alice.")
@@ -228,10 +208,9 @@ import Testing
         try t.enter(TerminalHarness.password)
         try t.waitFor("bash-")
         #expect(try sessions(t).map { $0["state"] as? String } == ["signed-on"])
-        let (status, _) = try ward(
+        let (status, _) = try t.ward(
             ["lock", "--user", "alice", "--as", "alice", "--password-stdin"],
-            input: TerminalHarness.password + "\n",
-            t
+            input: TerminalHarness.password + "\n"
         )
         #expect(status == 0)
         try t.waitFor("Ward is locked: locked by alice (ward lock). Signed on as alice.")
