@@ -143,9 +143,11 @@ public final class AuditWriter {
         defer { self.deferringSync = deferred }
         try lockCurrentLog()
         defer { _ = flock(log, LOCK_UN) }
+        defer { headLength = nil }
 
         if let known = knownEnd, try isUnchanged(since: known) {
             knownEnd = nil
+            headLength = known.headLine.count
             return try writeRecords(entries, session: session, source: source, after: known.tail).written
         }
         knownEnd = nil
@@ -285,6 +287,12 @@ public final class AuditWriter {
         bytes.append(contentsOf: "\"}\n".utf8)
         return AuditHead(seq: seq, hash: hash)
     }
+
+    /// The head file's length while `append` holds the lock and knows it (the head is as this
+    /// writer left it: `isUnchanged`); nil otherwise. A head line never gets shorter while `seq`
+    /// grows, so the file is cut after a new line only when it may hold more: `ftruncate` on
+    /// every record cost as much as writing the line.
+    private var headLength: Int?
 
     /// Whether the group being written leaves its sync to a later one (`append`'s
     /// `deferringSync`); false for every other write, a rotation's included.
@@ -464,7 +472,9 @@ public final class AuditWriter {
         let bytes = value.line(chain: chain)
         let n = bytes.withUnsafeBytes { pwrite(head, $0.baseAddress, $0.count, 0) }
         if n != bytes.count { throw .io(path: headPath, operation: "write", errno: n < 0 ? errno : EIO) }
-        if ftruncate(head, off_t(bytes.count)) != 0 { throw .io(path: headPath, operation: "truncate", errno: errno) }
+        if headLength.map({ $0 > bytes.count }) ?? true, ftruncate(head, off_t(bytes.count)) != 0 {
+            throw .io(path: headPath, operation: "truncate", errno: errno)
+        }
         headIsUnsynced = true
         return bytes
     }

@@ -72,6 +72,14 @@ struct Ward: ParsableCommand {
                 print(script, terminator: "")
                 return
             }
+            if arguments.isEmpty, isatty(STDIN_FILENO) == 1 {
+                // `ward` alone on a terminal, the way a clinician starts it: the shell with every
+                // default, as the parse below would give. The parser's reading of the commands'
+                // types (reflection, a search of every protocol conformance in the binary for
+                // each) was three quarters of the time to the first prompt.
+                precondition(ward_scrub_installed() == 1)
+                return try ShellCommandLine().run()
+            }
             if let unknown = UnknownSubcommand.find(in: arguments) { throw unknown }
             var command = try parseAsRoot(arguments)
             try command.run()

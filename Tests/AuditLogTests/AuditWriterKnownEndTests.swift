@@ -37,6 +37,18 @@ import WardCore
         #expect(headState(path) == .present(AuditHead(seq: 20, hash: report.lastHash ?? "")))
     }
 
+    /// The head file is rewritten in place and cut only when it may be longer than the new
+    /// line: across `seq` 9 to 10 (a longer line) and on, it holds exactly the last head.
+    @Test func headFile_holdsExactlyTheLastHead_asItsLineGrows() throws {
+        let writer = try AuditWriter(path: path, policy: .never)
+        for i in 0..<12 {
+            try append(writer, "MRN-\(i)")
+            let report = AuditVerifier().verify(bytes: readBytes(path), head: headState(path))
+            let expected = AuditHead(seq: Int64(i + 1), hash: report.lastHash ?? "").line(chain: AuditChain())
+            #expect(readBytes(headPath) == expected)
+        }
+    }
+
     @Test func recordsCutFromTheEnd_betweenTwoAppends_areRefused() throws {
         let writer = try writeLog(path, count: 5)
         writeBytes(path, joinLines(Array(lines(of: readBytes(path)).prefix(4))))

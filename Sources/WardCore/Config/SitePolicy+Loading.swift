@@ -98,13 +98,20 @@ extension SitePolicy {
 
 /// The process environment as a dictionary, read through Glibc (no Foundation at start).
 public enum ConfigEnvironment {
+    /// Read as bytes and decoded once each side of the first `=`: a `String`'s search for `=`
+    /// walks grapheme clusters, and the whole environment is read twice before the first prompt.
     public static var current: [String: String] {
         var result: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            entry.withMemoryRebound(to: UInt8.self, capacity: strlen(entry) + 1) { start in
+                let bytes = UnsafeBufferPointer(start: start, count: strlen(entry))
+                if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                    result[String(decoding: bytes[..<eq], as: UTF8.self)] = String(
+                        decoding: bytes[(eq + 1)...],
+                        as: UTF8.self
+                    )
+                }
             }
             p += 1
         }

@@ -15,6 +15,7 @@ extension Ward.Audit {
     /// patient since removed). The report reads the same log, rotated files and all, as `show`.
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Account for every access to one patient's record, by day.",
             discussion: """
                 The MRN ignores case, and may be the start of one when only one MRN in the log starts so. \

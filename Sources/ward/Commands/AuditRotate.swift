@@ -11,6 +11,7 @@ extension Ward.Audit {
     /// no longer be told apart from a log that lost its older part.
     struct Rotate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Start a new audit log file, chained to the one before.",
             discussion: """
                 Renames the log FILE to FILE.1 (FILE.1 to FILE.2, and so on, as logrotate numbers \

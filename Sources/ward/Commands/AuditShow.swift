@@ -9,6 +9,7 @@ extension Ward.Audit {
     /// records' own JSON lines, CSV, or counts.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print audit records as a table, JSON lines or CSV, or count them.",
             discussion: """
                 Each filter may be given several times: its values are alternatives (--user alice \

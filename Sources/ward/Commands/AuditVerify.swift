@@ -6,6 +6,7 @@ extension Ward.Audit {
     /// `ward audit verify [FILE]`: exit 0 with a summary, or 65 naming the first bad record.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check the audit log's chain of hashes, across its rotated files.",
             discussion: """
                 Exits 0 with a summary when every record is intact. Exits 65 naming the file and \

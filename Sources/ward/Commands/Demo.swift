@@ -74,9 +74,7 @@ extension Ward {
             try makeUser(in: home, audit: audit)
             guard startsShell else { return }
             StandardError.write("Sign on as demo, password demo.\n")
-            var options = global
-            options.home = home.path
-            try ShellCommandLine(global: options, user: Self.userName).run()
+            try ShellCommandLine(home: home.path, site: global.site, user: Self.userName).run()
         }
 
         /// Makes the records, or finds them made already: true then.

@@ -83,7 +83,7 @@ extension Ward {
             guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
                 throw ExecCommandError.noTerminal
             }
-            let setup = try SessionSetup(global: global, user: user, site: site)
+            let setup = try SessionSetup(home: global.home, site: global.site, user: user, policy: site)
             // What the program leaves behind (a `setsid` job) becomes Ward's to end, not init's.
             guard ward_set_child_subreaper() == 0 else { throw SystemError("prctl(PR_SET_CHILD_SUBREAPER)") }
             let runner = ProgramRunner(

@@ -50,7 +50,7 @@ extension Ward {
         func run() throws {
             precondition(ward_scrub_installed() == 1)
             guard let batch = batchCommandLine else {
-                return try ShellCommandLine(global: global, user: options.user).run()
+                return try ShellCommandLine(home: global.home, site: global.site, user: options.user).run()
             }
             try batch.run()
         }

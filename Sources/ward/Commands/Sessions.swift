@@ -13,6 +13,7 @@ extension Ward {
     /// to remove theirs) are not listed, and are removed.
     struct Sessions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sessions",
             abstract: "List the live sessions: user, role, state (signed-on or locked), terminal, SSH peer, start."
         )
 

@@ -35,7 +35,7 @@ struct BatchCommandLine {
 
     func run() throws {
         let (user, password) = try signOn()
-        let setup = try SessionSetup(global: global, user: user)
+        let setup = try SessionSetup(home: global.home, site: global.site, user: user)
         let (fd, name) = try openScript()
         defer { if fd != STDIN_FILENO { Glibc.close(fd) } }
 

@@ -28,15 +28,22 @@ struct SessionSetup {
     /// - Parameters:
     ///   - user: The `--user` name, when given: their `[user.*]` table and user file may set the
     ///     lockout rule the credential store applies (else the site's).
-    ///   - site: The site's policy when the caller read it already (`ward exec` checks its
+    ///   - home: `--home`, when given.
+    ///   - site: `--site`, when given.
+    ///   - policy: The site's policy when the caller read it already (`ward exec` checks its
     ///     program against it first): the session then runs under the very policy that was
     ///     checked, not a second reading of a file that may have changed in between.
-    init(global: GlobalOptions, user: String? = nil, site: SitePolicy? = nil) throws {
+    init(
+        home homeOption: String?,
+        site siteOption: String?,
+        user: String? = nil,
+        policy checked: SitePolicy? = nil
+    ) throws {
         logger = Logger(label: "ward")
         clock = BootClock()
         // The home is created 0700 when missing; one others can write is refused, with the fix.
-        home = try WardHome.open(option: global.home, create: true)
-        policy = try site ?? SitePolicy.load(siteOption: global.site, plugins: pluginRegistry)
+        home = try WardHome.open(option: homeOption, create: true)
+        policy = try checked ?? SitePolicy.load(siteOption: siteOption, plugins: pluginRegistry)
         // Before any time is shown: the lockout message at sign-on is the first.
         LocalTime.show(in: policy.records.shownZone)
         // A chain without the audit log or the idle timer runs only where the site says so.

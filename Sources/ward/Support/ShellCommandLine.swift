@@ -5,15 +5,20 @@ import WardCore
 import WardShell
 
 /// `ward` with no subcommand on a terminal: the interactive records shell.
+///
+/// Plain values, not the parser's option groups: `ward` alone starts it without parsing at all
+/// (`Ward.main`).
 struct ShellCommandLine {
-    let global: GlobalOptions
-    let user: String?
+    /// `--home`, `--site`, `--user`, when given.
+    var home: String?
+    var site: String?
+    var user: String?
 
     func run() throws {
         guard let terminal = Terminal(fd: STDIN_FILENO), isatty(STDOUT_FILENO) == 1 else {
             throw CommandLineError.noTerminal
         }
-        let setup = try SessionSetup(global: global, user: user)
+        let setup = try SessionSetup(home: home, site: site, user: user)
         // Standard output is a terminal here (checked above); `TerminalStyle` checks it again so
         // its rule reads whole in one place.
         let style = TerminalStyle(
