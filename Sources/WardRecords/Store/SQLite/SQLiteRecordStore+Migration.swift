@@ -1,4 +1,3 @@
-import GRDB
 import WardCore
 
 extension SQLiteRecordStore {
@@ -15,17 +14,17 @@ extension SQLiteRecordStore {
     public static func migrateSchema(home: WardHome, force: Bool = false) throws -> SchemaMigration {
         let path = home.recordsPath
         try checkFiles(path)
-        let queue: DatabaseQueue
+        let queue: SQLiteConnection
         do {
-            queue = try DatabaseQueue(path: path, configuration: defaultConfiguration)
+            queue = try SQLiteConnection(path: path)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: reason(error))
         }
-        defer { try? queue.close() }
+        defer { queue.close() }
         let migrator = SQLiteSchema.migrator
         do {
-            let (superseded, applied) = try queue.read { db in
-                (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db))
+            let (superseded, applied) = try queue.transaction(.deferred) {
+                (try migrator.hasBeenSuperseded(queue), try migrator.appliedIdentifiers(queue))
             }
             if superseded { throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward") }
             let pending = migrator.migrations.filter { !applied.contains($0) }
