@@ -14,17 +14,17 @@ extension SQLiteRecordStore {
     public static func migrateSchema(home: WardHome, force: Bool = false) throws -> SchemaMigration {
         let path = home.recordsPath
         try checkFiles(path)
-        let queue: SQLiteConnection
+        let database: SQLiteConnection
         do {
-            queue = try SQLiteConnection(path: path)
+            database = try SQLiteConnection(path: path)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: reason(error))
         }
-        defer { queue.close() }
+        defer { database.close() }
         let migrator = SQLiteSchema.migrator
         do {
-            let (superseded, applied) = try queue.transaction(.deferred) {
-                (try migrator.hasBeenSuperseded(queue), try migrator.appliedIdentifiers(queue))
+            let (superseded, applied) = try database.transaction(.deferred) {
+                (try migrator.hasBeenSuperseded(database), try migrator.appliedIdentifiers(database))
             }
             if superseded { throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward") }
             let pending = migrator.migrations.filter { !applied.contains($0) }
@@ -37,7 +37,7 @@ extension SQLiteRecordStore {
                     clients: Set(sessions.map { Sanitizer.line($0.peer ?? $0.tty ?? "no terminal") }).sorted()
                 )
             }
-            try migrator.migrate(queue)
+            try migrator.migrate(database)
             return SchemaMigration(version: migrator.migrations.count, applied: pending)
         } catch let error as StoreError {
             throw error

@@ -14,8 +14,8 @@ public final class SQLiteRecordStore: RecordStore {
 
     /// The records file.
     public let path: String
-    private var queue: SQLiteConnection? {
-        didSet { interruptTarget.interrupter.withLock { $0 = queue?.interrupter } }
+    private var database: SQLiteConnection? {
+        didSet { interruptTarget.interrupter.withLock { $0 = database?.interrupter } }
     }
     /// The connection as the watchdog's thread sees it, and its place in `CommandInterruption`.
     private let interruptTarget = InterruptTarget()
@@ -30,9 +30,9 @@ public final class SQLiteRecordStore: RecordStore {
     /// Opens (creating if needed, 0600) the records file at `path` and brings its schema up to date.
     public init(path: String) throws {
         self.path = path
-        queue = try Self.open(path)
-        // `queue`'s observer does not run in init.
-        interruptTarget.interrupter.withLock { [interrupter = queue?.interrupter] in $0 = interrupter }
+        database = try Self.open(path)
+        // `database`'s observer does not run in init.
+        interruptTarget.interrupter.withLock { [interrupter = database?.interrupter] in $0 = interrupter }
         interruption = CommandInterruption.register { [interruptTarget] in interruptTarget.interrupt() }
     }
 
@@ -63,24 +63,24 @@ public final class SQLiteRecordStore: RecordStore {
         upTo target: String? = nil
     ) throws -> SQLiteConnection {
         try checkFiles(path)
-        let queue: SQLiteConnection
+        let database: SQLiteConnection
         do {
-            queue = try SQLiteConnection(path: path, options: options)
+            database = try SQLiteConnection(path: path, options: options)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: Self.reason(error))
         }
         do {
             let migrator = SQLiteSchema.migrator
-            if try migrator.hasBeenSuperseded(queue) {
+            if try migrator.hasBeenSuperseded(database) {
                 throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward")
             }
-            try migrator.migrate(queue, upTo: target)
+            try migrator.migrate(database, upTo: target)
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError.migrationFailed(path: path, reason: Self.reason(error))
         }
-        return queue
+        return database
     }
 
     /// Creates the records file 0600 when missing, then checks it and any journal beside it
@@ -97,23 +97,23 @@ public final class SQLiteRecordStore: RecordStore {
     }
 
     public func releaseMemory() {
-        queue?.releaseMemory()
+        database?.releaseMemory()
     }
 
     public func close() {
-        guard let queue else { return }
-        self.queue = nil
-        queue.close()
+        guard let database else { return }
+        self.database = nil
+        database.close()
     }
 
     public func reopen() throws {
-        guard queue == nil else { return }
-        queue = try Self.open(path)
+        guard database == nil else { return }
+        database = try Self.open(path)
     }
 
     private func connection() throws -> SQLiteConnection {
-        guard let queue else { throw StoreError.closed }
-        return queue
+        guard let database else { throw StoreError.closed }
+        return database
     }
 
     /// Runs a read in one deferred transaction, turning SQLite's errors into `StoreError` (whose
