@@ -147,17 +147,17 @@ final class SQLiteConnection {
     /// How a transaction takes its lock.
     enum TransactionKind: String {
         /// At the first read: what a read wants, as `DatabaseQueue.read` did.
-        case deferred = "DEFERRED"
+        case deferred = "BEGIN DEFERRED TRANSACTION"
         /// The write lock at once: a write never fails halfway because another connection
         /// began writing after it read; `DatabaseQueue.write` and GRDB's migrations did the same.
-        case immediate = "IMMEDIATE"
+        case immediate = "BEGIN IMMEDIATE TRANSACTION"
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     /// `BEGIN` and `COMMIT` are cached statements, compiled once per connection (compiling them
     /// on every read was a fifth of an `open`'s store time: Benchmarks/README.md).
     func transaction<T>(_ kind: TransactionKind, _ body: () throws -> T) throws -> T {
-        try statement("BEGIN \(kind.rawValue) TRANSACTION").run([])
+        try statement(kind.rawValue).run([])  // the SQL whole: no string built on every read
         let result: T
         do {
             result = try body()

@@ -15,13 +15,12 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Binds `arguments` in order, steps through every row handing each to `body`, and resets
-    /// the statement (and its bindings) whatever happens, so the next use starts clean.
+    /// the statement whatever happens, so the next use starts clean. Every use binds every
+    /// parameter, so the bindings are left for the next to replace (closing the connection, as
+    /// the lock does, frees them).
     func eachRow(_ arguments: [SQLiteValue], _ body: (StatementRow) throws -> Void) throws {
         sqlite3_reset(handle)
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
+        defer { sqlite3_reset(handle) }
         for (index, argument) in arguments.enumerated() { argument.bind(to: handle, at: CInt(index + 1)) }
         while true {
             let code = sqlite3_step(handle)
