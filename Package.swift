@@ -29,7 +29,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // The PostgreSQL wire protocol, for sites whose records are shared by several hosts.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -44,6 +43,8 @@ let package = Package(
         .target(name: "CScrub"),
         // zlib's inflate, for bulk-data exports written as *.ndjson.gz.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // SQLite, for the records file of a home (`SQLiteConnection`: Ward's own thin layer).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Linux-PAM, for sites whose passwords are the system's (`[auth] source = "pam"`).
         .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
         // ppoll, timerfd, eventfd, getrandom, pipe2, prctl, the window size: what Glibc's module
@@ -108,14 +109,13 @@ let package = Package(
             dependencies: ["WardCore", "AuditLog", "ExternalPlugin", "IdleTimer", "SuspendGuard", "FocusGuard"]
         ),
 
-        // The records: SQLite store (GRDB) or PostgreSQL (postgres-nio), schemas, demo, FHIR R4 import, LoadedChart.
+        // The records: SQLite store (the system's libsqlite3) or PostgreSQL (postgres-nio), schemas, demo, FHIR R4 import, LoadedChart.
         .target(
             name: "WardRecords",
             dependencies: [
                 "WardCore",
+                "CSQLite",
                 "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

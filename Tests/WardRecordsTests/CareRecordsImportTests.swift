@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import Testing
 
 @testable import WardRecords
@@ -269,21 +268,21 @@ private let panelResults = [
     @Test func aDatabaseFromTheEarlierSchema_upgrades_andKeepsItsCharts() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let queue = try DatabaseQueue(path: home.recordsPath)
+        let queue = try SQLiteConnection(path: home.recordsPath)
         try SQLiteSchema.migrator.migrate(queue, upTo: SQLiteSchema.indexesMigration)
         try queue.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address)
-                    VALUES (1, 'M1', 'p1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
-                    INSERT INTO allergy (patient_id, substance, code, criticality, category, status)
-                    VALUES (1, 'Peanut', '1', 'high', 'food', 'active');
-                    """
+                """
+                INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'M1', 'p1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
+                INSERT INTO allergy (patient_id, substance, code, criticality, category, status)
+                VALUES (1, 'Peanut', '1', 'high', 'food', 'active');
+                """
             )
             #expect(try !db.tableExists("immunization"))
         }
-        try queue.close()
-        chmod(home.recordsPath, 0o600)  // as Ward created it; GRDB made this one 0644
+        queue.close()
+        chmod(home.recordsPath, 0o600)  // as Ward created it; SQLite made this one 0644
         let store = try SQLiteRecordStore(path: home.recordsPath)
         defer { store.close() }
         let applied = try store.read { try SQLiteSchema.migrator.appliedIdentifiers($0) }

@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import Testing
 
 @testable import WardRecords
@@ -79,23 +78,23 @@ import Testing
     @Test func aDatabaseBeforeTheMigration_readsItsRows_withNoSystem() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let queue = try DatabaseQueue(path: home.recordsPath)
+        let queue = try SQLiteConnection(path: home.recordsPath)
         try SQLiteSchema.migrator.migrate(queue, upTo: SQLiteSchema.careRecordsMigration)
         try queue.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address)
-                    VALUES (1, 'M1', 'p1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
-                    INSERT INTO problem (patient_id, code, display, status) VALUES (1, '38341003', 'Hypertension', 'active');
-                    INSERT INTO diagnostic_report (patient_id, code, name, status, results, conclusion)
-                    VALUES (1, '51990-0', 'Panel', 'final', '[]', 'Normal.');
-                    INSERT INTO observation_code (id, code, display, unit, category)
-                    VALUES (1, '8867-4', 'Heart rate', '/min', 'vital-signs');
-                    INSERT INTO observation (id, code_id, value, time) VALUES (\(1 << RecordsLayout.observationIDBits), 1, 72, 0);
-                    """
+                """
+                INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address)
+                VALUES (1, 'M1', 'p1', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '');
+                INSERT INTO problem (patient_id, code, display, status) VALUES (1, '38341003', 'Hypertension', 'active');
+                INSERT INTO diagnostic_report (patient_id, code, name, status, results, conclusion)
+                VALUES (1, '51990-0', 'Panel', 'final', '[]', 'Normal.');
+                INSERT INTO observation_code (id, code, display, unit, category)
+                VALUES (1, '8867-4', 'Heart rate', '/min', 'vital-signs');
+                INSERT INTO observation (id, code_id, value, time) VALUES (\(1 << RecordsLayout.observationIDBits), 1, 72, 0);
+                """
             )
         }
-        try queue.close()
+        queue.close()
         chmod(home.recordsPath, 0o600)
         let store = try SQLiteRecordStore(path: home.recordsPath)
         defer { store.close() }

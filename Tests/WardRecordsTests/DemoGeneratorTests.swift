@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import Testing
 import WardCore
 
@@ -8,20 +7,19 @@ import WardCore
 
 /// Every row of every table, in order: two homes are the same when these are equal.
 private func dump(_ path: String) throws -> [String] {
-    let queue = try DatabaseQueue(path: path)
-    defer { try? queue.close() }
-    return try queue.read { db in
-        var lines: [String] = []
-        for table in [
-            "meta", "patient", "allergy", "problem", "medication", "observation_code", "observation", "encounter",
-            "note",
-        ] {
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1") {
-                lines.append(table + " " + row.description)
-            }
+    let db = try SQLiteConnection(path: path)
+    defer { db.close() }
+    var lines: [String] = []
+    for table in [
+        "meta", "patient", "allergy", "problem", "medication", "observation_code", "observation", "encounter",
+        "note",
+    ] {
+        try db.eachRow("SELECT * FROM \(table) ORDER BY 1", [] as [SQLiteValue]) { row in
+            let columns = (0..<row.columnCount).map { row.optionalText($0) ?? "NULL" }
+            lines.append(table + " " + columns.joined(separator: "|"))
         }
-        return lines
     }
+    return lines
 }
 
 @Test func demo_sameSeed_sameHome_otherSeed_otherHome() throws {
@@ -63,25 +61,22 @@ private func dump(_ path: String) throws -> [String] {
     #expect(try store.patientCount() == 12_000)
     #expect(try store.find("smith").total > 10)
     #expect(try store.find(DemoGenerator.mrn(index: 41)).matches.first?.mrn == "W0000042")
-    let counts = try store.read {
-        try Int.fetchAll(
-            $0,
-            sql: """
-                SELECT count(o.id) FROM patient p
-                LEFT JOIN observation o ON o.id BETWEEN p.id << 20 AND (p.id << 20) + 1048575 GROUP BY p.id
-                """
+    let counts: [Int] = try store.read {
+        try $0.fetchAll(
+            """
+            SELECT count(o.id) FROM patient p
+            LEFT JOIN observation o ON o.id BETWEEN p.id << 20 AND (p.id << 20) + 1048575 GROUP BY p.id
+            """
         )
     }.sorted()
     #expect(counts.count == 12_000)
     #expect(counts[counts.count / 2] < 30)  // most patients: a few entries
     #expect(counts.last! >= 100)  // some: hundreds of observations
-    let restricted = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patient WHERE restricted") }
+    let restricted: Int? = try store.read { try $0.fetchOne("SELECT count(*) FROM patient WHERE restricted") }
     #expect((10...150).contains(restricted ?? 0))
-    let labs = try store.read {
-        try Int.fetchOne(
-            $0,
-            sql:
-                "SELECT count(*) FROM observation o JOIN observation_code c ON c.id = o.code_id WHERE c.category = 'laboratory'"
+    let labs: Int? = try store.read {
+        try $0.fetchOne(
+            "SELECT count(*) FROM observation o JOIN observation_code c ON c.id = o.code_id WHERE c.category = 'laboratory'"
         )
     }
     #expect(labs ?? 0 > 0)

@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import Testing
 
 @testable import WardRecords
@@ -326,10 +325,10 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     let store = try SQLiteRecordStore(home: home.path)
     try store.write { db in
         try db.execute(
-            sql: """
-                INSERT INTO patient (mrn, given, family, birth_date, sex, phone, address)
-                VALUES ('W1', 'Typed', 'In', '1970-01-01', 'female', '', '')
-                """
+            """
+            INSERT INTO patient (mrn, given, family, birth_date, sex, phone, address)
+            VALUES ('W1', 'Typed', 'In', '1970-01-01', 'female', '', '')
+            """
         )
     }
     let bundle = Bundles.bundle([Bundles.patient("p1", given: ["Eve"], family: "Other", mrn: "W1")])
@@ -373,7 +372,7 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     defer { home.remove() }
     let store = try SQLiteRecordStore(home: home.path)
     // A rule the writer does not check for: the database is the one to refuse.
-    try store.write { db in try db.execute(sql: "CREATE UNIQUE INDEX test_one_problem ON problem(patient_id)") }
+    try store.write { db in try db.execute("CREATE UNIQUE INDEX test_one_problem ON problem(patient_id)") }
     let bundle = Bundles.bundle([
         Bundles.patient("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"), Bundles.condition("p1"),
         Bundles.condition("p1"),
@@ -431,11 +430,11 @@ private func snapshot(_ store: SQLiteRecordStore, _ mrn: String) throws -> [Stri
     try store.write { db in
         for (id, mrn) in [(7, "B7"), (3, "A3")] {
             try db.execute(
-                sql: """
-                    INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address, name_words)
-                    VALUES (?, ?, 'shared', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '', 'ada lovelace')
-                    """,
-                arguments: [id, mrn]
+                """
+                INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address, name_words)
+                VALUES (?, ?, 'shared', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '', 'ada lovelace')
+                """,
+                [.integer(id), .text(mrn)]
             )
         }
     }

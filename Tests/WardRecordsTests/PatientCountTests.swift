@@ -19,14 +19,14 @@ import WardCore
         defer { directory.remove() }
         let path = WardHome(path: directory.path).recordsPath
         let older = try SQLiteRecordStore.open(path, upTo: SQLiteSchema.foldedNamesMigration)
-        try older.write { try $0.execute(sql: Self.insertPatients(["A1", "A2", "A3"])) }
+        try older.write { try $0.execute(Self.insertPatients(["A1", "A2", "A3"])) }
         try older.close()
 
         #expect(try SQLiteRecordStore(home: directory.path).patientCount() == 3)
         let current = try SQLiteRecordStore.open(path)
         try current.write { db in
-            try db.execute(sql: Self.insertPatients(["B1"]))
-            try db.execute(sql: "DELETE FROM patient WHERE mrn IN ('A1', 'A2')")
+            try db.execute(Self.insertPatients(["B1"]))
+            try db.execute("DELETE FROM patient WHERE mrn IN ('A1', 'A2')")
         }
         try current.close()
         let store = try SQLiteRecordStore(home: directory.path)

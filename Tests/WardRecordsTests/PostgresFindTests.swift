@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import PostgresTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import PostgresTestSupport
 import Testing
 
@@ -70,11 +69,11 @@ import Testing
         for (id, mrn) in [(7, "B7"), (3, "A3")] {
             try stores.sqlite.write { db in
                 try db.execute(
-                    sql: """
-                        INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address, name_words)
-                        VALUES (?, ?, 'shared', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '', 'ada lovelace')
-                        """,
-                    arguments: [id, mrn]
+                    """
+                    INSERT INTO patient (id, mrn, fhir_id, given, family, birth_date, sex, phone, address, name_words)
+                    VALUES (?, ?, 'shared', 'Ada', 'Lovelace', '1815-12-10', 'female', '', '', 'ada lovelace')
+                    """,
+                    [.integer(id), .text(mrn)]
                 )
             }
             try stores.postgres.rows(

@@ -1,6 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
 import PostgresTestSupport
 import Synchronization
 import Testing
@@ -46,7 +45,7 @@ import Testing
     /// Every chart of the SQLite store, copied into the PostgreSQL store in id order (so the
     /// ids, and with them the search's candidate order, are the same).
     static func copy(_ sqlite: SQLiteRecordStore, into postgres: PostgresRecordStore) throws -> [String] {
-        let mrns = try sqlite.read { db in try String.fetchAll(db, sql: "SELECT mrn FROM patient ORDER BY id") }
+        let mrns: [String] = try sqlite.read { db in try db.fetchAll("SELECT mrn FROM patient ORDER BY id") }
         for mrn in mrns { try postgres.add(sqlite.chart(mrn: mrn)) }
         return mrns
     }

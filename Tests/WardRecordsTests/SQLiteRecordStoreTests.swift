@@ -1,7 +1,5 @@
 import FHIRTestSupport
 import Foundation
-import GRDB
-import GRDBSQLite
 import Testing
 
 @testable import WardRecords
@@ -23,8 +21,8 @@ import Testing
             SQLiteSchema.auditTrailMigration, SQLiteSchema.noteCorrectionsMigration, SQLiteSchema.patientCountMigration,
         ]
     )
-    let tables = try store.read {
-        try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    let tables: [String] = try store.read {
+        try $0.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     }
     for table in [
         "allergy", "encounter", "medication", "meta", "note", "observation", "observation_code", "patient",
@@ -48,9 +46,9 @@ import Testing
     let home = TemporaryHome()
     defer { home.remove() }
     try SQLiteRecordStore(home: home.path).close()
-    let queue = try DatabaseQueue(path: home.recordsPath)
-    try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('99-from-the-future')") }
-    try queue.close()
+    let queue = try SQLiteConnection(path: home.recordsPath)
+    try queue.write { try $0.execute("INSERT INTO grdb_migrations (identifier) VALUES ('99-from-the-future')") }
+    queue.close()
     #expect(throws: StoreError.migrationFailed(path: home.recordsPath, reason: "it was written by a newer Ward")) {
         try SQLiteRecordStore(home: home.path)
     }
@@ -192,7 +190,7 @@ import Testing
 }
 
 @Test func read_keepsCachedStatementsCompiled_acrossReads() throws {
-    // GRDB's own `read` turns PRAGMA query_only on and off, which expires every prepared
+    // GRDB's `read` turned PRAGMA query_only on and off, which expires every prepared
     // statement: each `find` and `open` compiled its cached statements again.
     let home = TemporaryHome()
     defer { home.remove() }
@@ -200,10 +198,10 @@ import Testing
     try store.importing(Bundles.complete("p1", given: ["Ada"], family: "Lovelace", mrn: "M1"))
     let sql = "SELECT count(*) FROM patient WHERE id > ?"
     for _ in 0..<3 {
-        #expect(try store.read { try Int.fetchOne($0.cachedStatement(sql: sql), arguments: [0]) } == 1)
+        #expect(try store.read { try $0.fetchOne(sql, [.integer(0)]) as Int? } == 1)
     }
     let recompiled = try store.read {
-        sqlite3_stmt_status(try $0.cachedStatement(sql: sql).sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        try $0.statement(sql).recompilations
     }
     #expect(recompiled == 0)
 }

@@ -1,18 +1,17 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 
 /// A prepared INSERT bound and stepped through SQLite's C API, for loads of millions of rows.
 ///
-/// GRDB's `StatementArguments` box every value; at tens of millions of rows that boxing costs
-/// more than SQLite itself. This binds directly and reuses one prepared statement per table.
-/// Used only inside a write transaction of the connection it was made on.
+/// An array of `SQLiteValue` a row is one allocation a row; at tens of millions of rows that
+/// costs more than SQLite itself. This binds each value as it comes and reuses one prepared
+/// statement per table. Used only inside a write transaction of the connection it was made on.
 final class BulkStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     private var index: Int32 = 0
 
-    init(_ db: Database, sql: String) throws {
-        connection = db.sqliteConnection!
+    init(_ db: SQLiteConnection, sql: String) throws {
+        connection = db.handle
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
@@ -43,7 +42,7 @@ final class BulkStatement {
 
     func bind(_ value: String) {
         index += 1
-        StatementValue.text(value).bind(to: handle, at: index)
+        SQLiteValue.text(value).bind(to: handle, at: index)
     }
 
     func bindNull() {

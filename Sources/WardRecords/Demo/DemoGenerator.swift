@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import FoundationEssentials
+import Glibc
 import WardCore
 
 /// `ward demo`: writes a records home of synthetic patients, the same home for the same seed.
@@ -42,7 +42,7 @@ public struct DemoGenerator: Sendable {
     /// Writes `records.sqlite` into the home `directory`, which must hold no records yet.
     /// `progress(done, total)` is called after each batch, on the calling thread.
     public func write(home directory: String, progress: (Int, Int) -> Void = { _, _ in }) throws {
-        let final = (directory as NSString).appendingPathComponent(SQLiteRecordStore.fileName)
+        let final = SQLiteRecordStore.path(in: directory, named: SQLiteRecordStore.fileName)
         try refuseExistingRecords(at: final)
         let partial = final + ".partial"
         try? FileManager.default.removeItem(atPath: partial)
@@ -56,7 +56,7 @@ public struct DemoGenerator: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let store = try SQLiteRecordStore(path: path)
         defer { store.close() }
-        let count = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM (SELECT 1 FROM patient LIMIT 1)") }
+        let count: Int? = try store.read { try $0.fetchOne("SELECT count(*) FROM (SELECT 1 FROM patient LIMIT 1)") }
         if count ?? 0 > 0 { throw StoreError.alreadyHasRecords(path: path) }
         store.close()
         try? FileManager.default.removeItem(atPath: path)
@@ -66,53 +66,36 @@ public struct DemoGenerator: Sendable {
     /// only the tables and their rows: a staging file for `PostgresBulkLoad`, which needs no
     /// index or name search of SQLite's.
     func write(path: String, indexed: Bool = true, progress: (Int, Int) -> Void) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false  // rows reference patients written just before them
-        configuration.journalMode = .default
-        configuration.prepareDatabase { db in
-            // A half-written demo file is thrown away, never recovered: no journal, no fsync.
-            try db.execute(
-                sql: """
-                    PRAGMA journal_mode = OFF;
-                    PRAGMA synchronous = OFF;
-                    PRAGMA cache_size = -65536;
-                    PRAGMA locking_mode = EXCLUSIVE;
-                    """
-            )
-        }
+        var options = SQLiteConnection.Options()
+        options.foreignKeys = false  // rows reference patients written just before them
+        // A half-written demo file is thrown away, never recovered: no journal, no fsync.
+        options.setUp = """
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            PRAGMA cache_size = -65536;
+            PRAGMA locking_mode = EXCLUSIVE;
+            """
         do {
-            let queue = try SQLiteRecordStore.open(
-                path,
-                configuration: configuration,
-                upTo: SQLiteSchema.tablesMigration
-            )
-            try queue.inDatabase { db in
-                try db.inTransaction {
-                    try writeCatalog(db)
-                    return .commit
-                }
-                var done = 0
-                while done < patients {
-                    let end = min(done + Self.batchSize, patients)
-                    try db.inTransaction {
-                        let writer = try DemoWriter(db)
-                        for index in done..<end {
-                            var history = DemoHistory(seed: seed, index: index)
-                            try history.write(into: writer)
-                        }
-                        return .commit
+            let db = try SQLiteRecordStore.open(path, options: options, upTo: SQLiteSchema.tablesMigration)
+            defer { db.close() }
+            try db.transaction(.immediate) { try writeCatalog(db) }
+            var done = 0
+            while done < patients {
+                let end = min(done + Self.batchSize, patients)
+                try db.transaction(.immediate) {
+                    let writer = try DemoWriter(db)
+                    for index in done..<end {
+                        var history = DemoHistory(seed: seed, index: index)
+                        try history.write(into: writer)
                     }
-                    done = end
-                    progress(done, patients)
                 }
+                done = end
+                progress(done, patients)
             }
-            guard indexed else { return try queue.close() }
-            try SQLiteSchema.migrator.migrate(queue)
-            try queue.inDatabase { db in
-                try db.execute(sql: "INSERT INTO patient_fts(patient_fts) VALUES ('optimize')")
-                try db.execute(sql: "PRAGMA journal_mode = DELETE")
-            }
-            try queue.close()
+            guard indexed else { return }
+            try SQLiteSchema.migrator.migrate(db)
+            try db.execute("INSERT INTO patient_fts(patient_fts) VALUES ('optimize')")
+            try db.execute("PRAGMA journal_mode = DELETE")
         } catch let error as StoreError {
             throw error
         } catch let error as FileSecurityError {
@@ -122,16 +105,19 @@ public struct DemoGenerator: Sendable {
         }
     }
 
-    private func writeCatalog(_ db: Database) throws {
+    private func writeCatalog(_ db: SQLiteConnection) throws {
         for (offset, code) in DemoCatalog.observationCodes.enumerated() {
             try db.execute(
-                sql: "INSERT INTO observation_code (id, code, display, unit, category) VALUES (?, ?, ?, ?, ?)",
-                arguments: [offset + 1, code.code, code.display, code.unit, code.category.rawValue]
+                "INSERT INTO observation_code (id, code, display, unit, category) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .integer(offset + 1), .text(code.code), .text(code.display), .text(code.unit),
+                    .text(code.category.rawValue),
+                ]
             )
         }
         try db.execute(
-            sql: "INSERT INTO meta (key, value) VALUES ('demo.seed', ?), ('demo.patients', ?)",
-            arguments: [String(seed), String(patients)]
+            "INSERT INTO meta (key, value) VALUES ('demo.seed', ?), ('demo.patients', ?)",
+            [.text(String(seed)), .text(String(patients))]
         )
     }
 }

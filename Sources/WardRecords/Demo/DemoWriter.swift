@@ -1,5 +1,3 @@
-import GRDB
-
 /// The demo generator's prepared INSERTs, one per table, made once per batch transaction.
 final class DemoWriter {
     let patient: BulkStatement
@@ -10,7 +8,7 @@ final class DemoWriter {
     let encounter: BulkStatement
     let note: BulkStatement
 
-    init(_ db: Database) throws {
+    init(_ db: SQLiteConnection) throws {
         patient = try BulkStatement(
             db,
             sql: """

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import CSQLite
+import FoundationEssentials
 
 /// `ward import`: FHIR R4 bundles as Synthea writes them, and bulk-data NDJSON exports, from
 /// files or directories.
@@ -106,8 +106,8 @@ public struct FHIRImporter {
         source: some FHIRSource
     ) throws {
         let bundle = try Self.mapping(file: file, export: export) { try FHIRBundle(reading: source) }
-        // Inside the transaction's closure, errors are mapped before GRDB rethrows them: the
-        // store's `write` would turn any other error into an unnamed database error.
+        // Inside the transaction's closure, errors are mapped before the store sees them: its
+        // `write` would turn any other error into an unnamed database error.
         let counts = try store.importTransaction { target in
             try Self.mapping(file: file, export: export) {
                 var writer = BundleWriter(target: target, bundle: bundle)
@@ -145,10 +145,10 @@ public struct FHIRImporter {
             // PostgreSQL's integrity-constraint class (23…), as SQLite's constraint error below.
             if export { throw StoreError.exportConflict(file: file, constraint: reason) }
             throw StoreError.bundleConflict(file: file, constraint: reason)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
             // After the writer's own checks, a sign of a bug or of a concurrent writer rather than
             // of the bundle; still reported as the bundle's data error, never as raw SQL.
-            let constraint = error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
+            let constraint = error.message
             if export { throw StoreError.exportConflict(file: file, constraint: constraint) }
             throw StoreError.bundleConflict(file: file, constraint: constraint)
         }

@@ -1,6 +1,3 @@
-import Foundation
-import GRDB
-
 /// `find TEXT`: turns what the user typed into FTS5 queries and ranks what they return.
 ///
 /// Ranking, best first:
@@ -43,7 +40,7 @@ public struct PatientSearch {
     let familyAndGiven: (family: String, given: String)?
 
     init(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         var nameText: [Substring] = []
         var born: String?
         var familyAndGiven: (String, String)?
@@ -102,7 +99,7 @@ public struct PatientSearch {
         Set(searchedWords(text)).count
     }
 
-    func run(_ db: Database, limit: Int) throws -> SearchResult {
+    func run(_ db: SQLiteConnection, limit: Int) throws -> SearchResult {
         try run(SQLitePatientRows(db: db, search: self), limit: limit)
     }
 
@@ -245,7 +242,7 @@ public struct PatientSearch {
     }
 
     /// The find row for one MRN (case-insensitive), or nil.
-    static func match(mrn: String, _ db: Database) throws -> PatientMatch? {
+    static func match(mrn: String, _ db: SQLiteConnection) throws -> PatientMatch? {
         try row(mrn: mrn, db)?.1
     }
 
@@ -259,7 +256,7 @@ public struct PatientSearch {
     /// in the range. Not `LIKE`, whose `%` and `_` in a typed prefix would need escaping and whose
     /// index use depends on connection settings. The upper bound sorts after every string that
     /// starts with the prefix and a character below U+10FFFF, which MRNs are made of.
-    static func matches(mrnPrefix prefix: String, limit: Int, _ db: Database) throws -> SearchResult {
+    static func matches(mrnPrefix prefix: String, limit: Int, _ db: SQLiteConnection) throws -> SearchResult {
         let upper = prefix + "\u{10FFFF}"
         var matches: [PatientMatch] = []
         try db.eachRow(
@@ -269,12 +266,10 @@ public struct PatientSearch {
             """,
             [.text(prefix), .text(upper), .integer(Int64(limit))]
         ) { matches.append(Self.match($0)) }
-        let counted =
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT count(*) FROM (SELECT 1 FROM patient WHERE mrn >= ? AND mrn < ? LIMIT ?)"
-                ),
-                arguments: [prefix, upper, countCap + 1]
+        let counted: Int =
+            try db.fetchOne(
+                "SELECT count(*) FROM (SELECT 1 FROM patient WHERE mrn >= ? AND mrn < ? LIMIT ?)",
+                [.text(prefix), .text(upper), .integer(countCap + 1)]
             ) ?? 0
         return SearchResult(
             matches: matches,
@@ -284,7 +279,7 @@ public struct PatientSearch {
     }
 
     /// MRNs are unique (ignoring ASCII case): the first row is the only one.
-    fileprivate static func row(mrn: String, _ db: Database) throws -> (Int64, PatientMatch)? {
+    fileprivate static func row(mrn: String, _ db: SQLiteConnection) throws -> (Int64, PatientMatch)? {
         var found: (Int64, PatientMatch)?
         try db.eachRow(
             "SELECT id, mrn, given, family, birth_date, sex, restricted FROM patient WHERE mrn = ?",
@@ -300,10 +295,10 @@ public struct PatientSearch {
 
     /// The patients matching an FTS5 query, in storage (rowid) order, at most `limit`.
     ///
-    /// Stepped straight from the statement: through GRDB's `Int64.fetchAll` the cursor and its
-    /// generic conversion of each rowid cost as much as SQLite's walk of the index (it reads up
-    /// to 221; Benchmarks/README.md, "Why the hot paths look as they do").
-    fileprivate func rowids(_ db: Database, query: String, limit: Int) throws -> [Int64] {
+    /// Stepped straight from the statement: a cursor and a generic conversion of each rowid
+    /// (GRDB's `Int64.fetchAll`) cost as much as SQLite's walk of the index (it reads up to 221;
+    /// Benchmarks/README.md, "Why the hot paths look as they do").
+    fileprivate func rowids(_ db: SQLiteConnection, query: String, limit: Int) throws -> [Int64] {
         var ids: [Int64] = []
         ids.reserveCapacity(limit)
         try db.eachRow(
@@ -461,7 +456,7 @@ protocol PatientRowSource {
 
 /// The embedded store's rows: the FTS5 index for names, one cached statement per row.
 private struct SQLitePatientRows: PatientRowSource {
-    let db: Database
+    let db: SQLiteConnection
     let search: PatientSearch
 
     func match(mrn: String) throws -> (Int64, PatientMatch)? { try PatientSearch.row(mrn: mrn, db) }
@@ -474,7 +469,8 @@ private struct SQLitePatientRows: PatientRowSource {
     }
 
     /// All the candidates' rows with one statement: a `find` reads up to 40, and a statement per
-    /// row cost more in GRDB's cursor, arguments and row set-up than in SQLite; they are stepped straight from it (`eachRow`), without GRDB's `Row`. The ids go in as one JSON array (`json_each`), so one cached statement
+    /// row cost more in its set-up than in SQLite; they are stepped straight from it
+    /// (`eachRow`). The ids go in as one JSON array (`json_each`), so one cached statement
     /// serves every count; the answer keeps `ids`' order, as the row-by-row reads did. A join
     /// walked from the list, each id a rowid lookup, rather than `id IN (SELECT …)`: the `IN`
     /// built a temporary b-tree of the ids for every search, with its own 87 KB page cache.

@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 import PostgresNIO
 
 /// Rows in PostgreSQL's COPY text format, built straight from SQLite's column bytes.

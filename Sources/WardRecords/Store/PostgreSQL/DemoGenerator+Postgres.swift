@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 extension DemoGenerator {
     /// The staging file's name in the home: the demo written as SQLite, then copied.
@@ -22,21 +21,19 @@ extension DemoGenerator {
         if try store.patientCount() > 0 {
             throw StoreError.databaseHasRecords(server: store.link.server)
         }
-        let path = (directory as NSString).appendingPathComponent(Self.stagingFileName)
+        let path = SQLiteRecordStore.path(in: directory, named: Self.stagingFileName)
         let remove = {
             for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         remove()
         defer { remove() }
         try write(path: path, indexed: false, progress: making)
-        var configuration = Configuration()
-        configuration.readonly = true
+        var options = SQLiteConnection.Options()
+        options.readonly = true
         do {
-            let staging = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? staging.close() }
-            try staging.inDatabase { db in
-                try PostgresBulkLoad(link: store.link, staging: db).run(progress: copying)
-            }
+            let staging = try SQLiteConnection(path: path, options: options)
+            defer { staging.close() }
+            try PostgresBulkLoad(link: store.link, staging: staging).run(progress: copying)
         } catch let error as StoreError {
             throw error
         } catch {

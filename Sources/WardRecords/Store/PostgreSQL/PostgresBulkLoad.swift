@@ -1,6 +1,5 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import CSQLite
+import FoundationEssentials
 import PostgresNIO
 
 /// Moves every row of a staging SQLite records file into an empty PostgreSQL records database,
@@ -24,7 +23,7 @@ import PostgresNIO
 struct PostgresBulkLoad {
     let link: PostgresLink
     /// The staging file, opened read-only.
-    let staging: Database
+    let staging: SQLiteConnection
 
     /// The tables copied, in an order that satisfies their references.
     static let tables = [
@@ -39,10 +38,11 @@ struct PostgresBulkLoad {
     func run(progress: (Int, Int) -> Void) throws {
         var present: [(table: String, columns: [String], rows: Int)] = []
         for table in Self.tables {
-            let columns = try String.fetchAll(staging, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
-                .filter { !(table == "patient" && $0 == "name_words") }  // SQLite's form of it; filled below
-            guard !columns.isEmpty else { continue }  // a table the staging file's schema does not have yet
-            present.append((table, columns, try Int.fetchOne(staging, sql: "SELECT count(*) FROM \(table)") ?? 0))
+            let columns: [String] = try staging.fetchAll("SELECT name FROM pragma_table_info(?)", [.text(table)])
+            // `name_words` is SQLite's form of it; filled below.
+            let copied = columns.filter { !(table == "patient" && $0 == "name_words") }
+            guard !copied.isEmpty else { continue }  // a table the staging file's schema does not have yet
+            present.append((table, copied, try staging.fetchOne("SELECT count(*) FROM \(table)") ?? 0))
         }
         let patients = present.first { $0.table == "patient" }?.rows ?? 0
         let total = present.map(\.rows).reduce(0, +) + patients
@@ -77,9 +77,11 @@ struct PostgresBulkLoad {
             for index in searchIndexes {
                 try link.query(PostgresQuery(unsafeSQL: index), upTo: Self.finishing)
             }
-            for row in try Row.fetchAll(staging, sql: "SELECT key, value FROM meta") {
-                let key: String = row[0]
-                let value: String = row[1]
+            var meta: [(key: String, value: String)] = []
+            try staging.eachRow("SELECT key, value FROM meta", [] as [SQLiteValue]) {
+                meta.append(($0.text(0), $0.text(1)))
+            }
+            for (key, value) in meta {
                 try link.query(
                     """
                     INSERT INTO meta (key, value) VALUES (\(key), \(value))
@@ -210,9 +212,9 @@ struct PostgresBulkLoad {
         advanced: (Int) -> Void,
         _ row: (OpaquePointer, inout CopyText) throws -> Void
     ) throws {
-        let statement = try staging.makeStatement(sql: sql)
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
+        let statement = try staging.prepare(sql)
+        let handle = statement.handle
+        defer { sqlite3_reset(statement.handle) }  // and keeps the statement alive until here
         try withoutActuallyEscaping(row) { row in
             try withoutActuallyEscaping(advanced) { advanced in
                 try link.copy(into: target.table, columns: target.columns, finishing: Self.finishing) { send in

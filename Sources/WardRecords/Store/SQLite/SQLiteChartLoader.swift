@@ -1,18 +1,16 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// Reads one patient's chart, section by section, each through an index on `patient_id`.
 ///
 /// Statements are cached on the connection, so opening charts one after another prepares
 /// nothing; closing the connection on lock drops them with it.
 struct SQLiteChartLoader {
-    let db: Database
+    let db: SQLiteConnection
 
-    init(_ db: Database) { self.db = db }
+    init(_ db: SQLiteConnection) { self.db = db }
 
     func load(mrn: String, contents: ChartContents) throws -> LoadedChart {
-        // Stepped straight from its statement, as the sections are: GRDB's `Row.fetchOne` cost
-        // more than SQLite's lookup.
+        // Stepped straight from its statement, as the sections are.
         var found: (id: Int64, patient: Patient)?
         try db.eachRow(
             """
@@ -204,8 +202,8 @@ struct SQLiteChartLoader {
         try rows(sql, [ids.lowerBound, ids.upperBound], make)
     }
 
-    /// A section's rows, read straight from the statement (`StatementRow`): a `Row` cursor per
-    /// section cost more than SQLite's work for most of them.
+    /// A section's rows, read straight from the statement (`StatementRow`): anything set up per
+    /// row or per section cost more than SQLite's work for most of them.
     private func rows<T>(_ sql: String, _ arguments: [Int64], _ make: (StatementRow) -> T) throws -> [T] {
         var result: [T] = []
         try db.eachRow(sql, arguments) { result.append(make($0)) }

@@ -1,149 +1,118 @@
-import Foundation
-import GRDB
-
 /// `BundleWriter`'s statements on the embedded store, inside the caller's write transaction.
 ///
-/// Text goes through `storable(_:)` and `CAST(? AS TEXT)`: GRDB binds a Swift string as a C
-/// string, which SQLite cuts at the first U+0000 (a name `"nul\u0000byte"` was stored as `nul`).
+/// Text is bound with its length (`SQLiteValue.text`), so a name holding U+0000 is stored whole.
 final class SQLiteImportTarget: ImportTarget {
-    let db: Database
-    /// Each table's INSERT, made once: GRDB caches the prepared statement by its text.
+    let db: SQLiteConnection
+    /// Each table's INSERT, made once: the connection caches the prepared statement by its text.
     private var inserts: [ImportRow.Table: String] = [:]
 
-    init(db: Database) {
+    init(db: SQLiteConnection) {
         self.db = db
     }
 
     func patient(mrn: String) throws -> (id: Int64, fhirID: String?)? {
         // `mrn` is unique without case (COLLATE NOCASE): at most one row.
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, fhir_id FROM patient WHERE mrn = ?"),
-                arguments: [mrn]
-            )
-        else { return nil }
-        return (row[0], row[1])
+        var found: (id: Int64, fhirID: String?)?
+        try db.eachRow("SELECT id, fhir_id FROM patient WHERE mrn = ?", [.text(mrn)]) { row in
+            if found == nil { found = (row.int64(0), row.optionalText(1)) }
+        }
+        return found
     }
 
     func mrn(fhirID: String) throws -> String? {
-        try String.fetchOne(
-            db.cachedStatement(sql: "SELECT mrn FROM patient WHERE fhir_id = ? ORDER BY id LIMIT 1"),
-            arguments: [fhirID]
-        )
+        try db.fetchOne("SELECT mrn FROM patient WHERE fhir_id = ? ORDER BY id LIMIT 1", [.text(fhirID)])
     }
 
     func patientID(fhirID: String) throws -> Int64? {
-        try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM patient WHERE fhir_id = ? ORDER BY id LIMIT 1"),
-            arguments: [fhirID]
-        )
+        try db.fetchOne("SELECT id FROM patient WHERE fhir_id = ? ORDER BY id LIMIT 1", [.text(fhirID)])
     }
 
     func insert(_ imported: FHIRBundle.ImportedPatient) throws -> Int64 {
         try db.execute(
-            sql: """
-                INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted, name_words)
-                VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT),
-                    CAST(? AS TEXT), ?, ?)
-                """,
-            arguments: Self.values(imported)
+            """
+            INSERT INTO patient (mrn, fhir_id, given, family, birth_date, sex, phone, address, restricted, name_words)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            Self.values(imported)
         )
         return db.lastInsertedRowID
     }
 
     func refresh(_ id: Int64, with imported: FHIRBundle.ImportedPatient) throws {
         try db.execute(
-            sql: """
-                UPDATE patient SET mrn = ?, fhir_id = ?, given = CAST(? AS TEXT), family = CAST(? AS TEXT),
-                    birth_date = CAST(? AS TEXT), sex = ?, phone = CAST(? AS TEXT), address = CAST(? AS TEXT),
-                    restricted = ?, name_words = ?
-                WHERE id = ?
-                """,
-            arguments: Self.values(imported) + [id]
+            """
+            UPDATE patient SET mrn = ?, fhir_id = ?, given = ?, family = ?, birth_date = ?, sex = ?, phone = ?,
+                address = ?, restricted = ?, name_words = ?
+            WHERE id = ?
+            """,
+            Self.values(imported) + [.integer(id)]
         )
         for table in RecordsLayout.importedTables {
-            try db.execute(sql: "DELETE FROM \(table) WHERE patient_id = ?", arguments: [id])
+            try db.execute("DELETE FROM \(table) WHERE patient_id = ?", [.integer(id)])
         }
         let observations = RecordsLayout.observationIDs(patient: id)
         try db.execute(
-            sql: "DELETE FROM observation WHERE id BETWEEN ? AND ?",
-            arguments: [observations.lowerBound, observations.upperBound]
+            "DELETE FROM observation WHERE id BETWEEN ? AND ?",
+            [.integer(observations.lowerBound), .integer(observations.upperBound)]
         )
     }
 
-    private static func values(_ imported: FHIRBundle.ImportedPatient) -> StatementArguments {
+    private static func values(_ imported: FHIRBundle.ImportedPatient) -> [SQLiteValue] {
         let patient = imported.patient
         return [
-            patient.mrn, imported.fhirID, storable(patient.given), storable(patient.family),
-            storable(patient.birthDate), patient.sex.rawValue, storable(patient.phone), storable(patient.address),
-            patient.restricted, NameWords.column(given: patient.given, family: patient.family),
+            .text(patient.mrn), .optional(imported.fhirID), .text(patient.given), .text(patient.family),
+            .text(patient.birthDate), .text(patient.sex.rawValue), .text(patient.phone), .text(patient.address),
+            .bool(patient.restricted), .text(NameWords.column(given: patient.given, family: patient.family)),
         ]
     }
 
     func lastObservationID(in range: ClosedRange<Int64>) throws -> Int64? {
-        try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT max(id) FROM observation WHERE id BETWEEN ? AND ?"),
-            arguments: [range.lowerBound, range.upperBound]
+        try db.fetchOne(
+            "SELECT max(id) FROM observation WHERE id BETWEEN ? AND ?",
+            [.integer(range.lowerBound), .integer(range.upperBound)]
         )
     }
 
     func codeID(_ observation: Observation) throws -> Int64 {
-        let arguments: StatementArguments = [
-            storable(observation.code), storable(observation.display), storable(observation.unit),
-            observation.category.rawValue,
+        let arguments: [SQLiteValue] = [
+            .text(observation.code), .text(observation.display), .text(observation.unit),
+            .text(observation.category.rawValue),
         ]
         try db.execute(
-            sql: """
-                INSERT INTO observation_code (code, display, unit, category, system)
-                VALUES (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ?, CAST(? AS TEXT))
-                ON CONFLICT (code, display, unit, category) DO NOTHING
-                """,
-            arguments: arguments + [storable(observation.system)]
+            """
+            INSERT INTO observation_code (code, display, unit, category, system) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (code, display, unit, category) DO NOTHING
+            """,
+            arguments + [.text(observation.system)]
         )
-        return try Int64.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT id FROM observation_code
-                    WHERE code = CAST(? AS TEXT) AND display = CAST(? AS TEXT) AND unit = CAST(? AS TEXT)
-                        AND category = ?
-                    """
-            ),
-            arguments: arguments
+        return try db.fetchOne(
+            "SELECT id FROM observation_code WHERE code = ? AND display = ? AND unit = ? AND category = ?",
+            arguments
         )!
     }
 
     func add(_ row: ImportRow) throws {
         let sql = inserts[row.table] ?? Self.insert(row)
         inserts[row.table] = sql
-        var arguments = StatementArguments()
+        var arguments: [SQLiteValue] = []
+        arguments.reserveCapacity(row.values.count)
         for value in row.values {
             switch value {
-            case .text(let text): arguments += [storable(text)]
-            case .optionalText(let text): arguments += [text.map(storable)]
-            case .integer(let number): arguments += [number]
-            case .real(let number): arguments += [number]
+            case .text(let text): arguments.append(.text(text))
+            case .optionalText(let text): arguments.append(.optional(text))
+            case .integer(let number): arguments.append(.optional(number))
+            case .real(let number): arguments.append(number.map { .real($0) } ?? .null)
             }
         }
-        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        try db.statement(sql).run(arguments)
     }
 
     func finish() throws {}
 
-    /// `INSERT INTO table (columns) VALUES (…)`, text cast from a blob when it holds U+0000.
+    /// `INSERT INTO table (columns) VALUES (?, …)`.
     private static func insert(_ row: ImportRow) -> String {
         let columns = row.table.columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let values = row.values.map { value in
-            switch value {
-            case .text, .optionalText: "CAST(? AS TEXT)"
-            case .integer, .real: "?"
-            }
-        }
-        return "INSERT INTO \(row.table.name) (\(columns)) VALUES (\(values.joined(separator: ", ")))"
+        let values = Array(repeating: "?", count: row.values.count).joined(separator: ", ")
+        return "INSERT INTO \(row.table.name) (\(columns)) VALUES (\(values))"
     }
-}
-
-/// `text` as a value SQLite stores whole: a string, or, when it holds U+0000, its UTF-8 bytes as
-/// a blob that the statement casts back to TEXT (`CAST(? AS TEXT)` keeps every byte).
-func storable(_ text: String) -> DatabaseValue {
-    text.utf8.contains(0) ? Data(text.utf8).databaseValue : text.databaseValue
 }

@@ -1,4 +1,3 @@
-import GRDB
 import WardCore
 
 extension SQLiteRecordStore {
@@ -15,17 +14,17 @@ extension SQLiteRecordStore {
     public static func migrateSchema(home: WardHome, force: Bool = false) throws -> SchemaMigration {
         let path = home.recordsPath
         try checkFiles(path)
-        let queue: DatabaseQueue
+        let database: SQLiteConnection
         do {
-            queue = try DatabaseQueue(path: path, configuration: defaultConfiguration)
+            database = try SQLiteConnection(path: path)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: reason(error))
         }
-        defer { try? queue.close() }
+        defer { database.close() }
         let migrator = SQLiteSchema.migrator
         do {
-            let (superseded, applied) = try queue.read { db in
-                (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db))
+            let (superseded, applied) = try database.transaction(.deferred) {
+                (try migrator.hasBeenSuperseded(database), try migrator.appliedIdentifiers(database))
             }
             if superseded { throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward") }
             let pending = migrator.migrations.filter { !applied.contains($0) }
@@ -38,7 +37,7 @@ extension SQLiteRecordStore {
                     clients: Set(sessions.map { Sanitizer.line($0.peer ?? $0.tty ?? "no terminal") }).sorted()
                 )
             }
-            try migrator.migrate(queue)
+            try migrator.migrate(database)
             return SchemaMigration(version: migrator.migrations.count, applied: pending)
         } catch let error as StoreError {
             throw error

@@ -1,12 +1,11 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WardCore
 
-/// The embedded records store: one SQLite file in the Ward home, through GRDB.
+/// The embedded records store: one SQLite file in the Ward home, through `SQLiteConnection`.
 ///
-/// One connection (`DatabaseQueue`) because the shell is single-threaded and a lock must be able
+/// One connection because the shell is single-threaded and a lock must be able
 /// to drop every page of patient data at once by closing it. The rollback journal rather than
 /// WAL: closing a WAL database checkpoints, which is I/O the lock must not wait on.
 public final class SQLiteRecordStore: RecordStore {
@@ -15,8 +14,8 @@ public final class SQLiteRecordStore: RecordStore {
 
     /// The records file.
     public let path: String
-    private var queue: DatabaseQueue? {
-        didSet { interruptTarget.queue.withLock { $0 = queue } }
+    private var database: SQLiteConnection? {
+        didSet { interruptTarget.interrupter.withLock { $0 = database?.interrupter } }
     }
     /// The connection as the watchdog's thread sees it, and its place in `CommandInterruption`.
     private let interruptTarget = InterruptTarget()
@@ -25,24 +24,30 @@ public final class SQLiteRecordStore: RecordStore {
     /// Opens (creating if needed, 0600) the records file of the home `directory` and brings its
     /// schema up to date.
     public convenience init(home directory: String) throws {
-        try self.init(path: (directory as NSString).appendingPathComponent(Self.fileName))
+        try self.init(path: Self.path(in: directory, named: Self.fileName))
     }
 
     /// Opens (creating if needed, 0600) the records file at `path` and brings its schema up to date.
     public init(path: String) throws {
         self.path = path
-        queue = try Self.open(path)
-        interruptTarget.queue.withLock { [queue] in $0 = queue }  // observers do not run in init
+        database = try Self.open(path)
+        // `database`'s observer does not run in init.
+        interruptTarget.interrupter.withLock { [interrupter = database?.interrupter] in $0 = interrupter }
         interruption = CommandInterruption.register { [interruptTarget] in interruptTarget.interrupt() }
     }
 
     public func interrupt() { interruptTarget.interrupt() }
 
-    /// The open connection behind a lock, for `interrupt()` from any thread.
+    /// The open connection's interrupter behind a lock, for `interrupt()` from any thread.
     private final class InterruptTarget: Sendable {
-        let queue = Mutex<DatabaseQueue?>(nil)
+        let interrupter = Mutex<SQLiteConnection.Interrupter?>(nil)
 
-        func interrupt() { queue.withLock { $0?.interrupt() } }
+        func interrupt() { interrupter.withLock { $0?.interrupt() } }
+    }
+
+    /// `name` in `directory`.
+    static func path(in directory: String, named name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     deinit { close() }
@@ -54,38 +59,34 @@ public final class SQLiteRecordStore: RecordStore {
     /// `target` stops the migrations after that one (the demo generator loads bare tables).
     static func open(
         _ path: String,
-        configuration: Configuration = defaultConfiguration,
+        options: SQLiteConnection.Options = SQLiteConnection.Options(),
         upTo target: String? = nil
-    ) throws -> DatabaseQueue {
+    ) throws -> SQLiteConnection {
         try checkFiles(path)
-        let queue: DatabaseQueue
+        let database: SQLiteConnection
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            database = try SQLiteConnection(path: path, options: options)
         } catch {
             throw StoreError.cannotOpen(path: path, reason: Self.reason(error))
         }
         do {
             let migrator = SQLiteSchema.migrator
-            if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
+            if try migrator.hasBeenSuperseded(database) {
                 throw StoreError.migrationFailed(path: path, reason: "it was written by a newer Ward")
             }
-            if let target {
-                try migrator.migrate(queue, upTo: target)
-            } else {
-                try migrator.migrate(queue)
-            }
+            try migrator.migrate(database, upTo: target)
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError.migrationFailed(path: path, reason: Self.reason(error))
         }
-        return queue
+        return database
     }
 
     /// Creates the records file 0600 when missing, then checks it and any journal beside it
     /// (`-journal`, `-wal`, `-shm`): the owner's alone, a regular file, not a symbolic link.
     ///
-    /// GRDB opens by path, so the check is made here, on a descriptor opened `O_NOFOLLOW`, just
+    /// SQLite opens by path, so the check is made here, on a descriptor opened `O_NOFOLLOW`, just
     /// before; the home around it is 0700, so no one else can swap the file in between.
     /// - Throws: `FileSecurityError` (exit 78 with the `chmod` that fixes it; 74 when the system
     ///   call itself failed).
@@ -95,74 +96,53 @@ public final class SQLiteRecordStore: RecordStore {
         for journal in ["-journal", "-wal", "-shm"] { try FileSecurity.checkIfPresent(atPath: path + journal) }
     }
 
-    static var defaultConfiguration: Configuration {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)  // another Ward session may be writing a note
-        configuration.label = "ward.records"
-        return configuration
-    }
-
     public func releaseMemory() {
-        queue?.releaseMemory()
+        database?.releaseMemory()
     }
 
     public func close() {
-        guard let queue else { return }
-        self.queue = nil
-        // On failure (a statement still alive) the queue's deinit closes with sqlite3_close_v2,
-        // which frees the connection once the last statement goes.
-        try? queue.close()
+        guard let database else { return }
+        self.database = nil
+        database.close()
     }
 
     public func reopen() throws {
-        guard queue == nil else { return }
-        queue = try Self.open(path)
+        guard database == nil else { return }
+        database = try Self.open(path)
     }
 
-    private func connection() throws -> DatabaseQueue {
-        guard let queue else { throw StoreError.closed }
-        return queue
+    private func connection() throws -> SQLiteConnection {
+        guard let database else { throw StoreError.closed }
+        return database
     }
 
-    /// Runs a read in one deferred transaction, turning GRDB's errors into `StoreError` (whose
+    /// Runs a read in one deferred transaction, turning SQLite's errors into `StoreError` (whose
     /// text carries no values).
     ///
-    /// Not `DatabaseQueue.read`: it sets `PRAGMA query_only` on before the body and off after it,
-    /// and SQLite expires every prepared statement on the connection when a flag pragma runs, so
-    /// each cached statement (the search's, the chart loader's) was compiled again on its next
-    /// step: over a million patients, a third of a two-word `find` and more than half of an
-    /// `open`. Every statement a read runs is one of this module's own SELECTs, so the guard
-    /// `query_only` adds is not worth compiling each of them again on every read.
-    ///
-    /// Nor `Database.inTransaction`: it compiles `BEGIN` and `COMMIT` again on every call (a
-    /// fifth of an `open`'s store time: Benchmarks/README.md); here both are cached
-    /// statements, compiled once per connection.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try connection().inDatabase { db in
-                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-                let result: T
-                do {
-                    result = try body(db)
-                } catch {
-                    try? db.rollback()
-                    throw error
-                }
-                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-                return result
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.database(reason: Self.reason(error))
-        }
+    /// No `PRAGMA query_only` around it, as GRDB's `read` set: SQLite expires every prepared
+    /// statement on the connection when a flag pragma runs, so each cached statement (the
+    /// search's, the chart loader's) was compiled again on its next step: over a million
+    /// patients, a third of a two-word `find` and more than half of an `open`. Every statement a
+    /// read runs is one of this module's own SELECTs.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try mappingErrors { db in try db.transaction(.deferred) { try body(db) } }
     }
 
     /// Runs a read of one statement in autocommit: SQLite wraps the statement in its own read
     /// transaction, so a transaction around it only adds a `BEGIN` and a `COMMIT`.
-    func readOne<T>(_ body: (Database) throws -> T) throws -> T {
+    func readOne<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try mappingErrors(body)
+    }
+
+    /// Runs a write in one immediate transaction: it takes the write lock before it reads, so it
+    /// never fails halfway because another session began writing meanwhile.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try mappingErrors { db in try db.transaction(.immediate) { try body(db) } }
+    }
+
+    private func mappingErrors<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
-            return try connection().inDatabase(body)
+            return try body(connection())
         } catch let error as StoreError {
             throw error
         } catch {
@@ -170,21 +150,9 @@ public final class SQLiteRecordStore: RecordStore {
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try connection().write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.database(reason: Self.reason(error))
-        }
-    }
-
-    /// An error's reason without the SQL or its arguments, which GRDB's descriptions may include.
+    /// An error's reason: SQLite's message, which names no value.
     static func reason(_ error: Error) -> String {
-        if let error = error as? DatabaseError {
-            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
-        }
+        if let error = error as? SQLiteError { return error.message }
         return "\(type(of: error))"
     }
 
@@ -212,20 +180,19 @@ public final class SQLiteRecordStore: RecordStore {
     public func addNote(mrn: String, author: String, text: String, at time: Date, corrects: Int64?) throws -> Note {
         let seconds = Int64(time.timeIntervalSince1970.rounded(.down))
         return try write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM patient WHERE mrn = ?", arguments: [mrn]) else {
+            guard let id: Int64 = try db.fetchOne("SELECT id FROM patient WHERE mrn = ?", [.text(mrn)]) else {
                 throw StoreError.noSuchPatient
             }
             if let corrects {
-                let found = try Bool.fetchOne(
-                    db,
-                    sql: "SELECT EXISTS (SELECT 1 FROM note WHERE id = ? AND patient_id = ?)",
-                    arguments: [corrects, id]
+                let found: Bool? = try db.fetchOne(
+                    "SELECT EXISTS (SELECT 1 FROM note WHERE id = ? AND patient_id = ?)",
+                    [.integer(corrects), .integer(id)]
                 )
                 guard found == true else { throw StoreError.noSuchNote }
             }
             try db.execute(
-                sql: "INSERT INTO note (patient_id, author, time, text, corrects) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, author, seconds, text, corrects]
+                "INSERT INTO note (patient_id, author, time, text, corrects) VALUES (?, ?, ?, ?, ?)",
+                [.integer(id), .text(author), .integer(seconds), .text(text), .optional(corrects)]
             )
             return Note(
                 author: author,
@@ -241,17 +208,19 @@ public final class SQLiteRecordStore: RecordStore {
     /// where `COUNT(*)` read the whole MRN index, tens of milliseconds at a million patients.
     public func patientCount() throws -> Int {
         try read { db in
-            try Int.fetchOne(
-                db,
-                sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?",
-                arguments: [SQLiteSchema.patientCountKey]
-            ) ?? 0
+            try db.fetchOne(
+                "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?",
+                [.text(SQLiteSchema.patientCountKey)]
+            )
+                ?? 0
         }
     }
 
     public func demoMarker() throws -> DemoMarker? {
         try read { db in
-            DemoMarker(meta: try Row.fetchAll(db, sql: DemoMarker.metaQuery).map { ($0[0], $0[1]) })
+            var meta: [(String, String)] = []
+            try db.eachRow(DemoMarker.metaQuery, [] as [SQLiteValue]) { meta.append(($0.text(0), $0.text(1))) }
+            return DemoMarker(meta: meta)
         }
     }
 }
