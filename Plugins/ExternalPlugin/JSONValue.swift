@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A message Ward sends a plugin, built from literals and the site file's values rather than
 /// from `[String: Any]`, so that the compiler checks what goes on the wire. Foundation's
@@ -46,9 +46,10 @@ enum JSONValue: Encodable, Equatable, Sendable, ExpressibleByStringLiteral, Expr
         guard let data = try? Self.encoder.encode(self) else { return nil }
         // JSON lets U+2028 and U+2029 stand raw inside strings, but Python's `splitlines()` and
         // older JavaScript end a line at them. Outside strings they cannot occur, so this only escapes.
-        return String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "\u{2028}", with: "\\u2028", options: .literal)
-            .replacingOccurrences(of: "\u{2029}", with: "\\u2029", options: .literal)
+        let scalars = String(decoding: data, as: UTF8.self).unicodeScalars
+            .replacing("\u{2028}".unicodeScalars, with: "\\u2028".unicodeScalars)
+            .replacing("\u{2029}".unicodeScalars, with: "\\u2029".unicodeScalars)
+        return String(scalars)
     }
 }
 

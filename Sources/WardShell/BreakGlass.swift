@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The reason a user gave to open a restricted chart ("breaking the glass").
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 import WardRecords
 
@@ -83,7 +83,7 @@ enum ChartFormat {
 
     /// `72`, `5.4`: a number as a clinician reads it, four significant digits at most.
     static func value(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(format: "%.4g", number)
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : PrintfNumber.format("%.4g", number)
     }
 
     /// A UCUM unit as people write it, where they write it otherwise (`Cel` is °C, `mm[Hg]`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardRecords
 
 /// Each chart row as typed JSON writes it (`TableValue`): the keys of the text's columns, with

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// What a lock keeps of the session's context (the open charts' MRNs, for the records shell):
 /// AES-256-GCM under a `ResumeKey`, so that while the session is locked nothing readable of it

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WardCore
 
 /// One synthetic patient: demographics, then a history of visits with what each one recorded.
@@ -241,11 +242,11 @@ struct DemoHistory {
         }
 
         if kind == "IMP" || rng.chance(0.1) {
-            let topic = reason.isEmpty ? "a routine check-up" : reason.replacingOccurrences(of: " (disorder)", with: "")
+            let topic = reason.isEmpty ? "a routine check-up" : reason.replacing(" (disorder)", with: "")
             w.note.bind(id)
             w.note.bind(rng.pick(Self.authors))
             w.note.bind(time + length)
-            w.note.bind(rng.pick(DemoCatalog.notes).replacingOccurrences(of: "%@", with: topic))
+            w.note.bind(rng.pick(DemoCatalog.notes).replacing("%@", with: topic))
             try w.note.run()
         }
     }

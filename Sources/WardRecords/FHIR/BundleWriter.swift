@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes one bundle, entry by entry, inside the caller's transaction, through an
 /// `ImportTarget` (the embedded store or the shared database).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WardCore
 
 /// One FHIR R4 bundle, or one bulk-data NDJSON export (`FHIRSource`), read as a stream in two
 /// passes over its bytes, one entry at a time.
@@ -541,7 +542,7 @@ struct FHIRBundle {
             $0 >= 0 && $0 < 1e15 ? Int($0) : nil
         }
         let size = written ?? data.map(Self.decodedSize)
-        let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let mediaType = type.split(separator: ";").first.map { $0.trimming(.whitespace) } ?? ""
         // Data that is not base64 is described like any other attachment: the report still imports.
         if mediaType.lowercased() == "text/plain", let data {
             // 4 base64 characters make 3 bytes: decode whole quanta only, and at most the limit.

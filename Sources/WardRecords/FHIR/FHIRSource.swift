@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Where an import's resources come from: a bundle's `entry` array, or the lines of a bulk-data

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WardCore
 
 /// One input `ward import` reads whole, in one transaction: all of it is imported or none.
 public enum ImportInput: Equatable, Sendable {
@@ -18,12 +19,12 @@ public enum ImportInput: Equatable, Sendable {
         var named: [String] = []
         let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 failures.append(.unreadable(path: path))
                 continue
             }
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 // A FIFO, a device or a socket (or a link to one) is refused before anything is read.
                 guard ImportFile.isRegular(path) else {
                     failures.append(.notRegularFile(path: path))
@@ -32,14 +33,14 @@ public enum ImportInput: Equatable, Sendable {
                 if isNDJSON(path) { named.append(path) } else { inputs.append(.bundle(path)) }
                 continue
             }
-            guard let walker = manager.enumerator(atPath: path) else {
+            guard let relatives = try? manager.subpathsOfDirectory(atPath: path) else {
                 failures.append(.unreadable(path: path))
                 continue
             }
             var bundles: [String] = []
             var lines: [String] = []
-            while let relative = walker.nextObject() as? String {
-                let file = (path as NSString).appendingPathComponent(relative)
+            for relative in relatives {
+                let file = PathJoin.appending(relative, to: path)
                 if relative.lowercased().hasSuffix(".json") { bundles.append(file) }
                 if isNDJSON(relative) { lines.append(file) }
             }

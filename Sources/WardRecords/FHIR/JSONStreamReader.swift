@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A JSON parser that reads its input in 1 MiB chunks and builds one value at a time.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An allergy or intolerance (FHIR AllergyIntolerance).
 public struct Allergy: Sendable, Equatable {

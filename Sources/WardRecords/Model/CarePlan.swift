@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A plan of care (FHIR CarePlan): what it is for, what it asks for, and for how long.
 public struct CarePlan: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A report on a set of results (FHIR DiagnosticReport): a lab panel, an imaging study.
 public struct DiagnosticReport: Sendable, Equatable {

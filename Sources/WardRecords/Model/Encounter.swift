@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A visit (FHIR Encounter).
 public struct Encounter: Sendable, Equatable {

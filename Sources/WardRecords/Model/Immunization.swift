@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A vaccine given (FHIR Immunization).
 public struct Immunization: Sendable, Equatable {

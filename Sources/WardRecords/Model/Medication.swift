@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A medication order (FHIR MedicationRequest).
 public struct Medication: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A clinical note written in Ward: signed by its author's user name and timed by the store.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A vital sign, lab result or other measurement (FHIR Observation, one row per component).
 public struct Observation: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One patient's demographics: the part of a chart a clerk may see.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A problem-list entry (FHIR Condition).
 public struct Problem: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A procedure performed (FHIR Procedure).
 public struct Procedure: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// A FHIR `date` without a time (`2020-05-13`), as the store keeps it: the first instant of that

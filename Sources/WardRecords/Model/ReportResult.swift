@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One result of a report (a DiagnosticReport's `result`): the Observation it refers to, by name,
 /// with its value when the import resolved the reference (`SARS-CoV-2 RNA …`, `Detected`;

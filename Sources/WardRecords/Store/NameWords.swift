@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The words a name is found by, folded so that what a clinician types finds what was imported:
 /// `obrien`, `o'brien` and `o brien` all find O'Brien, `sondergaard` finds Søndergaard.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// The patient records, as the shell sees them.

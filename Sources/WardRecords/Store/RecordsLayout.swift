@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What both stores' tables share, whatever the database: how observations are numbered and
 /// how list and result columns are written.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// The one place that turns the site's `[records]` choice into a backend's objects: the record
@@ -120,7 +120,7 @@ public enum StoreBackend: Sendable {
             return DemoLoader(
                 place: "on \(server)",
                 server: server,
-                stagingFile: (staging.path as NSString).appendingPathComponent(DemoGenerator.stagingFileName),
+                stagingFile: PathJoin.appending(DemoGenerator.stagingFileName, to: staging.path),
                 marker: store.demoMarker,
                 load: { generator, making, copying in
                     try generator.write(into: store, staging: staging.path, making: making, copying: copying)

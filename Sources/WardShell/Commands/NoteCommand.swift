@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 import WardRecords
 
@@ -64,7 +64,7 @@ struct NoteCommand: ShellCommand {
             guard let line else {
                 throw ShellError("the note's end (a line holding only '.') never came; nothing was saved.")
             }
-            guard line.trimmingCharacters(in: .whitespaces) == "." else {
+            guard line.trimming(.whitespace) == "." else {
                 note.size += line.utf8.count + 1
                 guard note.size <= Line.maximumLength else {
                     throw ShellError("the note is longer than 1 MiB; nothing was saved. Split it in two notes.")

@@ -97,7 +97,7 @@ struct OpenCommand: ShellCommand {
         if let reason { return try breakGlass(match.mrn, reason: reason, store, shell) }
         return shell.ask("\(match.mrn) is restricted. Why do you open it? (recorded; empty to cancel) ") {
             [unowned shell] answer in
-            let reason = answer?.trimmingCharacters(in: .whitespaces) ?? ""
+            let reason = answer?.trimming(.whitespace) ?? ""
             guard !reason.isEmpty else {
                 shell.noteAccess(.opened, match.mrn, .denied)
                 throw ShellError(

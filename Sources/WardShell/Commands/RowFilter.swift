@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// What `show SECTION WORD... [--since DAY] [--until DAY]` keeps of a section's rows.
@@ -88,7 +88,7 @@ struct RowFilter: Sendable, Equatable {
     /// Lower case, letters and digits only: `HbA1c`, `hb a1c` and `Hb-A1c` read the same, and
     /// `4548-4` reads as `45484`. Linear in the text.
     static func normalized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter(CharacterSet.alphanumerics.contains)))
+        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter(ScalarClass.alphanumeric.contains)))
     }
 
     /// The day `text` names, which must be a real day of the calendar (`2020-01-01`, not

@@ -1,5 +1,6 @@
 import CWardSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import WardCore
 
 /// What a batch writes: each command's results on standard output, as text, as one JSON object

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// Comma-separated values as RFC 4180 writes them, for `ward --batch --format csv`.
@@ -29,6 +29,8 @@ public enum CSV {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else {
             return value
         }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Every quote scalar is doubled, one with a combining mark after it too: a CSV reader
+        // reads bytes, not characters.
+        return "\"" + String(value.unicodeScalars.replacing("\"".unicodeScalars, with: "\"\"".unicodeScalars)) + "\""
     }
 }

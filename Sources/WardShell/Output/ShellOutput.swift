@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// Where a command's results go: a terminal's text, or one JSON object per batch command.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A cell as JSON writes it (`ward --batch --format json`, the shell's `format json`): typed, so
 /// a script reads a number as a number and a time as a time, not text to parse again.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AuditLog
-import Foundation
+import FoundationEssentials
 import WardCore
 import WardRecords
 import WardShell

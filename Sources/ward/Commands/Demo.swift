@@ -1,6 +1,6 @@
 import ArgumentParser
 import AuditLog
-import Foundation
+import FoundationEssentials
 import Glibc
 import WardCore
 import WardRecords
@@ -152,7 +152,7 @@ final class ProgressLine {
     }
 
     func finish() {
-        let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
+        let seconds = PrintfNumber.format("%.1f", Date().timeIntervalSince(start))
         StandardError.write(terminal ? " done in \(seconds) s.\n" : "\(label): done in \(seconds) s.\n")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PostgresNIO
 
 /// Reads one patient's chart from PostgreSQL, each section in the order `SQLiteChartLoader` reads

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WardCore
 
 /// Where a site's shared records live and how to reach them: `[records]` of the site file
