@@ -140,7 +140,7 @@ public final class PostgresSessionDirectory: SessionDirectory {
         // The loop hears of a lost connection and lists the session again (`takeRequest`). Weak:
         // once this directory is gone its pipe is closed, and the number may be another file's.
         connection.closeFuture.whenComplete { [weak self] _ in self?.wakeLoop() }
-        try link.queries([
+        _ = try link.queries([
             PostgresQuery(unsafeSQL: "LISTEN " + Self.channel(entry.id)),
             "DELETE FROM ward_session WHERE NOT ward_session_is_live(backend_pid, lock_key)",
             """
