@@ -128,6 +128,7 @@ let package = Package(
                 "WardPluginAPI",
                 "WardSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Plugins/AuditLog"
         ),
@@ -135,7 +136,7 @@ let package = Package(
         // Runs a site's own program as an interceptor, speaking JSON Lines (man/ward-site.toml.5).
         .target(
             name: "ExternalPlugin",
-            dependencies: ["WardPluginAPI", "WardSupport"],
+            dependencies: ["WardPluginAPI", "WardSupport", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/ExternalPlugin"
         ),
 
@@ -185,3 +186,12 @@ let package = Package(
         ),
     ]
 )
+
+// Each member a source calls is from a module it imports itself, not one a dependency happens to
+// import: postgres-nio and swift-crypto import the full Foundation, and without this its
+// `range(of:)` or `padding(toLength:withPad:startingAt:)` would be found and linked, ICU with it
+// (scripts/build-release links Ward without Foundation and fails on any such call).
+for target in package.targets
+where [.regular, .executable].contains(target.type) && !(target.path ?? "").hasPrefix("Tests") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,5 +1,6 @@
 import Glibc
 import WardPluginAPI
+import WardSupport
 
 /// The files of a rotated audit log, oldest first (`FILE.N … FILE.1, FILE`), checked as one
 /// chain.

@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import WardPluginAPI
 
 /// Runs a site's own program as an interceptor: Ward sends it each subscribed event as one JSON

@@ -14,8 +14,13 @@ final class TerminalHarness {
     var sttyFile: URL { directory.appendingPathComponent("stty.txt") }
     var exitFile: URL { directory.appendingPathComponent("exit.txt") }
 
-    /// The `ward` binary next to this test bundle (`swift build` puts both in one folder).
+    /// The `ward` binary next to this test bundle (`swift build` puts both in one folder), or the
+    /// one `WARD_TEST_BINARY` names: the release build's (`scripts/build-release`), which links
+    /// no Foundation, is run through the same tests so.
     static let wardPath: String = {
+        if let binary = ProcessInfo.processInfo.environment["WARD_TEST_BINARY"], !binary.isEmpty {
+            return binary
+        }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // The bundle may be a directory (…/wardPackageTests.xctest/…): walk up to find `ward`.

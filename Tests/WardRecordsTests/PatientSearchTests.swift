@@ -99,3 +99,21 @@ private func rankingStore(_ home: TemporaryHome) throws -> SQLiteRecordStore {
     }
     #expect(PatientSearch.tokens("José MUÑOZ-Núñez") == ["jose", "munoz", "nunez"])
 }
+
+@Test func fold_agreesWithFoundationFolding_forLatinGreekAndCyrillic() {
+    // Ward folds without Foundation (its binary does not link it); indexes written before were
+    // folded by Foundation, so every letter of the scripts names are written in folds the same:
+    // alone, after a letter, and each combining mark after a letter.
+    var differing: [String] = []
+    for value in Array(0xC0...0x52F) + Array(0x1E00...0x1FFF) {
+        guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic else { continue }
+        for text in [String(scalar).lowercased(), "a" + String(scalar).lowercased()] {
+            let expected = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            let folded = NameWords.caseFolded(NameWords.withoutDiacritics(text))
+            if Array(folded.unicodeScalars) != Array(expected.unicodeScalars) {
+                differing.append("U+" + String(value, radix: 16, uppercase: true))
+            }
+        }
+    }
+    #expect(differing == [])
+}

@@ -127,7 +127,7 @@ import WardRecords
         #expect(f.shell.answer("half a note") == .readsText("note> "))
         #expect(f.shell.answer(nil) == .failed)
         f.run("note")
-        f.shell.answer("half a note")
+        _ = f.shell.answer("half a note")
         f.shell.wipe()
         f.lines = []
         f.shell.signedOn(user: "alice", role: .clinician)

@@ -8,7 +8,7 @@ enum ArgumentMask {
         var text = Substring(argument)
         var out = ""
         // A URL's user:password@, once per `://`.
-        while let scheme = text.range(of: "://") {
+        while let scheme = text.firstRange(of: "://") {
             out += text[..<scheme.upperBound]
             text = text[scheme.upperBound...]
             let authority = text.prefix { $0 != "/" && $0 != "?" && $0 != "#" }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+@_spi(_Unicode) import Swift
 
 /// The words a name is found by, folded so that what a clinician types finds what was imported:
 /// `obrien`, `o'brien` and `o brien` all find O'Brien, `sondergaard` finds Søndergaard.
@@ -63,7 +63,54 @@ public enum NameWords {
             default: written.append(character)
             }
         }
-        return written.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return caseFolded(withoutDiacritics(written))
+    }
+
+    /// Each mark that follows a letter dropped, and each precomposed letter whose canonical
+    /// decomposition carries one of the combining diacritics (U+0300–U+036F) written without it:
+    /// what Foundation's diacritic-insensitive folding gives, which indexes written before kept.
+    /// A precomposed letter of another script (Devanagari क़, Arabic آ) stays whole, as there.
+    static func withoutDiacritics(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var afterLetter = false
+        for scalar in text.unicodeScalars {
+            // Below U+00C0 nothing decomposes and nothing is a mark.
+            if scalar.value < 0xC0 {
+                kept.append(scalar)
+                afterLetter = true
+                continue
+            }
+            let decomposed = Array(String(scalar)._nfd)
+            if scalar.properties.generalCategory == .nonspacingMark {
+                if !afterLetter { kept += decomposed }
+                continue
+            }
+            if decomposed.count == 1 || decomposed.dropFirst().contains(where: isCombiningDiacritic) {
+                kept += decomposed.filter { !isCombiningDiacritic($0) }
+            } else {
+                kept.append(scalar)
+            }
+            afterLetter = true
+        }
+        return String(kept)
+    }
+
+    /// Full case folding of lower-case text: the letters whose folding differs from their lower
+    /// case (µ → μ, ς → σ, ﬁ → fi) through their upper case.
+    static func caseFolded(_ text: String) -> String {
+        var folded = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.changesWhenCaseFolded {
+                folded += String(scalar).uppercased().lowercased().unicodeScalars
+            } else {
+                folded.append(scalar)
+            }
+        }
+        return String(folded)
+    }
+
+    private static func isCombiningDiacritic(_ scalar: Unicode.Scalar) -> Bool {
+        (0x300...0x36F).contains(scalar.value)
     }
 
     /// Apostrophes as a name writes them: they join, never split.

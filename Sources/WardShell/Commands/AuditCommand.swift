@@ -1,4 +1,5 @@
 import WardCore
+import WardRecords
 
 /// `audit [FILTERS]` and `audit report MRN`: the auditor's questions, answered in the session
 /// they signed on to, without Unix access to the Ward home (HIPAA's accounting of disclosures,

@@ -30,7 +30,8 @@ struct ShowCommand: ShellCommand {
         abstract: "Show a section of the current chart (summary by default).",
         discussion: "SECTIONS:\n"
             + ChartSection.allCases.map { section in
-                "  " + section.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0) + section.help
+                let name = section.rawValue
+                return "  " + name + String(repeating: " ", count: max(0, 15 - name.count)) + section.help
             }.joined(separator: "\n"),
         operand: .words(
             name: "section",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditLog
 import WardCore
 
 extension Ward.User {

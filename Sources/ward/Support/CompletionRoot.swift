@@ -54,6 +54,8 @@ extension String {
     /// The text with the first `target` replaced; unchanged when `target` is not in it.
     fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = firstRange(of: target) else { return self }
-        return replacingCharacters(in: range, with: replacement)
+        var replaced = self
+        replaced.replaceSubrange(range, with: replacement)
+        return replaced
     }
 }

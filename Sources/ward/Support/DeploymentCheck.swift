@@ -1,3 +1,4 @@
+import AuditLog
 import Glibc
 import WardCore
 

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import PostgresNIO
 import Synchronization
+import WardCore
 
 /// One connection to the records server, used synchronously from Ward's loop thread.
 ///

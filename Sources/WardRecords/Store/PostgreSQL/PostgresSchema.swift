@@ -490,7 +490,7 @@ enum PostgresSchema {
 
     /// `name` as an SQL identifier: in double quotes, its own doubled.
     static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 
     /// Throws unless the database holds every migration this Ward has and none it does not:
