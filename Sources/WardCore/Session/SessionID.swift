@@ -6,6 +6,6 @@ public enum SessionID {
     public static func make() -> String {
         var bytes = [UInt8](repeating: 0, count: 8)
         _ = getrandom(&bytes, bytes.count, 0)
-        return bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return Hex.encode(bytes)
     }
 }

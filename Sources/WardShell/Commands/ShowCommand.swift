@@ -28,11 +28,13 @@ struct ShowCommand: ShellCommand {
     static let syntax = CommandSyntax(
         "show",
         abstract: "Show a section of the current chart (summary by default).",
-        discussion: "SECTIONS:\n"
-            + ChartSection.allCases.map { section in
-                let name = section.rawValue
-                return "  " + name + String(repeating: " ", count: max(0, 15 - name.count)) + section.help
-            }.joined(separator: "\n"),
+        // Built with String's own `+=`: the generic `joined(separator:)` was not specialised, and
+        // its first use searches every conformance in the binary, at start (every command's
+        // syntax is read for the audit log's list of names).
+        discussion: ChartSection.allCases.reduce(into: "SECTIONS:") { text, section in
+            let name = section.rawValue
+            text += "\n  " + name + String(repeating: " ", count: max(0, 15 - name.count)) + section.help
+        },
         operand: .words(
             name: "section",
             help: "The section to show (listed above), or a prefix only it starts with; Tab completes it."

@@ -103,7 +103,10 @@ public struct WardHome: Sendable, Equatable {
     private static func makeDirectories(_ path: String) throws(FileSecurityError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
-            prefix += "/" + component
+            // String's own append: the generic one (String + Substring) is not specialised, and
+            // its first use searches every protocol conformance in the binary, at start.
+            prefix += "/"
+            prefix += String(component)
             if mkdir(prefix, 0o700) == 0 {
                 // The umask may have taken bits away; 0700 is what the home promises.
                 _ = chmod(prefix, 0o700)
