@@ -32,9 +32,10 @@ extension StringProtocol {
         range: Range<String.Index>?,
         locale: Locale?
     ) -> Range<String.Index>? {
-        guard options.isEmpty, locale == nil else { unsupported("range(of:) with options or a locale") }
-        let text = String(self)
-        return text[range ?? text.startIndex..<text.endIndex].firstRange(of: String(target))
+        guard options.isEmpty, range == nil, locale == nil else {
+            unsupported("range(of:) with options, a range or a locale")
+        }
+        return firstRange(of: String(target))
     }
 
     /// `StringProtocol.replacingOccurrences(of:with:options:range:)`, with no options or range.
