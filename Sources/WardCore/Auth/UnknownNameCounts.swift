@@ -71,7 +71,7 @@ struct UnknownNameCounts {
     /// The digest that stands for `name` in the file.
     func digest(_ name: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Array(name.utf8), using: SymmetricKey(data: key))
-        return mac.map(Self.format).joined()
+        return Hex.encode(Array(mac))
     }
 
     /// When `name`'s lock ends, nil when it is not locked at `time`.
@@ -103,7 +103,7 @@ struct UnknownNameCounts {
             let kept = entries.sorted { $0.value.lastFailure > $1.value.lastFailure }.prefix(Self.capacity)
             entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
-        var text = Self.header + "\nkey " + key.map(Self.format).joined() + "\n"
+        var text = Self.header + "\nkey " + Hex.encode(key) + "\n"
         for (id, entry) in entries.sorted(by: { $0.key < $1.key }) {
             text +=
                 "\(id)\t\(entry.consecutiveFailures)\t\(entry.lockedUntil.map { String($0) } ?? "-")\t\(entry.lastFailure)\n"
@@ -113,12 +113,6 @@ struct UnknownNameCounts {
         } catch {
             throw .file(error)
         }
-    }
-
-    /// Two hex digits a byte.
-    private static func format(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
     }
 
     private static func bytes(hex: Substring) -> [UInt8]? {
