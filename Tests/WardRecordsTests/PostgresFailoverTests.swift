@@ -39,13 +39,9 @@ import WardCore
         limit: Duration = .seconds(30),
         _ condition: () throws -> Bool
     ) throws {
-        let start = ContinuousClock.now
-        while try !condition() {
-            guard ContinuousClock.now - start < limit else {
-                Issue.record("timed out waiting until \(what)")
-                throw CancellationError()
-            }
-            usleep(20_000)
+        guard try held(within: limit, condition) else {
+            Issue.record("timed out waiting until \(what)")
+            throw CancellationError()
         }
     }
 

@@ -34,12 +34,7 @@ import WardCore
 
     /// Polls `probe` until it holds, up to 5 s: the server drops a lock as its backend exits.
     static func soon(_ probe: () throws -> Bool) throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while try !probe() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(10_000)
-        }
-        return true
+        try held(within: .seconds(5), probe)
     }
 
     @Test func aSessionListedAtOneHost_isSeenAndLockedFromAnother_andUnlistedWithItsConnection() throws {

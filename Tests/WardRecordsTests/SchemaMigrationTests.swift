@@ -79,10 +79,7 @@ import WardCore
         // later, and until then migrate would count it as a session.
         let sessions =
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' AND datname = current_database()"
-        let deadline = ContinuousClock.now + .seconds(5)
-        while try server.psql(sessions, database: database) != "0\n", ContinuousClock.now < deadline {
-            usleep(20_000)
-        }
+        _ = try held(within: .seconds(5)) { try server.psql(sessions, database: database) == "0\n" }
         let upgraded = try PostgresRecordStore.migrateSchema(settings: settings)
         #expect(upgraded.applied == Array(Self.allMigrations.dropFirst()))
         #expect(try PostgresRecordStore(settings: settings).patientCount() == 0)

@@ -26,3 +26,14 @@ extension SQLiteRecordStore {
         }
     }
 }
+
+/// Whether `condition` came to hold within `limit`, asked every 10 ms: what a server does on its
+/// own time (a backend exiting, a lock dropped) is observed, never waited for by the clock.
+func held(within limit: Duration, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while try !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        usleep(10_000)  // the polling interval, not a wait for anything
+    }
+    return true
+}
