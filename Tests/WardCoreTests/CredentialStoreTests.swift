@@ -44,6 +44,26 @@ struct CredentialStoreTests {
         #expect(!a.description.contains(Hex.encode(a.digest)))
     }
 
+    /// The check's scrypt runs for 64 bytes: the first 32 are the digest a 32-byte hash gives (so
+    /// hashes already on disk match), and the right password keeps the other 32 for its session.
+    @Test func aMatch_leavesThePasswordTheRestOfItsScrypt_andAMismatchLeavesNothing() throws {
+        let hash = try PasswordHash(password: Password("same"), parameters: .testing)
+        let wrong = Password("other")
+        let wrongMatched = try hash.matches(wrong)
+        #expect(!wrongMatched && wrong.checkedSecret.isEmpty)
+        let unknown = Password("same")
+        let dummyMatched = try PasswordHash.dummy(parameters: .testing).matches(unknown)
+        #expect(!dummyMatched && unknown.checkedSecret.isEmpty)
+
+        let right = Password("same")
+        let matched = try hash.matches(right)
+        let kept = right.checkedSecret.withBytes { $0 }
+        let whole = try PasswordHash.derive(Password("same"), salt: hash.salt, parameters: .testing, byteCount: 64)
+        #expect(matched)
+        #expect(Array(whole[..<32]) == hash.digest, "the stored digest is the first half")
+        #expect(Array(whole[32...]) == kept && kept != hash.digest)
+    }
+
     @Test func storedHash_keepsItsParameters_afterStandardChanges() throws {
         let scratch = ScratchHome()
         let home = try WardHome.open(option: scratch.path)
@@ -128,7 +148,7 @@ struct CredentialStoreTests {
         let first = try store.signOn(name: "alice", password: Password("pw"), tty: "/dev/pts/3", at: 1_000)
         #expect(
             first
-                == SignOnSummary(user: "alice", role: .clinician, previous: nil, failedAttempts: 0, hashCost: .testing)
+                == SignOnSummary(user: "alice", role: .clinician, previous: nil, failedAttempts: 0)
         )
         #expect(first.lines == ["This is your first sign-on."])
 

@@ -92,19 +92,43 @@ import Testing
         #expect(!r.isSealed && r.open() == .nothing, "brought back once")
     }
 
-    @Test func theKey_costsWhatThePasswordsHashCosts_atSignOnAndAtEveryUnlock() {
-        // A cost no build computes makes no key: which cost was used shows in `holdsKey`.
+    /// A password Ward's hash checked makes its key from that check's scrypt, at sign-on and at
+    /// every unlock; one it did not (PAM's) costs a scrypt at the standard given at start.
+    @Test func aCheckedPassword_makesItsKeyFromTheCheck_andAnUncheckedOneByScrypt() throws {
+        // A cost no build computes makes no key by scrypt: a key held came from the check.
         let unsupported = ScryptParameters(logN: 40, r: 8, p: 1)
         let r = SessionResume(cost: unsupported, logger: Logger(label: "test")) { _, _ in true }
-        r.signedOn(user: "alice", role: .clinician, password: Password("correct horse"), hashCost: .testing)
-        #expect(r.holdsKey, "the hash's cost, not the one for passwords Ward keeps no hash of")
+        let hash = try PasswordHash(password: Password("correct horse"), parameters: .testing)
+        let signOn = Password("correct horse")
+        let signOnMatched = try hash.matches(signOn)
+        r.signedOn(user: "alice", role: .clinician, password: signOn)
+        #expect(signOnMatched && r.holdsKey)
         var context: [UInt8]? = Array("M1".utf8)
         r.lock(sealing: &context)
-        r.unlocked(password: Password("correct horse"))
-        #expect(r.open() == .context(Array("M1".utf8)), "the unlock's key costs the same")
+        let unlock = Password("correct horse")
+        let unlockMatched = try hash.matches(unlock)
+        r.unlocked(password: unlock)
+        #expect(unlockMatched && r.open() == .context(Array("M1".utf8)), "the unlock's check makes the same key")
 
         r.signedOn(user: "bob", role: .clinician, password: Password("bob's"))
         #expect(!r.holdsKey, "a PAM user's key costs the standard given at start")
+    }
+
+    /// The same password under a new hash (reset while the session was locked) gives another
+    /// secret: the seal is forgotten, the unlock is not refused.
+    @Test func theSamePassword_underANewHash_leavesTheSealUnreadable() throws {
+        let r = resume()
+        let before = try PasswordHash(password: Password("correct horse"), parameters: .testing)
+        let after = try PasswordHash(password: Password("correct horse"), parameters: .testing)
+        let signOn = Password("correct horse")
+        _ = try before.matches(signOn)
+        r.signedOn(user: "alice", role: .clinician, password: signOn)
+        var context: [UInt8]? = Array("M1".utf8)
+        r.lock(sealing: &context)
+        let unlock = Password("correct horse")
+        let matched = try after.matches(unlock)
+        r.unlocked(password: unlock)
+        #expect(matched && r.open() == .unreadable)
     }
 
     @Test func resumeOff_keepsNothing() {

@@ -150,8 +150,7 @@ public struct CredentialStore: Sendable {
                 user: user.name,
                 role: user.role,
                 previous: user.lastSignOn,
-                failedAttempts: user.failedAttempts,
-                hashCost: user.passwordHash?.parameters
+                failedAttempts: user.failedAttempts
             )
             user.lastSignOn = SignOnRecord(time: time, tty: tty)
             user.failedAttempts = 0
@@ -335,8 +334,7 @@ public struct CredentialStore: Sendable {
                 user: name,
                 role: users[i].role,
                 previous: users[i].lastSignOn,
-                failedAttempts: users[i].failedAttempts,
-                hashCost: users[i].passwordHash?.parameters
+                failedAttempts: users[i].failedAttempts
             )
             users[i].lastSignOn = SignOnRecord(time: time, tty: tty)
             users[i].failedAttempts = 0

@@ -12,6 +12,12 @@ import Glibc
 public struct Password: ~Copyable {
     private var bytes: [UInt8]
 
+    /// What the check against Ward's own hash derived beyond the digest it compared
+    /// (`PasswordHash.matches`), for the session's resume key (`ResumeKey`): the one scrypt a
+    /// sign-on or an unlock costs gives both. Empty until such a check matched; a reference, so a
+    /// check that only borrows the password can leave it here, and it ends (wiped) with it.
+    let checkedSecret = SecretBytes()
+
     /// Takes ownership of `bytes` (UTF-8, no trailing newline).
     public init(bytes: consuming [UInt8]) {
         self.bytes = bytes

@@ -44,9 +44,21 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
     }
 
     /// True when `password` is the one this hash was made from. Compares in constant time.
+    ///
+    /// The scrypt runs for twice the digest's length: scrypt ends in PBKDF2, whose output is made
+    /// in independent 32-byte blocks, so the first half is the digest a 32-byte hash gives (the
+    /// one on disk) and the second is key material that the stored hash and salt do not give
+    /// without the password. On a match the password keeps that second half
+    /// (`Password.checkedSecret`) for the session's resume key, which then costs no scrypt of its
+    /// own.
     public func matches(_ password: borrowing Password) throws(AuthError) -> Bool {
-        let candidate = try Self.derive(password, salt: salt, parameters: parameters)
-        return Password.constantTimeEqual(candidate, digest)
+        var derived = try Self.derive(password, salt: salt, parameters: parameters, byteCount: 2 * Self.digestByteCount)
+        defer { Password.zeroize(&derived) }
+        var difference: UInt8 = 0
+        for i in 0..<Self.digestByteCount { difference |= derived[i] ^ digest[i] }
+        guard difference == 0 else { return false }
+        password.checkedSecret.keep(derived[Self.digestByteCount...])
+        return true
     }
 
     /// The stored form.
@@ -71,7 +83,8 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
     static func derive(
         _ password: borrowing Password,
         salt: [UInt8],
-        parameters: ScryptParameters
+        parameters: ScryptParameters,
+        byteCount: Int = digestByteCount
     ) throws(AuthError) -> [UInt8] {
         guard parameters.isSupported else { throw .hashingFailed("unsupported scrypt parameters \(parameters)") }
         do {
@@ -79,7 +92,7 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
                 try KDF.Scrypt.deriveKey(
                     from: bytes,
                     salt: salt,
-                    outputByteCount: digestByteCount,
+                    outputByteCount: byteCount,
                     rounds: parameters.rounds,
                     blockSize: parameters.r,
                     parallelism: parameters.p

@@ -14,22 +14,17 @@ public struct SignOnSummary: Sendable, Equatable {
     public var previous: SignOnRecord?
     /// Failed attempts between `previous` and now.
     public var failedAttempts: Int
-    /// What the user's password hash costs, when Ward keeps one (not for PAM's users): the
-    /// session's resume key costs the same (`SessionResume`).
-    public var hashCost: ScryptParameters?
 
     public init(
         user: String,
         role: Role,
         previous: SignOnRecord?,
-        failedAttempts: Int,
-        hashCost: ScryptParameters? = nil
+        failedAttempts: Int
     ) {
         self.user = user
         self.role = role
         self.previous = previous
         self.failedAttempts = failedAttempts
-        self.hashCost = hashCost
     }
 
     /// The lines to print after sign-on, in the site's zone with its offset:

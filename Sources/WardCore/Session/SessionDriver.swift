@@ -399,7 +399,7 @@ public final class SessionDriver {
                 let summary = try credentials.signOn(name: user, password: password, tty: tty, messages: &messages)
                 signOnNews = messages + summary.lines
                 role = summary.role
-                resume?.signedOn(user: user, role: role, password: password, hashCost: summary.hashCost)
+                resume?.signedOn(user: user, role: role, password: password)
             }
             accepted()
             perform(machine.passwordChecked(role: role))

@@ -4,9 +4,9 @@ import Logging
 /// resumes where it was (`deferUntilAuthenticated`); while locked, nothing readable of it is kept.
 ///
 /// ```
-///  sign-on ──► key = scrypt(typed password, new salt)        (the key, in memory, while signed on)
+///  sign-on ──► key = ResumeKey(typed password, new salt)    (the key, in memory, while signed on)
 ///  lock    ──► sealed = AES-GCM(runner's context, key); the context and the key are wiped
-///  unlock  ──► key = scrypt(typed password, same salt)       (the password was just checked)
+///  unlock  ──► key = ResumeKey(typed password, same salt)   (the password was just checked)
 ///  shell   ──► context = open(sealed, key) ─► runner.resume(from:) ─► the context is zeroed
 /// ```
 ///
@@ -29,10 +29,9 @@ public final class SessionResume {
         case unreadable
     }
 
-    /// The key's cost for a password Ward holds no hash of (PAM's).
+    /// The key's cost for a password Ward holds no hash of (PAM's). One that Ward's hash checked
+    /// makes its key from that check's own scrypt (`ResumeKey`), at the hash's cost.
     private let standardCost: ScryptParameters
-    /// The key's cost for this sign-on: its password's own hash's, drawn at sign-on with the salt.
-    private var cost: ScryptParameters
     private let isOn: (_ user: String, _ role: Role) -> Bool
     private let logger: Logger
     /// Who signed on: the seal is made for them alone.
@@ -55,7 +54,6 @@ public final class SessionResume {
         isOn: @escaping (_ user: String, _ role: Role) -> Bool
     ) {
         self.standardCost = cost
-        self.cost = cost
         self.isOn = isOn
         self.logger = logger
     }
@@ -69,17 +67,14 @@ public final class SessionResume {
     /// `user` signed on with `password`: what an earlier sign-on kept is forgotten, and, when
     /// resume is on for them, a new salt is drawn and the key made.
     ///
-    /// - Parameter hashCost: What the password's hash in the credential store costs, when Ward
-    ///   keeps one. The key costs the same, at sign-on and at every unlock: one who could
-    ///   read the sealed context could as well attack that hash, so a dearer key would protect
-    ///   nothing more, and the hash is what an administrator chose (`ward user passwd` makes it
-    ///   at the standard cost).
-    public func signedOn(user: String, role: Role, password: borrowing Password, hashCost: ScryptParameters? = nil) {
+    /// The key of a password Ward's hash checked costs what that hash costs, at sign-on and at
+    /// every unlock: one who could read the sealed context could as well attack the hash, so a
+    /// dearer key would protect nothing more, and the hash is what an administrator chose.
+    public func signedOn(user: String, role: Role, password: borrowing Password) {
         forget()
         guard isOn(user, role) else { return }
         self.user = user
         salt = ResumeKey.randomSalt()
-        cost = hashCost ?? standardCost
         key = makeKey(password)
     }
 
@@ -133,7 +128,7 @@ public final class SessionResume {
 
     private func makeKey(_ password: borrowing Password) -> ResumeKey? {
         do {
-            return try ResumeKey(password: password, salt: salt, cost: cost)
+            return try ResumeKey(password: password, salt: salt, cost: standardCost)
         } catch {
             // Unsupported parameters only: resume is lost, the sign-on is not.
             logger.error("resume key not made", metadata: ["resume.error": "\(error)"])

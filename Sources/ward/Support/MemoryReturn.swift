@@ -4,11 +4,10 @@ import CWardSystem
 ///
 /// glibc serves a block of 128 KiB or more with its own mapping and unmaps it when freed, but
 /// after the first such free it raises that threshold to the freed block's size (up to 32 MiB),
-/// so the next block of that size comes from the heap and stays there. Sign-on derives two
-/// scrypt keys one after the other (the password's check, then the resume key), each with a
-/// 16 MiB working buffer: the second buffer stayed resident for the rest of the session, 16 MiB
-/// of a 45 MiB process, and freed chart memory stayed in the heap rather than leaving the
-/// process. Setting the threshold pins it (no raising) at glibc's own default, and with it the
+/// so the next block of that size comes from the heap and stays there. Every scrypt (sign-on,
+/// each unlock) takes a 16 MiB working buffer: after the first, that buffer would stay resident
+/// for the rest of the session, 16 MiB of a 45 MiB process, and freed chart memory would stay in
+/// the heap rather than leaving the process. Setting the threshold pins it (no raising) at glibc's own default, and with it the
 /// heap's trim threshold: what a lock frees in large blocks leaves the address space at once,
 /// so neither a core image nor the resident set carries it. Done once, first thing, with
 /// `hardenProcess()`.
