@@ -60,11 +60,7 @@ struct Ward: ParsableCommand {
         openClosedStandardDescriptors()
         hardenProcess()
         returnLargeBlocksToTheKernel()
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .warning
-            return handler
-        }
+        LoggingSystem.bootstrap { StandardErrorLogHandler(label: $0) }
         do {
             // A login shell, or sshd's ForceCommand with the client's command (SSHEntry).
             let arguments = try SSHEntry.arguments()
