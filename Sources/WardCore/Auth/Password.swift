@@ -65,9 +65,14 @@ public struct Password: ~Copyable {
     /// Equal contents, compared without an early exit, so timing does not tell how many leading
     /// bytes matched. Lengths are not secret (digests have a fixed length).
     public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        constantTimeEqual(a[...], b[...])
+    }
+
+    /// The same over parts of arrays (a check's scrypt output is longer than the digest).
+    static func constantTimeEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
+        for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
     }
 }

@@ -54,9 +54,7 @@ public struct PasswordHash: Sendable, CustomStringConvertible {
     public func matches(_ password: borrowing Password) throws(AuthError) -> Bool {
         var derived = try Self.derive(password, salt: salt, parameters: parameters, byteCount: 2 * Self.digestByteCount)
         defer { Password.zeroize(&derived) }
-        var difference: UInt8 = 0
-        for i in 0..<Self.digestByteCount { difference |= derived[i] ^ digest[i] }
-        guard difference == 0 else { return false }
+        guard Password.constantTimeEqual(derived[..<Self.digestByteCount], digest[...]) else { return false }
         password.checkedSecret.keep(derived[Self.digestByteCount...])
         return true
     }
