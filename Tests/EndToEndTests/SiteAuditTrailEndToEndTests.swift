@@ -21,14 +21,16 @@ import Testing
         let hostB: BatchHome
         let auditor: BatchHome
 
-        init() throws {
+        /// `records`: more of the hosts' `[records]` table.
+        init(records: String = "") throws {
             server = try PostgresServer.shared()
             database = try server.createDatabase("site")
             session = server.uniqueName("session")
             try server.psql("CREATE ROLE \(session) LOGIN")
             let socket = server.socketDirectory.replacingOccurrences(of: "/", with: "%2F")
             let sessions = SiteAuditTrailEndToEndTests.site(
-                url: "postgresql://\(session)@\(socket):\(server.port)/\(database)"
+                url: "postgresql://\(session)@\(socket):\(server.port)/\(database)",
+                extra: records
             )
             let owner = SiteAuditTrailEndToEndTests.site(
                 url: "postgresql://\(server.user)@\(socket):\(server.port)/\(database)"
@@ -143,6 +145,48 @@ import Testing
             ),
             "\(altered.err)"
         )
+    }
+
+    @Test func aDatabaseSlowToTakeRecords_holdsUpNoCommand_andGetsThemAllByTheEnd() throws {
+        // The statement timeout is far past the test's waits: a session that waited for the
+        // database would show nothing while the inserts are held.
+        let site = try Site(records: "statement-timeout = \"120s\"\n")
+        try site.sql(
+            """
+            CREATE TABLE held (held boolean NOT NULL);
+            INSERT INTO held VALUES (true);
+            CREATE FUNCTION hold_audit_record() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+            BEGIN
+                WHILE (SELECT held FROM held) LOOP PERFORM pg_sleep(0.02); END LOOP;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER hold BEFORE INSERT ON audit_record FOR EACH ROW EXECUTE FUNCTION hold_audit_record();
+            """
+        )
+        let ward = try site.hostA.start(["--batch", "-", "--user", "demo", "--password-file", site.hostA.passwordFile])
+        // The sign-on's record is on its way and held at the server.
+        try eventually("the sign-on's record held at the server", timeout: .seconds(20)) {
+            (try? site.sql(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward-audit' "
+                    + "AND state = 'active' AND query LIKE 'INSERT INTO audit_record%'"
+            )) == "1\n"
+        }
+        ward.send("find lovelace")
+        try ward.waitFor("Lovelace, Ada")
+        ward.send("open PG1")
+        try ward.waitFor("Opened PG1")
+        #expect(try site.sql("SELECT count(*) FROM audit_record") == "0\n")
+
+        try site.sql("UPDATE held SET held = false")
+        ward.closeInput()
+        #expect(try ward.waitForExit(timeout: .seconds(30)) == 0, "\(ward.standardError)")
+        #expect(!ward.standardError.contains("left in the file only"), "\(ward.standardError)")
+        // Every record of the file, in order, is in the database.
+        let file = try site.hostA.auditRecords().compactMap { $0["seq"] as? Int }
+        let chain = try site.chain(of: site.hostA)
+        let rows = try site.sql("SELECT seq FROM audit_record WHERE chain = '\(chain)' ORDER BY seq")
+        #expect(rows.split(separator: "\n").compactMap { Int($0) } == file.suffix(rows.split(separator: "\n").count))
+        #expect(rows.split(separator: "\n").count >= 3, "\(rows)")
     }
 
     @Test func configCheck_ofThePostgresSite_reportsAMissingGrantAndAMissingMigration() throws {

@@ -14,7 +14,10 @@ import WardCore
 /// (`PostgresSchema.grantSessionPrivileges`): no session can change or remove another host's
 /// records, nor read them. A row sent twice (a reply lost after the commit) is kept once.
 /// Readers (auditors) connect as a role with SELECT on `audit_record` (man/ward.1 AUDIT).
-public final class PostgresAuditTrail {
+///
+/// `Sendable` as its connection is, for a session's sink, which sends from a queue of its own;
+/// like the connection, it takes one call at a time.
+public final class PostgresAuditTrail: Sendable {
     /// One record of one chain.
     public struct Row: Sendable, Equatable {
         /// The audit log the record is from (`AuditChainIdentity`).
