@@ -20,7 +20,7 @@ import WardCore
         let path = WardHome(path: directory.path).recordsPath
         let older = try SQLiteRecordStore.open(path, upTo: SQLiteSchema.foldedNamesMigration)
         try older.write { try $0.execute(Self.insertPatients(["A1", "A2", "A3"])) }
-        try older.close()
+        older.close()
 
         #expect(try SQLiteRecordStore(home: directory.path).patientCount() == 3)
         let current = try SQLiteRecordStore.open(path)
@@ -28,7 +28,7 @@ import WardCore
             try db.execute(Self.insertPatients(["B1"]))
             try db.execute("DELETE FROM patient WHERE mrn IN ('A1', 'A2')")
         }
-        try current.close()
+        current.close()
         let store = try SQLiteRecordStore(home: directory.path)
         #expect(try store.patientCount() == 2)
         #expect(try store.patientsAtSignOn() == .exactly(2))
