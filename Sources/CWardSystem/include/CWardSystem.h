@@ -42,6 +42,12 @@ int ward_set_not_dumpable(void);
    success, as mallopt does. */
 int ward_set_mmap_threshold(int bytes);
 
+/* BoringSSL's allocation hooks, defined for the whole process in crypto_memory.c (why: there).
+   Declared here for the tests; BoringSSL finds them by their weak references. */
+void *OPENSSL_memory_alloc(size_t size);
+void OPENSSL_memory_free(void *pointer);
+size_t OPENSSL_memory_get_size(void *pointer);
+
 /* A new pseudo-terminal for `ward exec`: the master (O_RDWR, O_NOCTTY, close-on-exec,
    non-blocking) is returned, or -1 with errno; the slave's path is written to `name`. The slave
    gets `settings` (the user's terminal's, as script(1) copies them) and rows x cols. */
