@@ -411,11 +411,25 @@ struct ConfigDocument {
         return result
     }
 
+    /// `[session]`, `[user.alice]`: how the site file names the table at `path`.
+    ///
+    /// A loop rather than `path.joined(separator: ".")`: that generic call's first run, before
+    /// the first prompt, looked up its associated types and with them searched every protocol
+    /// conformance in the binary (about 290,000 instructions of start-up).
+    static func tableHeader(_ path: [String]) -> String {
+        var header = "["
+        for (index, part) in path.enumerated() {
+            if index > 0 { header += "." }
+            header += part
+        }
+        return header + "]"
+    }
+
     /// The table at `path` behind the typed accessors of `PluginSettings`.
     func settings(at path: [String], errors: inout [ConfigError]) -> PluginSettings? {
         guard let values = values(at: path, errors: &errors) else { return nil }
         return PluginSettings(
-            table: "[" + path.joined(separator: ".") + "]",
+            table: Self.tableHeader(path),
             file: file,
             line: line(ofTable: path),
             values: values
