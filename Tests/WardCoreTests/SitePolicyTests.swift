@@ -1,5 +1,6 @@
 import Testing
-import WardCore
+
+@testable import WardCore
 
 /// The site file as docs/ARCHITECTURE.md §10 shows it.
 private let designExample = """
@@ -39,6 +40,12 @@ private func messages(_ text: String) -> [String] {
 
 @Suite struct SitePolicyTests {
     // MARK: Finding the file
+
+    @Test func aTable_isNamedInMessages_asTheSiteFileWritesIt() {
+        #expect(ConfigDocument.tableHeader(["session"]) == "[session]")
+        #expect(ConfigDocument.tableHeader(["user", "alice"]) == "[user.alice]")
+        #expect(ConfigDocument.tableHeader(["", "x"]) == "[.x]")
+    }
 
     @Test func locate_prefersOption_thenEnvironment_thenSystemFile() {
         let env = ["WARD_SITE": "/env/site.toml"]
