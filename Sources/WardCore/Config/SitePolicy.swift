@@ -351,7 +351,8 @@ struct ConfigDocument {
 
     init(text: String, file: String) throws(ConfigError) {
         self.file = file
-        if let malformed = TOMLLineIndex.firstMalformedLine(in: text) {
+        index = TOMLLineIndex(scanning: text)
+        if let malformed = index.malformed {
             throw .syntax(file: file, line: malformed.line, message: malformed.problem)
         }
         do {
@@ -361,7 +362,6 @@ struct ConfigDocument {
         } catch {
             throw .syntax(file: file, line: 1, message: "\(error)")
         }
-        index = TOMLLineIndex(scanning: text)
     }
 
     func line(ofKey key: String, in path: [String]) -> Int { index.line(ofKey: key, in: path) }

@@ -1,9 +1,10 @@
 /// The line each table header and each key of a TOML document is on.
 ///
 /// TOMLKit (toml++ underneath) gives a line only for a parse error, never for a key, and Ward's
-/// messages must name `FILE:LINE` for every setting. So the text is scanned once more, after
-/// TOMLKit has accepted it: this scanner may assume valid TOML and only has to follow headers,
-/// keys, strings (all four kinds, multi-line included), arrays spanning lines and comments.
+/// messages must name `FILE:LINE` for every setting. So the text is scanned once more, before
+/// TOMLKit reads it (`malformed`); its lines are used once TOMLKit has accepted it, so this
+/// scanner may assume valid TOML there and only has to follow headers, keys, strings (all four
+/// kinds, multi-line included), arrays spanning lines and comments.
 ///
 /// Paths are the table's keys; an element of an array of tables adds `[i]` after its name, so
 /// the second `[[plugin]]` is `["plugin", "[1]"]` and its `[plugin.settings]` is
@@ -16,29 +17,27 @@ struct TOMLLineIndex {
     private var tables: [[String]: Int] = [:]
     private var keys: [[String]: Int] = [:]
 
-    init(scanning text: String) {
-        var scanner = Scanner(bytes: Array(text.utf8))
-        scanner.run()
-        tables = scanner.tables
-        keys = scanner.keys
-    }
-
     /// The first line that toml++ (under TOMLKit) would not report but abort on, with what is
-    /// wrong with it; nil when there is none.
+    /// wrong with it; nil when there is none. Check it before the text reaches TOMLKit.
     ///
     /// toml++ only asserts two rules that it checks everywhere else, and its assertions are
     /// compiled into release builds: such a line aborted Ward (SIGABRT) instead of exit 78. Both
-    /// were found by fuzzing (Fuzzing/run SiteFile). So they are looked for before the text
-    /// reaches TOMLKit:
+    /// were found by fuzzing (Fuzzing/run SiteFile). So the scan looks for them:
     /// - a table header whose name starts with a character no key can start with (`[#]`, `[é]`,
     ///   `[[` and a line end);
     /// - an array element that starts with `}` (`[}`, `[1, }`, `{a = [}}`).
     /// The scan follows strings and values spanning lines, so a line of a multi-line array that
     /// starts with `[` is not taken for a header.
-    static func firstMalformedLine(in text: String) -> (line: Int, problem: String)? {
+    let malformed: (line: Int, problem: String)?
+
+    /// Scans `text` once, for the lines and for what toml++ would abort on (`malformed`). The
+    /// lines are meaningful once TOMLKit has accepted the text.
+    init(scanning text: String) {
         var scanner = Scanner(bytes: Array(text.utf8))
         scanner.run()
-        return scanner.malformed
+        tables = scanner.tables
+        keys = scanner.keys
+        malformed = scanner.malformed
     }
 
     /// The line of the table's header (or of the first key that made it, for a dotted key).
