@@ -12,8 +12,8 @@ import WardRecords
 /// has it, and a database that cannot take it neither loses nor holds up the record there,
 /// nor locks the session. So the session does not wait for the database either: records are
 /// sent from a queue of their own, in order, and a command's result is shown while its records
-/// are on their way (the first record of a session no longer waits for a connection, nor each
-/// command for a round trip to the server). What could not be sent waits here, in order, and
+/// are on their way: the sign-on does not wait for a connection, nor a command for a round trip
+/// to the server. What could not be sent waits here, in order, and
 /// goes with the next record once the database answers again; at most `backlogLimit` records
 /// wait, the oldest given up first. After a failure the database is left alone for
 /// `retryInterval`, so that a server that is down costs one wait of `connect-timeout` per
@@ -36,7 +36,7 @@ final class DatabaseAuditSink: AuditSink {
     /// One send at a time, in the order the records were written.
     private let queue = DispatchQueue(label: "ward.audit.database")
 
-    /// - Parameter now: The time, for the retry interval; tests pass their own.
+    /// - Parameter now: The time, for the retry interval.
     init(
         trail: PostgresAuditTrail,
         chain: String,
