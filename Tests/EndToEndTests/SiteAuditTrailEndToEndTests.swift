@@ -157,7 +157,7 @@ import Testing
             INSERT INTO held VALUES (true);
             CREATE FUNCTION hold_audit_record() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
             BEGIN
-                WHILE (SELECT held FROM held) LOOP PERFORM pg_sleep(0.02); END LOOP;
+                WHILE (SELECT held FROM held) LOOP PERFORM pg_sleep(0.02); END LOOP;  -- polls the flag
                 RETURN NEW;
             END $$;
             CREATE TRIGGER hold BEFORE INSERT ON audit_record FOR EACH ROW EXECUTE FUNCTION hold_audit_record();
