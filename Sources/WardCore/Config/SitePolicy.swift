@@ -414,7 +414,7 @@ struct ConfigDocument {
     /// `[session]`, `[user.alice]`: how the site file names the table at `path`.
     ///
     /// A loop rather than `path.joined(separator: ".")`: that generic call's first run, before
-    /// the first prompt, looked up its associated types and with them searched every protocol
+    /// the first prompt, looks up its associated types and with them searches every protocol
     /// conformance in the binary (about 290,000 instructions of start-up).
     static func tableHeader(_ path: [String]) -> String {
         var header = "["
