@@ -13,14 +13,13 @@ import WardRecords
 /// nor locks the session. So the session does not wait for the database either: records are
 /// sent from a queue of their own, in order, and a command's result is shown while its records
 /// are on their way: the sign-on does not wait for a connection, nor a command for a round trip
-/// to the server. What could not be sent waits here, in order, and
-/// goes with the next record once the database answers again; at most `backlogLimit` records
-/// wait, the oldest given up first. After a failure the database is left alone for
-/// `retryInterval`, so that a server that is down costs one wait of `connect-timeout` per
-/// interval, not one per record. `close()` waits for what is on its way and makes a last try;
-/// records given up, and those still waiting then, are in the file only: `ward audit verify
-/// --all-hosts` names each such gap by host and seq, and the host's own `ward audit verify`
-/// checks them.
+/// to the server. What could not be sent waits here, in order, and goes with the next record
+/// once the database answers again; at most `backlogLimit` records wait, the oldest given up
+/// first. After a failure the database is left alone for `retryInterval`, so that a server that
+/// is down costs one wait of `connect-timeout` per interval, not one per record. `close()` waits
+/// for what is on its way and makes a last try; records given up, and those still waiting then,
+/// are in the file only: `ward audit verify --all-hosts` names each such gap by host and seq,
+/// and the host's own `ward audit verify` checks them.
 ///
 /// - Important: Not `Sendable`: `append` and `close` come from the loop's thread. What the
 ///   queue shares with it is in `Outbox`.
