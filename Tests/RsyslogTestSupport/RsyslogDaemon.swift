@@ -80,7 +80,7 @@ public final class RsyslogDaemon {
                 pid = -1
                 throw .didNotStart(Self.read(directory + "/rsyslogd.err"))
             }
-            usleep(10_000)
+            usleep(10_000)  // the polling interval while the socket appears
         }
         stop()
         throw .didNotStart("no socket at \(socketPath) after 10s")
@@ -94,7 +94,7 @@ public final class RsyslogDaemon {
         let end = clock.now + timeout
         var found = messages()
         while found.count < count, clock.now < end {
-            usleep(20_000)
+            usleep(20_000)  // the polling interval, not a wait for anything
             found = messages()
         }
         return found
@@ -130,7 +130,7 @@ public final class RsyslogDaemon {
                 pid = -1
                 return
             }
-            usleep(10_000)
+            usleep(10_000)  // the polling interval while the daemon exits
         }
         kill(pid, SIGKILL)
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -146,7 +146,7 @@ struct ExecSandboxTests {
         let end = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < end {
             if condition() { return true }
-            usleep(10_000)
+            usleep(10_000)  // the polling interval, not a wait for anything
         }
         return false
     }
