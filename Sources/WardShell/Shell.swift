@@ -109,12 +109,13 @@ public final class Shell: CommandRunner {
         self.init(openingStore: { store }, width: width, now: now, output: output)
     }
 
-    /// A shell over the records `backend` holds (`StoreBackend.storeOpener()`). A home with no
-    /// records file gets none made: the file appears when `ward demo` or `ward import` writes it.
+    /// A shell over the records `backend` holds (`StoreBackend.storeOpener(sharingConnectionOf:)`),
+    /// on the connection of `users` where they are on the same server. A home with no records
+    /// file gets none made: the file appears when `ward demo` or `ward import` writes it.
     ///
     /// - Throws: as `StoreBackend.existingStore()`, for a shared server, which is connected now.
-    public convenience init(records backend: StoreBackend) throws {
-        self.init(openingStore: try backend.storeOpener())
+    public convenience init(records backend: StoreBackend, users: (any UserDirectory)? = nil) throws {
+        self.init(openingStore: try backend.storeOpener(sharingConnectionOf: users))
     }
 
     public func signedOn(user: String, role: Role) {

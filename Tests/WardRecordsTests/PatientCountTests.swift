@@ -55,6 +55,32 @@ import WardCore
         #expect(try store.patientCount() == many)
     }
 
+    @Test func postgres_theSessionsStoreAsksTheBannersQuestionsWhenItConnects_andAgainWhenThatWasLongAgo() throws {
+        let server = try PostgresServer.shared()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server, "bannerahead")
+        let backend = StoreBackend.postgresql(PostgresRecordStoreTests.settings(server, database: database))
+        _ = try server.psql(Self.insertPatients(["P1"]), database: database)
+        let opened = try backend.storeOpener()
+        _ = try server.psql(
+            Self.insertPatients(["P2"]) + "; INSERT INTO meta VALUES ('demo.seed', '7'), ('demo.patients', '2')",
+            database: database
+        )
+
+        // The first sign-on's banner is what the server said when the store connected.
+        let store = try #require(try opened())
+        #expect(try store.patientsAtSignOn() == .exactly(1))
+        #expect(try store.demoMarker() == nil)
+        // Each answer is taken once: asked again, the questions go to the server.
+        #expect(try store.patientsAtSignOn() == .exactly(2))
+        #expect(try store.demoMarker() != nil)
+
+        // A sign-on long after the store connected asks again.
+        let late = try #require(try backend.storeOpener()() as? PostgresRecordStore)
+        _ = try server.psql(Self.insertPatients(["P3"]), database: database)
+        late.bannerFreshness = .zero
+        #expect(try late.patientsAtSignOn() == .exactly(3))
+    }
+
     @Test func anEstimate_isRoundedToTwoDigits() {
         #expect(PatientCount.rounded(7) == .about(7))
         #expect(PatientCount.rounded(11_000) == .about(11_000))

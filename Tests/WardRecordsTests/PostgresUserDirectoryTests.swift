@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import PostgresTestSupport
 import Synchronization
 import Testing
@@ -220,5 +221,77 @@ import WardCore
             #expect("\(error)".contains("42501"), "\(statement): \(error)")
         }
         #expect(try PostgresSchema.sessionPrivilegeProblem(store.link, role: session) == nil)
+    }
+
+    /// The session's connections to `database` named "ward", as `ward db migrate` counts them;
+    /// polled until `expected`, since a connection is closed without Ward waiting for it.
+    static func wardConnections(_ server: PostgresServer, _ database: String, awaiting expected: Int) throws -> Int {
+        var count = -1
+        let start = ContinuousClock.now
+        repeat {
+            count =
+                Int(
+                    try server.psql(
+                        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' "
+                            + "AND datname = current_database()",
+                        database: database
+                    ).trimmingCharacters(in: .whitespacesAndNewlines)
+                ) ?? -1
+            if count != expected { usleep(20_000) }  // a polling interval
+        } while count != expected && ContinuousClock.now - start < .seconds(5)
+        return count
+    }
+
+    @Test func aSessionsRecordsAndPasswords_shareOneConnection_whichALockScreenDoesNotHold() throws {
+        let server = try PostgresServer.shared()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server, "oneconnection")
+        try Self.host(server, database).add(name: "alice", role: .clinician, password: Password("correct horse"))
+        let users = try Self.host(server, database)
+        let backend = StoreBackend.postgresql(PostgresRecordStoreTests.settings(server, database: database))
+        let store = try #require(try backend.storeOpener(sharingConnectionOf: users)())
+        #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
+
+        // A wrong password closes it: nobody is in.
+        var messages: [String] = []
+        #expect(throws: AuthError.wrongCredentials) {
+            try users.signOn(name: "alice", password: Password("wrong"), tty: nil, at: Self.now, messages: &messages)
+        }
+        #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
+        // The right one signs on over a connection the records then use, the only one.
+        _ = try users.signOn(
+            name: "alice",
+            password: Password("correct horse"),
+            tty: nil,
+            at: Self.now + 1,
+            messages: &messages
+        )
+        try store.reopen()
+        #expect(try store.patientCount() == 0)
+        #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
+
+        // The lock closes it; a wrong password at the lock screen leaves it closed; the unlock
+        // opens one, which the records use again.
+        store.wipe()
+        #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
+        #expect(throws: AuthError.wrongCredentials) {
+            try users.unlock(
+                name: "alice",
+                password: Password("wrong"),
+                tty: nil,
+                at: Self.now + 2,
+                messages: &messages
+            )
+        }
+        #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
+        _ = try users.unlock(
+            name: "alice",
+            password: Password("correct horse"),
+            tty: nil,
+            at: Self.now + 3,
+            messages: &messages
+        )
+        try store.reopen()
+        #expect(try store.patientCount() == 0)
+        #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
     }
 }

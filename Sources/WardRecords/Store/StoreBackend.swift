@@ -64,11 +64,24 @@ public enum StoreBackend: Sendable {
     /// connected now, before sign-on, so that an unreachable one stops Ward at once (exit 69)
     /// rather than after a password; the connection holds no patient data yet. The home's file is
     /// opened when first needed, and may appear meanwhile.
-    public func storeOpener() throws -> () throws -> (any RecordStore)? {
+    ///
+    /// - Parameter users: The session's user directory (`userDirectory`): on PostgreSQL the store
+    ///   takes its connection over, so that a session holds one and sign-on finds it open.
+    public func storeOpener(
+        sharingConnectionOf users: (any UserDirectory)? = nil
+    ) throws
+        -> () throws -> (any RecordStore)?
+    {
         switch self {
         case .sqlite: return existingStore
-        case .postgresql:
-            let store = try existingStore()
+        case .postgresql(let settings):
+            let store =
+                if let directory = users as? PostgresUserDirectory {
+                    try PostgresRecordStore(sharing: directory)
+                } else {
+                    try PostgresRecordStore(settings: settings)
+                }
+            store.askBannerQuestions()
             return { store }
         }
     }

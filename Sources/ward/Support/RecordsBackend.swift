@@ -9,8 +9,9 @@ extension SessionSetup {
     /// A PostgreSQL server is connected to now, before sign-on, so that an unreachable one stops
     /// Ward at once with exit 69 and a message naming its host and port, rather than after a
     /// password. Nothing clinical is read before sign-on: the connection holds no patient data yet.
+    /// It is the one the site's users were checked on (`credentials`), which sign-on then uses.
     func recordsShell() throws -> Shell {
-        try Shell(records: StoreBackend(records: policy.records, home: home))
+        try Shell(records: StoreBackend(records: policy.records, home: home), users: credentials)
     }
 }
 

@@ -183,14 +183,33 @@ final class PostgresLink: Sendable {
     ///
     /// - Throws: as `query`; the first statement that fails decides.
     func queries(_ queries: [PostgresQuery], upTo limit: Duration? = nil) throws -> [[PostgresRow]] {
+        try rows(of: send(queries), upTo: limit)
+    }
+
+    /// Statements handed to the connection's thread, their answers not yet waited for
+    /// (`rows(of:)`).
+    struct Sent: Sendable {
+        let answers: EventLoopFuture<[PostgresQueryResult]>
+        let connected: Connected
+    }
+
+    /// Hands `queries` to the connection's thread and returns without waiting: statements sent
+    /// later on this link run after them.
+    func send(_ queries: [PostgresQuery]) throws -> Sent {
         let connected = try liveConnection()
         let connection = connected.connection
         let futures = queries.map { connection.query($0, logger: logger) }
-        let all = EventLoopFuture.whenAllSucceed(futures, on: connection.eventLoop)
+        return Sent(answers: EventLoopFuture.whenAllSucceed(futures, on: connection.eventLoop), connected: connected)
+    }
+
+    /// The rows of statements `sent`, each one's; waits up to `statement-timeout` (or `limit`).
+    ///
+    /// - Throws: as `query`.
+    func rows(of sent: Sent, upTo limit: Duration? = nil) throws -> [[PostgresRow]] {
         do {
-            return try Self.wait(for: all, upTo: limit ?? settings.statementTimeout).map(\.rows)
+            return try Self.wait(for: sent.answers, upTo: limit ?? settings.statementTimeout).map(\.rows)
         } catch {
-            throw failure(error, on: connected)
+            throw failure(error, on: sent.connected)
         }
     }
 

@@ -6,7 +6,8 @@ import WardCore
 /// The embedded `SQLiteRecordStore` stays the default.
 ///
 /// One connection, on an event-loop thread of its own (`PostgresLink`), waited on with the
-/// site's bounds. A lock closes it without waiting for the server; sign-on opens a new one. A
+/// site's bounds; in a session, the one its passwords are checked on (`init(sharing:)`). A lock
+/// closes it without waiting for the server; the unlock's check opens a new one. A
 /// connection lost mid-session fails that command only: the next connects again, to the first
 /// of the site's servers that will do (`PostgresLink`), so a session outlives a failover.
 ///
@@ -29,6 +30,15 @@ public final class PostgresRecordStore: RecordStore {
         link = PostgresLink(settings: settings)
         try link.connect()
         try PostgresSchema.requireCurrent(link)
+        interruption = CommandInterruption.register { [link] in link.interrupt() }
+    }
+
+    /// The store of a session whose passwords `directory` checks, on the directory's connection
+    /// (`PostgresUserDirectory.lend()`), whose schema it checked: one connection a session, and
+    /// sign-on finds it open.
+    init(sharing directory: PostgresUserDirectory) throws {
+        link = directory.lend()
+        try link.connect()
         interruption = CommandInterruption.register { [link] in link.interrupt() }
     }
 
@@ -169,13 +179,7 @@ public final class PostgresRecordStore: RecordStore {
     /// patients, at every terminal's sign-on. A table loaded and not yet analyzed has no
     /// estimate, or a stale one: its count reaches past the limit, and is then made in full.
     public func patientsAtSignOn() throws -> PatientCount {
-        let found = try rows(
-            """
-            SELECT reltuples::bigint, CASE WHEN reltuples < \(Self.exactCountLimit) THEN
-                (SELECT count(*) FROM (SELECT FROM patient LIMIT \(Self.exactCountLimit + 1)) AS first) END
-            FROM pg_class WHERE oid = 'patient'::regclass
-            """
-        )
+        let found = try askedBefore(\.count) ?? rows(Self.countAtSignOn)
         let (estimate, counted) = try PostgresLink.decoded {
             try found.first?.decode((Int, Int?).self) ?? (0, 0)
         }
@@ -188,8 +192,65 @@ public final class PostgresRecordStore: RecordStore {
     static let exactCountLimit = 10_000
 
     public func demoMarker() throws -> DemoMarker? {
-        let found = try rows(PostgresQuery(unsafeSQL: DemoMarker.metaQuery))
+        let found = try askedBefore(\.demo) ?? rows(PostgresQuery(unsafeSQL: DemoMarker.metaQuery))
         return DemoMarker(meta: try PostgresLink.decoded { try found.map { try $0.decode((String, String).self) } })
+    }
+
+    private static var countAtSignOn: PostgresQuery {
+        """
+        SELECT reltuples::bigint, CASE WHEN reltuples < \(exactCountLimit) THEN
+            (SELECT count(*) FROM (SELECT FROM patient LIMIT \(exactCountLimit + 1)) AS first) END
+        FROM pg_class WHERE oid = 'patient'::regclass
+        """
+    }
+
+    // MARK: The banner's questions, asked ahead
+
+    /// The sign-on banner's two questions (`patientsAtSignOn`, `demoMarker`), asked when the
+    /// session's store connects: the server answers them while the password is typed and
+    /// checked, and the prompt does not wait for two more round trips and a cold catalog, some
+    /// 4 ms on a socket. Neither answer is patient data, and neither is shown before sign-on.
+    private var banner: BannerQuestions?
+
+    private struct BannerQuestions {
+        let asked: ContinuousClock.Instant
+        let sent: PostgresLink.Sent
+        var count: [PostgresRow]?
+        var demo: [PostgresRow]?
+    }
+
+    /// How old an answer asked ahead may be when sign-on comes: a sign-on later than this asks
+    /// again, so the banner never shows what a terminal left at its prompt learned hours before.
+    var bannerFreshness: Duration = .seconds(60)
+
+    /// Asks the banner's questions now, for the first sign-on (`askedBefore`). A failure here
+    /// is left for the questions to meet again when they are asked at sign-on.
+    func askBannerQuestions() {
+        guard let sent = try? link.send([Self.countAtSignOn, PostgresQuery(unsafeSQL: DemoMarker.metaQuery)]) else {
+            return
+        }
+        banner = BannerQuestions(asked: .now, sent: sent)
+    }
+
+    /// One answer asked ahead, once; nil when none was, when it is stale or failed (the caller
+    /// then asks), or while the session is locked.
+    private func askedBefore(_ answer: WritableKeyPath<BannerQuestions, [PostgresRow]?>) -> [PostgresRow]? {
+        guard !locked, var questions = banner, ContinuousClock.now - questions.asked < bannerFreshness else {
+            banner = nil
+            return nil
+        }
+        if questions.count == nil, questions.demo == nil {
+            guard let rows = try? link.rows(of: questions.sent) else {
+                banner = nil
+                return nil
+            }
+            questions.count = rows[0]
+            questions.demo = rows[1]
+        }
+        let rows = questions[keyPath: answer]
+        questions[keyPath: answer] = nil
+        banner = questions.count == nil && questions.demo == nil ? nil : questions
+        return rows
     }
 }
 

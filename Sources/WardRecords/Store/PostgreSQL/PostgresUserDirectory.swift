@@ -1,4 +1,5 @@
 import PostgresNIO
+import Synchronization
 import WardCore
 
 /// The site's users in its PostgreSQL database (`[records] backend = "postgresql"`): one
@@ -25,14 +26,19 @@ public final class PostgresUserDirectory: UserDirectory {
     /// The shortest password `add` and `setPassword` accept.
     public let minimumPasswordLength: Int
     let link: PostgresLink
+    /// Whether the records store uses this directory's connection (`PostgresRecordStore(sharing:)`).
+    private let lent = Atomic(false)
 
     /// Connects to the site's database and checks that its schema is current, so that a session
     /// stops before its sign-on prompt when the server cannot be reached (69) or has not been
     /// migrated (78).
     ///
-    /// The connection is closed after that check and after each password attempt, and opened
-    /// again by the next: a session holds one connection to the server (its records'), so what
-    /// `ward db migrate` counts as sessions and what an administrator sees stays one a session.
+    /// A session holds one connection to the server for its records and its passwords, so what
+    /// `ward db migrate` counts as sessions and what an administrator sees stays one a session:
+    /// the records shell's store takes this one over (`lend()`), and the first password is
+    /// checked on it without a connection of its own to wait for. An attempt that does not sign
+    /// the user on closes it (a lock screen holds none), as does every attempt where no store
+    /// shares it (a program under `ward exec`); the next attempt, or the store, opens it again.
     public init(
         settings: PostgresSettings,
         lockout: LockoutPolicy = LockoutPolicy(),
@@ -47,11 +53,17 @@ public final class PostgresUserDirectory: UserDirectory {
         link = PostgresLink(settings: settings)
         try link.connect()
         try PostgresSchema.requireCurrent(link)
-        link.close()
     }
 
     /// Closes the connection without waiting.
     public func close() { link.close() }
+
+    /// The connection, for the records store to use as its own from now on: an attempt then
+    /// leaves it open. Its schema was checked when this directory connected.
+    func lend() -> PostgresLink {
+        lent.store(true, ordering: .relaxed)
+        return link
+    }
 
     // MARK: Reading
 
@@ -149,11 +161,18 @@ public final class PostgresUserDirectory: UserDirectory {
     ) throws(AuthError) -> (Role, PasswordHash?, SignOnRecord?, Int) {
         // A quick check holds the name's lock throughout; a slow one (PAM) between two steps.
         let holdsLock = authenticator.checksUnderStoreLock
-        defer { link.close() }
-        if holdsLock { try directory { try link.query("BEGIN") } }
+        // Kept open only for the records store that shares it, and only when the user is in: a
+        // lock screen holds no connection, and a locked session is not counted as connected.
+        var keepsConnection = false
+        defer { if !keepsConnection { link.close() } }
+        // BEGIN is sent with the first step and COMMIT with the last, one wait for each pair: a
+        // statement that fails inside the transaction makes the COMMIT after it a rollback.
+        let begin: [PostgresQuery] = holdsLock ? ["BEGIN"] : []
+        let commit: [PostgresQuery] = holdsLock ? ["COMMIT"] : []
         do throws(AuthError) {
             let start = try directory {
-                try link.query("SELECT * FROM ward_sign_on_start(\(name), \(time))").first.map { row in
+                try link.queries(begin + ["SELECT * FROM ward_sign_on_start(\(name), \(time))"]).last?.first.map {
+                    row in
                     try PostgresLink.decoded { try row.decode((Bool, String?, String?, Bool, Int64?).self) }
                 }
             }
@@ -181,18 +200,19 @@ public final class PostgresUserDirectory: UserDirectory {
             let verdict = try authenticator.check(password, name: name, user: user, tty: tty)
             messages += verdict.messages
             let finish = try directory {
-                try link.query(
-                    """
-                    SELECT * FROM ward_sign_on_finish(\(name), \(verdict.isAccepted), \(time), \(tty),
-                        \(Int32(clamping: lockout.maxFailedAttempts)), \(lockout.lockedUntil(from: 0)), \(signsOn))
-                    """
-                ).first.map { row in
+                try link.queries(
+                    [
+                        """
+                        SELECT * FROM ward_sign_on_finish(\(name), \(verdict.isAccepted), \(time), \(tty),
+                            \(Int32(clamping: lockout.maxFailedAttempts)), \(lockout.lockedUntil(from: 0)), \(signsOn))
+                        """
+                    ] + commit
+                )[0].first.map { row in
                     try PostgresLink.decoded {
                         try row.decode((String, String?, Int64?, String?, Int32?, Int64?).self)
                     }
                 }
             }
-            if holdsLock { try directory { try link.query("COMMIT") } }
             guard case let (outcome, roleName, previousTime, previousTTY, failures, until)? = finish else {
                 throw .directoryUnavailable(reason: "ward_sign_on_finish returned nothing")
             }
@@ -203,6 +223,7 @@ public final class PostgresUserDirectory: UserDirectory {
                 guard let role = roleName.flatMap(Role.init(rawValue:)) else {
                     throw .directoryUnavailable(reason: "ward_user gives '\(name)' a role Ward does not know")
                 }
+                keepsConnection = lent.load(ordering: .relaxed)
                 return (
                     role, hash, previousTime.map { SignOnRecord(time: $0, tty: previousTTY) }, Int(failures ?? 0)
                 )
