@@ -257,6 +257,9 @@ import WardCore
             try users.signOn(name: "alice", password: Password("wrong"), tty: nil, at: Self.now, messages: &messages)
         }
         #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
+        // The call that readies the sign-on functions when the directory connects counted nothing.
+        let unknown = try server.psql("SELECT count(*) FROM ward_unknown_name", database: database)
+        #expect(unknown.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         // The right one signs on over a connection the records then use, the only one.
         _ = try users.signOn(
             name: "alice",
