@@ -297,4 +297,26 @@ import WardCore
         #expect(try store.patientCount() == 0)
         #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
     }
+
+    @Test func theConnectionMadeAtStart_servesTheFirstSignOnOnlyWhileFresh() throws {
+        let server = try PostgresServer.shared()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server, "idletrust")
+        try Self.host(server, database).add(name: "alice", role: .clinician, password: Password("correct horse"))
+        let settings = PostgresRecordStoreTests.settings(server, database: database)
+        var messages: [String] = []
+        for (idleTrust, sameConnection) in [(Duration.seconds(60), true), (.zero, false)] {
+            let users = try PostgresUserDirectory(settings: settings, parameters: .testing, idleTrust: idleTrust)
+            let store = try PostgresRecordStore(sharing: users)
+            let before = try store.rows("SELECT pg_backend_pid()")[0].decode(Int32.self)
+            _ = try users.signOn(
+                name: "alice",
+                password: Password("correct horse"),
+                tty: nil,
+                at: Self.now,
+                messages: &messages
+            )
+            let after = try store.rows("SELECT pg_backend_pid()")[0].decode(Int32.self)
+            #expect((before == after) == sameConnection, "idle trust \(idleTrust)")
+        }
+    }
 }

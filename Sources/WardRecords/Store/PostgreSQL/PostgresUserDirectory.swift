@@ -28,6 +28,13 @@ public final class PostgresUserDirectory: UserDirectory {
     let link: PostgresLink
     /// Whether the records store uses this directory's connection (`PostgresRecordStore(sharing:)`).
     private let lent = Atomic(false)
+    /// When the directory connected; nil once an attempt has taken that connection or left it.
+    private let connectedAt = Mutex<ContinuousClock.Instant?>(.now)
+    /// How long the connection made at start is trusted to be alive without a word from the
+    /// server: one left idle at a prompt longer may have been dropped on the way (a firewall's
+    /// idle timeout) without either end knowing, and a sign-on would wait out the statement
+    /// timeout on it. An attempt later than this makes a new one.
+    let idleTrust: Duration
 
     /// Connects to the site's database and checks that its schema is current, so that a session
     /// stops before its sign-on prompt when the server cannot be reached (69) or has not been
@@ -44,8 +51,10 @@ public final class PostgresUserDirectory: UserDirectory {
         lockout: LockoutPolicy = LockoutPolicy(),
         authentication source: AuthSource = .ward,
         parameters: ScryptParameters = .standard,
-        minimumPasswordLength: Int = 1
+        minimumPasswordLength: Int = 1,
+        idleTrust: Duration = .seconds(60)
     ) throws {
+        self.idleTrust = idleTrust
         self.lockout = lockout
         self.parameters = parameters
         self.minimumPasswordLength = max(1, minimumPasswordLength)
@@ -170,6 +179,11 @@ public final class PostgresUserDirectory: UserDirectory {
         // lock screen holds no connection, and a locked session is not counted as connected.
         var keepsConnection = false
         defer { if !keepsConnection { link.close() } }
+        let opened = connectedAt.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        if let opened, ContinuousClock.now - opened > idleTrust { link.close() }
         // BEGIN is sent with the first step and COMMIT with the last, one wait for each pair: a
         // statement that fails inside the transaction makes the COMMIT after it a rollback.
         let begin: [PostgresQuery] = holdsLock ? ["BEGIN"] : []
