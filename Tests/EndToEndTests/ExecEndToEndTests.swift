@@ -90,7 +90,7 @@ import Testing
         #expect(!(try t.screenAndScrollback()).contains("zebrafish"))
         #expect(Self.state(child) == "T")  // frozen: SIGSTOP
 
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try t.waitFor("sqlite>")  // thawed and redrawn
         #expect(Self.state(child) != "T")
         try t.enter("select 'second' || 'query'; ")
@@ -127,7 +127,7 @@ import Testing
         #expect(!(try t.screenAndScrollback()).contains("otterpup"))
         try Self.waitUntil("the first python3 to end") { Self.state(first) == nil }
 
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try t.waitFor(">>>")
         let second = try Self.childPID(t)
         #expect(second != first)
@@ -163,7 +163,7 @@ import Testing
         try t.press("C-\\", "C-\\")  // the default lock key
         try t.waitFor("Ward is locked: locked by the user.")
         #expect(!(try t.screenAndScrollback()).contains("lock-me"))
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try t.enter("exit 5")
         #expect(try t.waitForExit() == 5)
     }

@@ -96,7 +96,7 @@ import Testing
             Exec.state(loop) == "T" && Exec.state(left) == "T"
         }
         #expect(!(try t.screenAndScrollback()).contains("tick-"))
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try Exec.waitUntil("the loop to run again") { Exec.state(loop) != "T" }
         try t.enter("exit 4")
         #expect(try t.waitForExit() == 4)
@@ -135,7 +135,7 @@ import Testing
         try t.waitFor("Ward is locked: locked by the user.")
         try Exec.waitUntil("the setsid job to be stopped") { Exec.state(job) == "T" }
         #expect(!(try t.screen()).contains("leak-"))
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try t.waitFor("leak-\(job)-")
         try t.enter("raise SystemExit(0)")
         #expect(try t.waitForExit() == 0)

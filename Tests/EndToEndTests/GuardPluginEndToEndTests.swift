@@ -21,7 +21,7 @@ import Testing
         #expect(try t.screen().contains("ward> halftyped"))  // the line survives the notice
         try t.waitFor("Ward is locked: no activity. Signed on as alice.", timeout: .seconds(5))
         #expect(!(try t.screenAndScrollback()).contains("halftyped"))
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try t.waitFor("ward>")
         try t.press("C-d")
         #expect(try t.waitForExit() == 0)

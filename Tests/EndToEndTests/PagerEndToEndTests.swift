@@ -147,7 +147,7 @@ import Testing
             #expect(!rows.contains { text.contains($0) })
             #expect(!text.contains("-- more --"))
         }
-        try t.enter(TerminalHarness.password)
+        try t.unlock()
         try t.waitFor("ward")
         let after = try t.screenAndScrollback()
         #expect(!after.contains("MEASUREMENT") && !after.contains("-- more --"))

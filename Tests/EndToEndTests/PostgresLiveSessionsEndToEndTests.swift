@@ -134,7 +134,7 @@ import Testing
         try hostA.waitFor("Ward is locked: locked by carol (ward lock). Signed on as alice.", timeout: .seconds(1))
         #expect(try sessions(on: hostB).first?["state"] as? String == "locked")
         #expect(!(try hostA.screen()).contains("ward>"))
-        try hostA.enter(TerminalHarness.password)
+        try hostA.unlock()
         try hostA.waitFor("ward>")
 
         // The session role may change no other session's row, even its own rows only through Ward.

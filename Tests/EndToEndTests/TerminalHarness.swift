@@ -154,6 +154,13 @@ final class TerminalHarness {
         try waitFor("ward>")
     }
 
+    /// Types the password at the lock screen once it asks for it: the prompt throws away what
+    /// was typed before it appeared, so keys sent on the lock's first line alone may be lost.
+    func unlock(password: String = TerminalHarness.password) throws {
+        try waitFor("Password for \(Self.user):")
+        try enter(password)
+    }
+
     /// Types a line and presses Enter.
     func enter(_ line: String) throws {
         try type(line)
