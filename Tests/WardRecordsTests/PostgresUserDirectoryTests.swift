@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import PostgresTestSupport
 import Synchronization
 import Testing
@@ -223,22 +222,19 @@ import WardCore
         #expect(try PostgresSchema.sessionPrivilegeProblem(store.link, role: session) == nil)
     }
 
-    /// The session's connections to `database` named "ward", as `ward db migrate` counts them;
-    /// polled until `expected`, since a connection is closed without Ward waiting for it.
+    /// The session's connections to `database` named "ward", as `ward db migrate` counts them,
+    /// once they are `expected` (a connection is closed without Ward waiting for it), or as they
+    /// are after 5 s.
     static func wardConnections(_ server: PostgresServer, _ database: String, awaiting expected: Int) throws -> Int {
         var count = -1
-        let start = ContinuousClock.now
-        repeat {
-            count =
-                Int(
-                    try server.psql(
-                        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' "
-                            + "AND datname = current_database()",
-                        database: database
-                    ).trimmingCharacters(in: .whitespacesAndNewlines)
-                ) ?? -1
-            if count != expected { usleep(20_000) }  // a polling interval
-        } while count != expected && ContinuousClock.now - start < .seconds(5)
+        _ = try held(within: .seconds(5)) {
+            let counted = try server.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ward' AND datname = current_database()",
+                database: database
+            )
+            count = Int(counted.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            return count == expected
+        }
         return count
     }
 
@@ -318,5 +314,33 @@ import WardCore
             let after = try store.rows("SELECT pg_backend_pid()")[0].decode(Int32.self)
             #expect((before == after) == sameConnection, "idle trust \(idleTrust)")
         }
+    }
+
+    @Test func aConnectionTheServerClosedBeforeSignOn_isReplaced_notFailedOn() throws {
+        let server = try PostgresServer.shared()
+        let database = try PostgresRecordStoreTests.migratedDatabase(server, "droppedatstart")
+        try Self.host(server, database).add(name: "alice", role: .clinician, password: Password("correct horse"))
+        let users = try Self.host(server, database)
+        let store = try PostgresRecordStore(sharing: users)
+        _ = try store.rows("SELECT 1")  // the connection is up, and the calls made at start are done
+        _ = try server.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                + "WHERE application_name = 'ward' AND datname = current_database()",
+            database: database
+        )
+        try PostgresFailoverTests.waitUntil("the driver sees the connection closed", limit: .seconds(5)) {
+            users.link.current.withLock { $0?.connection.isClosed ?? true }
+        }
+        var messages: [String] = []
+        let summary = try users.signOn(
+            name: "alice",
+            password: Password("correct horse"),
+            tty: nil,
+            at: Self.now,
+            messages: &messages
+        )
+        #expect(summary.role == .clinician)
+        try store.reopen()
+        #expect(try store.patientCount() == 0)
     }
 }
