@@ -79,7 +79,7 @@ public final class Shell: CommandRunner {
     private var textLostToLock = false
 
     private var store: (any RecordStore)?
-    private let openStore: () throws -> (any RecordStore)?
+    private let openStore: RecordStoreOpener
     /// Where results go; a batch puts its own here.
     public var output: any ShellOutput
     /// The site's audit trail, for an auditor's `audit`; nil where there is none to read.
@@ -89,7 +89,7 @@ public final class Shell: CommandRunner {
     /// A shell over the store that `openStore` returns when first needed; nil from it means the
     /// home has no records yet.
     public init(
-        openingStore openStore: @escaping () throws -> (any RecordStore)? = { nil },
+        openingStore openStore: @escaping RecordStoreOpener = { nil },
         width: @escaping () -> Int = TerminalWidth.current,
         now: @escaping () -> Date = Date.init,
         output: @escaping (String) -> Void = { print($0) }

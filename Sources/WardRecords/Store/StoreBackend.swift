@@ -9,6 +9,10 @@ import WardCore
 /// its `RecordStore`, its `ImportTarget` and `ImportingStore` conformance, its schema. A third
 /// one is such a folder and one case here; the compiler then names each `switch` that must
 /// learn it.
+/// What a shell opens its store with at sign-on (`StoreBackend.storeOpener`): nil while the home
+/// has no records.
+public typealias RecordStoreOpener = () throws -> (any RecordStore)?
+
 public enum StoreBackend: Sendable {
     /// The home's own SQLite file (`records.sqlite`): the default.
     case sqlite(WardHome)
@@ -67,11 +71,7 @@ public enum StoreBackend: Sendable {
     ///
     /// - Parameter users: The session's user directory (`userDirectory`): on PostgreSQL the store
     ///   takes its connection over, so that a session holds one and sign-on finds it open.
-    public func storeOpener(
-        sharingConnectionOf users: (any UserDirectory)? = nil
-    ) throws
-        -> () throws -> (any RecordStore)?
-    {
+    public func storeOpener(sharingConnectionOf users: (any UserDirectory)? = nil) throws -> RecordStoreOpener {
         switch self {
         case .sqlite: return existingStore
         case .postgresql(let settings):

@@ -72,8 +72,9 @@ public final class PostgresUserDirectory: UserDirectory {
     /// Closes the connection without waiting.
     public func close() { link.close() }
 
-    /// The connection, for the records store to use as its own from now on: an attempt then
-    /// leaves it open. Its schema was checked when this directory connected.
+    /// The connection, for the records store to use as its own from now on: an attempt that
+    /// signs the user on then leaves it open. Its schema was checked when this directory
+    /// connected.
     func lend() -> PostgresLink {
         lent.store(true, ordering: .relaxed)
         return link
@@ -189,9 +190,11 @@ public final class PostgresUserDirectory: UserDirectory {
         let begin: [PostgresQuery] = holdsLock ? ["BEGIN"] : []
         let commit: [PostgresQuery] = holdsLock ? ["COMMIT"] : []
         do throws(AuthError) {
+            let started = try directory {
+                try link.queries(begin + ["SELECT * FROM ward_sign_on_start(\(name), \(time))"])
+            }
             let start = try directory {
-                try link.queries(begin + ["SELECT * FROM ward_sign_on_start(\(name), \(time))"]).last?.first.map {
-                    row in
+                try started.last?.first.map { row in
                     try PostgresLink.decoded { try row.decode((Bool, String?, String?, Bool, Int64?).self) }
                 }
             }
