@@ -238,6 +238,22 @@ import WardCore
         return count
     }
 
+    /// Alice signs on, or unlocks, with `password` at `time`.
+    @discardableResult
+    static func alice(
+        _ users: PostgresUserDirectory,
+        unlocking: Bool = false,
+        password: StaticString = "correct horse",
+        at time: Int64
+    ) throws -> Role {
+        var messages: [String] = []
+        let typed = Password(password)
+        guard unlocking else {
+            return try users.signOn(name: "alice", password: typed, tty: nil, at: time, messages: &messages).role
+        }
+        return try users.unlock(name: "alice", password: typed, tty: nil, at: time, messages: &messages).role
+    }
+
     @Test func aSessionsRecordsAndPasswords_shareOneConnection_whichALockScreenDoesNotHold() throws {
         let server = try PostgresServer.shared()
         let database = try PostgresRecordStoreTests.migratedDatabase(server, "oneconnection")
@@ -248,22 +264,13 @@ import WardCore
         #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
 
         // A wrong password closes it: nobody is in.
-        var messages: [String] = []
-        #expect(throws: AuthError.wrongCredentials) {
-            try users.signOn(name: "alice", password: Password("wrong"), tty: nil, at: Self.now, messages: &messages)
-        }
+        #expect(throws: AuthError.wrongCredentials) { try Self.alice(users, password: "wrong", at: Self.now) }
         #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
         // The call that readies the sign-on functions when the directory connects counted nothing.
         let unknown = try server.psql("SELECT count(*) FROM ward_unknown_name", database: database)
         #expect(unknown.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         // The right one signs on over a connection the records then use, the only one.
-        _ = try users.signOn(
-            name: "alice",
-            password: Password("correct horse"),
-            tty: nil,
-            at: Self.now + 1,
-            messages: &messages
-        )
+        try Self.alice(users, at: Self.now + 1)
         try store.reopen()
         #expect(try store.patientCount() == 0)
         #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
@@ -273,22 +280,10 @@ import WardCore
         store.wipe()
         #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
         #expect(throws: AuthError.wrongCredentials) {
-            try users.unlock(
-                name: "alice",
-                password: Password("wrong"),
-                tty: nil,
-                at: Self.now + 2,
-                messages: &messages
-            )
+            try Self.alice(users, unlocking: true, password: "wrong", at: Self.now + 2)
         }
         #expect(try Self.wardConnections(server, database, awaiting: 0) == 0)
-        _ = try users.unlock(
-            name: "alice",
-            password: Password("correct horse"),
-            tty: nil,
-            at: Self.now + 3,
-            messages: &messages
-        )
+        try Self.alice(users, unlocking: true, at: Self.now + 3)
         try store.reopen()
         #expect(try store.patientCount() == 0)
         #expect(try Self.wardConnections(server, database, awaiting: 1) == 1)
@@ -299,18 +294,11 @@ import WardCore
         let database = try PostgresRecordStoreTests.migratedDatabase(server, "idletrust")
         try Self.host(server, database).add(name: "alice", role: .clinician, password: Password("correct horse"))
         let settings = PostgresRecordStoreTests.settings(server, database: database)
-        var messages: [String] = []
         for (idleTrust, sameConnection) in [(Duration.seconds(60), true), (.zero, false)] {
             let users = try PostgresUserDirectory(settings: settings, parameters: .testing, idleTrust: idleTrust)
             let store = try PostgresRecordStore(sharing: users)
             let before = try store.rows("SELECT pg_backend_pid()")[0].decode(Int32.self)
-            _ = try users.signOn(
-                name: "alice",
-                password: Password("correct horse"),
-                tty: nil,
-                at: Self.now,
-                messages: &messages
-            )
+            try Self.alice(users, at: Self.now)
             let after = try store.rows("SELECT pg_backend_pid()")[0].decode(Int32.self)
             #expect((before == after) == sameConnection, "idle trust \(idleTrust)")
         }
@@ -331,15 +319,7 @@ import WardCore
         try PostgresFailoverTests.waitUntil("the driver sees the connection closed", limit: .seconds(5)) {
             users.link.current.withLock { $0?.connection.isClosed ?? true }
         }
-        var messages: [String] = []
-        let summary = try users.signOn(
-            name: "alice",
-            password: Password("correct horse"),
-            tty: nil,
-            at: Self.now,
-            messages: &messages
-        )
-        #expect(summary.role == .clinician)
+        #expect(try Self.alice(users, at: Self.now) == .clinician)
         try store.reopen()
         #expect(try store.patientCount() == 0)
     }
