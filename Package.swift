@@ -45,8 +45,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // SQLite, for the records file of a home (`SQLiteConnection`: Ward's own thin layer).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // Linux-PAM, for sites whose passwords are the system's (`[auth] source = "pam"`).
-        .systemLibrary(name: "CPAM", pkgConfig: "pam", providers: [.apt(["libpam0g-dev"])]),
+        // Linux-PAM, for sites whose passwords are the system's (`[auth] source = "pam"`): its
+        // headers (libpam0g-dev), and libpam loaded at the first check, not at every start.
+        .target(name: "CPAM"),
         // ppoll, timerfd, eventfd, getrandom, pipe2, prctl, the window size: what Glibc's module
         // leaves out or Swift cannot call. Readline's surface stays in CReadline.
         .target(name: "CWardSystem"),

@@ -182,6 +182,37 @@ import Testing
         #expect(list.split(separator: "\n").last?.split(separator: " ").dropLast().last == "0", "\(list)")
     }
 
+    /// libpam is loaded at the first PAM check, not at start: on a machine without it, a site
+    /// whose passwords are the system's is refused at sign-on, with the reason and
+    /// EX_UNAVAILABLE, and nothing is run. The test hides libpam behind a bind mount of
+    /// /dev/null, in a mount namespace of its own.
+    @Test(.enabled(if: geteuid() == 0, "needs root for a mount namespace"))
+    func withoutLibpam_aPAMSiteIsRefusedAtSignOn_with69_andTheReason() throws {
+        let pam = try PAMWrapper(passdb: ["demo:\(Self.systemPassword):ward"])
+        let h = try BatchHome(site: PAMWrapper.site("[[plugin]]\nname = \"audit-log\"\n"), patients: 5)
+        let systemFile = h.directory.appendingPathComponent("system-password").path
+        try h.writeSecret(Self.systemPassword + "\n", to: systemFile)
+        let script = h.directory.appendingPathComponent("script").path
+        try "whoami\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let libpam = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libpam.so.0").resolvingSymlinksInPath().path
+        let ward = [TerminalHarness.wardPath, "--batch", script, "--user", "demo", "--password-file", systemFile]
+        let output = try TerminalHarness.run(
+            "/usr/bin/unshare",
+            [
+                "-m", "/bin/sh", "-c",
+                "mount --bind /dev/null \(libpam) && exec "
+                    + ward.map(TerminalHarness.shellQuote).joined(separator: " ") + " 2>&1",
+            ],
+            environment: h.environment.merging(pam.environment) { $1 }
+        )
+        #expect(TerminalHarness.lastStatus == 69, "\(output)")
+        #expect(
+            output.contains("libpam cannot be loaded: /lib/x86_64-linux-gnu/libpam.so.0: file too short"),
+            "\(output)"
+        )
+        #expect(!output.contains("demo (clinician)"))
+    }
+
     /// A service that asks what Ward's one hidden prompt cannot answer (a visible prompt) fails
     /// closed, saying so, with EX_UNAVAILABLE.
     @Test func aPromptWardCannotAnswer_failsClosed_with69() throws {

@@ -88,23 +88,28 @@ public struct PAMAuthenticator: Authenticator {
     ) -> Result<
         PasswordVerdict, AuthError
     > {
+        if let problem = ward_pam_load() {
+            return .failure(
+                .authenticationUnavailable(service: service, reason: "libpam cannot be loaded: \(String(cString: problem))")
+            )
+        }
         let conversation = PAMConversation(password: password)
         var conv = conversation.makeConv()
         var handle: OpaquePointer?
-        let started = pam_start(service, name, &conv, &handle)
+        let started = ward_pam_start(service, name, &conv, &handle)
         guard started == PAM_SUCCESS, let handle else {
             return .failure(.authenticationUnavailable(service: service, reason: "pam_start failed (\(started))"))
         }
         var status = started
         defer {
-            pam_end(handle, status)
+            ward_pam_end(handle, status)
             withExtendedLifetime(conversation) {}
         }
         if let tty {
-            status = pam_set_item(handle, PAM_TTY, tty)
+            status = ward_pam_set_item(handle, PAM_TTY, tty)
             guard status == PAM_SUCCESS else { return .failure(unavailable(handle, status)) }
         }
-        status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
+        status = ward_pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
         if let prompt = conversation.unanswered {
             return .failure(.unanswerablePrompt(service: service, prompt: prompt))
         }
@@ -117,7 +122,7 @@ public struct PAMAuthenticator: Authenticator {
             return .failure(unavailable(handle, status))
         }
         let saidBefore = conversation.messages.count
-        status = pam_acct_mgmt(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
+        status = ward_pam_acct_mgmt(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
         if let prompt = conversation.unanswered {
             return .failure(.unanswerablePrompt(service: service, prompt: prompt))
         }
@@ -140,6 +145,6 @@ public struct PAMAuthenticator: Authenticator {
 
     /// `pam_strerror`'s text: "Authentication token is no longer valid; new one required".
     private func describe(_ handle: OpaquePointer, _ status: Int32) -> String {
-        pam_strerror(handle, status).map { String(cString: $0) } ?? "PAM error \(status)"
+        ward_pam_strerror(handle, status).map { String(cString: $0) } ?? "PAM error \(status)"
     }
 }
