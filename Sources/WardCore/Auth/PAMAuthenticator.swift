@@ -90,7 +90,10 @@ public struct PAMAuthenticator: Authenticator {
     > {
         if let problem = ward_pam_load() {
             return .failure(
-                .authenticationUnavailable(service: service, reason: "libpam cannot be loaded: \(String(cString: problem))")
+                .authenticationUnavailable(
+                    service: service,
+                    reason: "libpam cannot be loaded: \(String(cString: problem))"
+                )
             )
         }
         let conversation = PAMConversation(password: password)
