@@ -148,16 +148,35 @@ import Testing
             let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
             return locks.split(separator: "\n").contains { $0.split(separator: " ").contains("\(holder)") }
         }
-        let ward = try spawnAsNobody([wardCopy, "import", "--home", h.home, bundle], h)
         let control = try spawnAsNobody(["/bin/sleep", "30"], h)
+        var ward: pid_t = -1
         defer {
-            for pid in [ward, control, holder] {
+            for pid in [ward, control, holder] where pid > 0 {
                 kill(pid, SIGKILL)
                 var status: Int32 = 0
                 waitpid(pid, &status, 0)
             }
         }
-        try waitUntilOpen(ward, h.home + "/records.sqlite")
+        // In full parallel runs `ward import` has been found already gone (a zombie) before the
+        // test saw it at the lock, where alone it waits there five seconds: such an import is
+        // reaped, what it said and how it ended are printed, and another is started; three
+        // that end first fail the test.
+        let errors = h.directory.appendingPathComponent("import-errors").path
+        var endings: [String] = []
+        while ward < 0 {
+            ward = try spawnAsNobody([wardCopy, "import", "--home", h.home, bundle], h, standardError: errors)
+            if try waitUntilOpen(ward, h.home + "/records.sqlite") { break }
+            var status: Int32 = 0
+            waitpid(ward, &status, 0)
+            ward = -1
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            endings.append("ward import ended before the test saw it at the lock (wait status \(status)): \(said)")
+            print(endings.last ?? "")
+            if endings.count == 3 {
+                Issue.record(Comment(rawValue: endings.joined(separator: "\n")))
+                return
+            }
+        }
 
         // The control: an ordinary process of that user is dumpable and traceable.
         #expect(owner(of: "/proc/\(control)/status") == 65534)
@@ -170,13 +189,14 @@ import Testing
         #expect(core?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"])
     }
 
-    private func spawnAsNobody(_ command: [String], _ h: BatchHome) throws -> pid_t {
+    private func spawnAsNobody(_ command: [String], _ h: BatchHome, standardError: String = "/dev/null") throws -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         return try TerminalHarness.spawn(
             "/usr/bin/setpriv",
             ["--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command,
@@ -204,26 +224,35 @@ import Testing
         return stat(path, &info) == 0 ? info.st_uid : nil
     }
 
-    /// Waits until `pid` is ward itself (setpriv has exec'd) and has `file` open. Once open, it
-    /// waits there the busy timeout (5 s); a loaded machine may take seconds to get it there.
-    /// In a full parallel run this wait has timed out where the suite alone passes: a failure
-    /// says what the last look saw.
-    private func waitUntilOpen(_ pid: pid_t, _ file: String) throws {
+    /// Waits until `pid` is ward itself (setpriv has exec'd) and has `file` open, and returns
+    /// true; false when the process ended first (a zombie, which the caller reaps). Once open,
+    /// it waits there the busy timeout (5 s); a loaded machine may take seconds to get it there.
+    /// A failure says what the last look saw.
+    private func waitUntilOpen(_ pid: pid_t, _ file: String) throws -> Bool {
         var seen = "nothing"
         do {
-            try eventually("ward import to open \(file)", timeout: .seconds(15)) {
+            return try eventually("ward import to open \(file)", timeout: .seconds(15)) { () -> Bool? in
+                if Self.isZombie(pid) { return false }
                 let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
                 let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
                 let open = fds.contains {
                     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == file
                 }
                 seen = "exe \(exe.isEmpty ? "unreadable" : exe), \(fds.count) descriptors, alive: \(kill(pid, 0) == 0)"
-                return exe.hasSuffix("/ward") && open
+                return exe.hasSuffix("/ward") && open ? true : nil
             }
         } catch {
             // What the last look saw, for the next person who meets this under load.
             Issue.record("last seen: \(seen)")
             throw error
         }
+    }
+
+    /// Whether `pid` has ended and waits to be reaped (state Z in /proc/PID/stat).
+    private static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
     }
 }
