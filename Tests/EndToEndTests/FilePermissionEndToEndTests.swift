@@ -232,7 +232,7 @@ import Testing
         var seen = "nothing"
         do {
             return try eventually("ward import to open \(file)", timeout: .seconds(15)) { () -> Bool? in
-                if Self.isZombie(pid) { return false }
+                if ExecEndToEndTests.state(pid) == "Z" { return false }
                 let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
                 let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
                 let open = fds.contains {
@@ -246,13 +246,5 @@ import Testing
             Issue.record("last seen: \(seen)")
             throw error
         }
-    }
-
-    /// Whether `pid` has ended and waits to be reaped (state Z in /proc/PID/stat).
-    private static func isZombie(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
     }
 }
