@@ -179,7 +179,7 @@ public final class PostgresRecordStore: RecordStore {
     /// patients, at every terminal's sign-on. A table loaded and not yet analyzed has no
     /// estimate, or a stale one: its count reaches past the limit, and is then made in full.
     public func patientsAtSignOn() throws -> PatientCount {
-        let found = try askedBefore(\.count) ?? rows(Self.countAtSignOn)
+        let found = try askedBefore(.count) ?? rows(Self.countAtSignOn)
         let (estimate, counted) = try PostgresLink.decoded {
             try found.first?.decode((Int, Int?).self) ?? (0, 0)
         }
@@ -192,7 +192,7 @@ public final class PostgresRecordStore: RecordStore {
     static let exactCountLimit = 10_000
 
     public func demoMarker() throws -> DemoMarker? {
-        let found = try askedBefore(\.demo) ?? rows(PostgresQuery(unsafeSQL: DemoMarker.metaQuery))
+        let found = try askedBefore(.demo) ?? rows(PostgresQuery(unsafeSQL: DemoMarker.metaQuery))
         return DemoMarker(meta: try PostgresLink.decoded { try found.map { try $0.decode((String, String).self) } })
     }
 
@@ -215,9 +215,13 @@ public final class PostgresRecordStore: RecordStore {
     private struct BannerQuestions {
         let asked: ContinuousClock.Instant
         let sent: PostgresLink.Sent
-        var count: [PostgresRow]?
-        var demo: [PostgresRow]?
+        /// Each question's rows once they were waited for (nil before), in the order sent; each
+        /// is taken once.
+        var answers: [[PostgresRow]?]?
     }
+
+    /// The banner's questions, in the order `askBannerQuestions` sends them.
+    private enum BannerQuestion: Int { case count, demo }
 
     /// How old an answer asked ahead may be when sign-on comes: a sign-on later than this asks
     /// again, so the banner never shows what a terminal left at its prompt learned hours before.
@@ -234,22 +238,21 @@ public final class PostgresRecordStore: RecordStore {
 
     /// One answer asked ahead, once; nil when none was, when it is stale or failed (the caller
     /// then asks), or while the session is locked.
-    private func askedBefore(_ answer: WritableKeyPath<BannerQuestions, [PostgresRow]?>) -> [PostgresRow]? {
+    private func askedBefore(_ question: BannerQuestion) -> [PostgresRow]? {
         guard !locked, var questions = banner, ContinuousClock.now - questions.asked < bannerFreshness else {
             banner = nil
             return nil
         }
-        if questions.count == nil, questions.demo == nil {
+        if questions.answers == nil {
             guard let rows = try? link.rows(of: questions.sent) else {
                 banner = nil
                 return nil
             }
-            questions.count = rows[0]
-            questions.demo = rows[1]
+            questions.answers = rows
         }
-        let rows = questions[keyPath: answer]
-        questions[keyPath: answer] = nil
-        banner = questions.count == nil && questions.demo == nil ? nil : questions
+        let rows = questions.answers?[question.rawValue]
+        questions.answers?[question.rawValue] = nil
+        banner = questions.answers?.contains { $0 != nil } == true ? questions : nil
         return rows
     }
 }
