@@ -132,7 +132,7 @@ import Testing
         try "{}".write(toFile: bundle, atomically: true, encoding: .utf8)
         // A copy user 65534 can reach wherever the checkout is (a clone under /root is not).
         let wardCopy = h.directory.appendingPathComponent("ward").path
-        try FileManager.default.copyItem(atPath: TerminalHarness.wardPath, toPath: wardCopy)
+        try Self.copyExecutable(TerminalHarness.wardPath, to: wardCopy)
         _ = try TerminalHarness.run("/bin/chown", ["-R", "65534:65534", h.directory.path])
         chmod(h.directory.path, 0o755)
         // SQLite's SHARED byte range, write-locked: every reader and writer is busy.
@@ -158,7 +158,8 @@ import Testing
             }
         }
         // In full parallel runs `ward import` has been found already gone (a zombie) before the
-        // test saw it at the lock, where alone it waits there five seconds: such an import is
+        // test saw it at the lock, where alone it waits there five seconds (once: setpriv could
+        // not execute the copy, ETXTBSY, which `copyExecutable` now prevents): such an import is
         // reaped, what it said and how it ended are printed, and another is started; three
         // that end first fail the test.
         let errors = h.directory.appendingPathComponent("import-errors").path
@@ -187,6 +188,19 @@ import Testing
         let limits = try String(contentsOfFile: "/proc/\(ward)/limits", encoding: .utf8)
         let core = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }
         #expect(core?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"])
+    }
+
+    /// Copies `source` to `destination` (0755) through a descriptor opened close-on-exec.
+    /// FileManager's copy keeps its descriptor inheritable: a process another test starts while
+    /// the copy is written holds the copy open for writing for its whole life, and executing the
+    /// copy then fails with ETXTBSY ("Text file busy"), as full parallel runs showed.
+    private static func copyExecutable(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw TerminalHarness.HarnessError.failed("cannot create \(destination)") }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw TerminalHarness.HarnessError.failed("cannot write \(destination)") }
     }
 
     private func spawnAsNobody(_ command: [String], _ h: BatchHome, standardError: String = "/dev/null") throws -> pid_t
