@@ -20,7 +20,8 @@ import Testing
         name = "idle-timer"
         """ + TerminalHarness.unguarded
 
-    /// A config directory (`XDG_CONFIG_HOME`) whose `ward/config.toml` holds `display`.
+    /// A config directory (`XDG_CONFIG_HOME`) whose `ward/config.toml` holds `display`; the
+    /// caller removes it.
     private static func configDirectory(_ display: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ward-config-\(UUID().uuidString)"
@@ -88,7 +89,9 @@ import Testing
             as [([String: String], String?)]
         {
             var environment = environment
-            if let config { environment["XDG_CONFIG_HOME"] = try Self.configDirectory(config).path }
+            let directory = try config.map(Self.configDirectory)
+            defer { directory.map { try? FileManager.default.removeItem(at: $0) } }
+            if let directory { environment["XDG_CONFIG_HOME"] = directory.path }
             let (t, raw) = try Self.session(environment: environment)
             try Self.findAndLogOut(t)
             let pane = try Self.bytes(t, raw)
@@ -99,6 +102,7 @@ import Testing
 
     @Test func offATerminal_thereIsNoColour_evenWithAlways() throws {
         let config = try Self.configDirectory("color = \"always\"\nbell = true")
+        defer { try? FileManager.default.removeItem(at: config) }
         let t = try TerminalHarness()
         let file = t.directory.appendingPathComponent("one.json")
         try Bundles.bundle([Bundles.patient("p1", given: ["Ada"], family: "Lovelace", mrn: "M1")]).write(to: file)
@@ -127,6 +131,7 @@ import Testing
 
     @Test func theIdleWarning_isYellow_andRingsTheBell_whenAsked() throws {
         let config = try Self.configDirectory("bell = true")
+        defer { try? FileManager.default.removeItem(at: config) }
         let (t, raw) = try Self.session(site: Self.idleSite, environment: ["XDG_CONFIG_HOME": config.path])
         try t.waitFor("ward: locking in", timeout: .seconds(5))
         try t.waitFor("Ward is locked", timeout: .seconds(5))

@@ -130,7 +130,9 @@ extension TerminalHarness {
         try t.tmux([
             "new-window", "-d", "-n", name, "env", "HOME=\(t.directory.path)", "WARD_HOME=\(t.home.path)",
             "WARD_SITE=\(t.siteFile.path)", "TZ=UTC",
-            "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
+            // No history file: bash writes one when tmux hangs up on it, which can be after the
+            // harness has emptied its directory, and the directory is then left behind.
+            "HISTFILE=", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
         ])
         return ShellPane(harness: t, target: name)
     }

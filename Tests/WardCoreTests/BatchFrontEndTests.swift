@@ -17,6 +17,8 @@ struct BatchFrontEndTests {
         func notice(_ text: String) { notices.append(text) }
     }
 
+    /// A closure kept by the fixture (`beforeRun`, the runner's `onRun`) takes it `unowned`:
+    /// holding it would keep it, and its scratch home, past the test.
     final class Fixture {
         let scratch = ScratchHome()
         let credentials: CredentialStore
@@ -161,7 +163,7 @@ struct BatchFrontEndTests {
 
     @Test func afterALock_aPasswordFileThatNoLongerSignsOn_stopsWith77_beforeTheNextLine() throws {
         let f = try Fixture()
-        f.runner.onRun = { line in
+        f.runner.onRun = { [unowned f] line in
             if line.text == "lock" { try? f.write("changed\n", to: f.passwordFile) }
         }
         #expect(try f.run("open W1\nlock\nshow\n") == .authenticationFailed)
@@ -228,7 +230,7 @@ struct BatchFrontEndTests {
 
     @Test func sigHUP_passesTheChainAsHangup_saysWhere_andSignsOffWith129() throws {
         let f = try Fixture()
-        f.beforeRun = { f.signals.raise(.sighup) }
+        f.beforeRun = { [unowned f] in f.signals.raise(.sighup) }
         #expect(try f.run("find ada\n") == .killed(by: SIGHUP))
         #expect(f.runner.ran.isEmpty)
         #expect(f.recorder.seen.contains(.lifecycle(.hangup)))
@@ -238,7 +240,7 @@ struct BatchFrontEndTests {
 
     @Test func sigTERM_passesTheChainAsTerminate_andSignsOffWith143() throws {
         let f = try Fixture()
-        f.runner.onRun = { _ in f.signals.raise(.sigterm) }
+        f.runner.onRun = { [unowned f] _ in f.signals.raise(.sigterm) }
         #expect(try f.run("find ada\nopen W1\n") == .killed(by: SIGTERM))
         #expect(f.runner.ran.map(\.text) == ["find ada"])
         let i = try #require(f.recorder.seen.firstIndex(of: .lifecycle(.terminate)))
