@@ -122,8 +122,8 @@ public final class AuditWriter {
     ///
     /// The records of one command's accesses (a `find` lists up to 20 patients) would otherwise
     /// cost a lock, a check of the file's end, a write and, with `fsync = "always"`, two
-    /// `fdatasync` calls each. Nothing an auditor reads changes: each record has its own `seq`,
-    /// time and hash. A crash in the middle of the write leaves the group's last line torn (the
+    /// `fdatasync` calls each. Each record still has its own `seq` and hash; all have the time
+    /// the group was written (`AuditRecord.Envelope`). A crash in the middle of the write leaves the group's last line torn (the
     /// lines before it are whole records, and verify checks them) or the head behind the log by
     /// up to the group's size; verify reports neither as tampering, as for a single record.
     ///
@@ -205,10 +205,10 @@ public final class AuditWriter {
         ranges.reserveCapacity(entries.count)
         var last = AuditHead(seq: tail.seq, hash: tail.hash)
         var lastStart = bytes.count
-        let pid = getpid()  // a system call: once a group, not once a record
+        let envelope = envelope(session: session, source: source)
         for entry in entries {
             lastStart = bytes.count
-            last = appendRecord(entry, session: session, source: source, after: last, pid: pid, to: &bytes)
+            last = appendRecord(entry, envelope: envelope, after: last, to: &bytes)
             ranges.append((last.seq, lastStart..<(bytes.count - 1)))
         }
         let lastLine = Array(bytes[lastStart...])
@@ -243,13 +243,17 @@ public final class AuditWriter {
         line.reserveCapacity(448)
         let head = appendRecord(
             entry,
-            session: session,
-            source: source,
+            envelope: envelope(session: session, source: source),
             after: AuditHead(seq: tail.seq, hash: tail.hash),
-            pid: getpid(),
             to: &line
         )
         return (line, head)
+    }
+
+    /// What a group's records share (`AuditRecord.Envelope`), as of now.
+    private func envelope(session: AuditRecord.SessionFields, source: String?) -> AuditRecord.Envelope {
+        // `getpid` is a system call: once a group, not once a record.
+        AuditRecord.Envelope(milliseconds: clock(), host: host, pid: getpid(), session: session, source: source)
     }
 
     /// Appends the record after `previous` to `bytes`, newline included, and returns its head.
@@ -259,25 +263,13 @@ public final class AuditWriter {
     /// a body array and a line array per record.
     private func appendRecord(
         _ entry: AuditEntry,
-        session: AuditRecord.SessionFields,
-        source: String?,
+        envelope: AuditRecord.Envelope,
         after previous: AuditHead,
-        pid: Int32,
         to bytes: inout [UInt8]
     ) -> AuditHead {
         let seq = previous.seq + 1
         let start = bytes.count
-        AuditRecord.appendBody(
-            seq: seq,
-            milliseconds: clock(),
-            host: host,
-            pid: pid,
-            session: session,
-            source: source,
-            entry: entry,
-            prev: previous.hash,
-            to: &bytes
-        )
+        AuditRecord.appendBody(seq: seq, envelope: envelope, entry: entry, prev: previous.hash, to: &bytes)
         let hash = bytes.withUnsafeBufferPointer {
             chain.hash(prev: previous.hash, body: UnsafeBufferPointer(rebasing: $0[start...]))
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Glibc
+import Synchronization
 import Testing
 import WardPluginAPI
 
@@ -152,6 +153,32 @@ import WardPluginAPI
         #expect(headState(path) == .present(AuditHead(seq: 3, hash: prev)))
     }
 
+    /// A group's records are written at one time, so they carry one `ts`, read from the clock
+    /// once; an entry that names its own user keeps it beside the session's.
+    @Test func aGroupsRecords_shareTheirTime_andAnEntrysOwnUser_staysItsOwn() throws {
+        let directory = TempDirectory()
+        let path = directory.file("audit.jsonl")
+        let ticks = Mutex<Int64>(1_795_340_467_000)
+        let writer = try AuditWriter(path: path, policy: .never) {
+            ticks.withLock { now in
+                now += 1
+                return now
+            }
+        }
+        let session = AuditRecord.SessionFields(id: "3f9c", user: "demo", role: "clinician")
+        try writer.append(
+            [.signOnFailed(user: "mallory", reason: .wrongPassword), .command(LineSummary(command: "find"))],
+            session: session,
+            source: "tty"
+        )
+        try writer.append(.command(LineSummary(command: "open")), session: session, source: "tty")
+        writer.close()
+        let records = lines(of: readBytes(path)).compactMap { AuditRecord(line: 1, bytes: $0[...]) }
+        let first = "2026-11-22T09:41:07.001Z"
+        #expect(records.map(\.timestamp) == [first, first, "2026-11-22T09:41:07.002Z"])
+        #expect(records.map(\.user) == ["mallory", "demo", "demo"])
+    }
+
     /// The timestamp's digits, computed without `gmtime_r`, against `gmtime_r` itself.
     @Test func timestamps_matchTheCLibrary() {
         func reference(_ milliseconds: Int64) -> String {
@@ -200,17 +227,14 @@ extension AuditRecordBytesTests {
         prev: String
     ) -> [UInt8] {
         var out: [UInt8] = []
-        AuditRecord.appendBody(
-            seq: seq,
+        let envelope = AuditRecord.Envelope(
             milliseconds: milliseconds,
             host: host,
             pid: pid,
             session: session,
-            source: source,
-            entry: entry,
-            prev: prev,
-            to: &out
+            source: source
         )
+        AuditRecord.appendBody(seq: seq, envelope: envelope, entry: entry, prev: prev, to: &out)
         return out
     }
 }
