@@ -2,7 +2,7 @@
 """Batch mode's throughput beside the sqlite3 shell on the same database, in one run (issue 8).
 
 Usage: compare_sqlite.py --ward PATH-TO-ward [--baseline OLD-ward] [--home DIR] [--patients N]
-                         [--commands N] [--rounds N]
+                         [--commands N] [--rounds N] [--by-command]
 
 The home is a `ward demo` home (made when missing: 1,000,000 patients by default, ~90 s and
 ~1.6 GB). Each round runs, by turns, the same script of `find PREFIX` and `open MRN` lines:
@@ -23,6 +23,11 @@ turns, so a change is judged against its "before" under the same load.
 Each figure is the median over the rounds of whole-process wall time; commands per second are
 computed after taking away the median time of the same process with an empty script (start-up,
 sign-on), which is printed too.
+
+With `--by-command`, each round also runs the script's `find` lines alone and its `open` lines
+alone (each taken twice, so each script has as many commands as the mix), with fsync
+`interval`, beside the sqlite3 shell running the same statements: the mix's ratio is an average
+of two that can lie far apart.
 """
 import argparse, os, random, sqlite3, statistics, subprocess, sys, tempfile, time
 
@@ -83,6 +88,20 @@ def sample(db_path, commands, seed):
     return count, ward_lines, sql_lines
 
 
+def split_by_kind(ward_lines, sql_lines):
+    """The `find` lines and the `open` lines of `sample`'s script, each with its statements."""
+    kinds = {"find": ([], []), "open": ([], [])}
+    statements = {"find": 2, "open": len(OPEN)}  # FIND_ROWS and FIND_COUNT; the chart's reads
+    position = 0
+    for line in ward_lines:
+        kind = line.split()[0]
+        lines, sql = kinds[kind]
+        lines.append(line)
+        sql += sql_lines[position:position + statements[kind]]
+        position += statements[kind]
+    return kinds
+
+
 def timed(argv, stdin_path, env):
     with open(stdin_path, "rb") as stdin:
         start = time.perf_counter()
@@ -102,6 +121,7 @@ def main():
     parser.add_argument("--commands", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--by-command", action="store_true", help="also find alone and open alone")
     args = parser.parse_args()
     ward = os.path.abspath(args.ward)
     db_path = os.path.join(args.home, "records.sqlite")
@@ -119,6 +139,10 @@ def main():
         ("queries.sql", ".mode list\n" + "\n".join(sql_lines) + "\n"),
         ("empty.sql", ""),
         ("password", "demo\n"),
+    ] + [
+        item
+        for kind, (lines, sql) in split_by_kind(ward_lines, sql_lines).items()
+        for item in [(f"{kind}.ward", "\n".join(lines * 2) + "\n"), (f"{kind}.sql", ".mode list\n" + "\n".join(sql * 2) + "\n")]
     ]:
         paths[name] = os.path.join(work, name)
         with open(paths[name], "w") as f:
@@ -135,6 +159,13 @@ def main():
             argv = [binary, "--site", site, "--user", "demo", "--password-file", paths["password"], "--batch", "-"]
             runners[f"{label}, fsync {fsync}"] = (argv, "script.ward", "empty.ward")
     runners["sqlite3 shell"] = (["sqlite3", "-batch", "-bail", db_path], "queries.sql", "empty.sql")
+    # Each kind alone: the interval runners and the shell again, with their own scripts.
+    kinds = ["find", "open"] if args.by_command else []
+    for kind in kinds:
+        for name in [n for n in list(runners) if n.endswith("interval") or n == "sqlite3 shell"]:
+            argv, _, nothing = runners[name]
+            script = f"{kind}.sql" if name == "sqlite3 shell" else f"{kind}.ward"
+            runners[f"{name} [{kind}]"] = (argv, script, nothing)
 
     times = {name: [] for name in runners}
     empty = {name: [] for name in runners}
@@ -144,22 +175,28 @@ def main():
         for name in order:
             argv, script, nothing = runners[name]
             times[name].append(timed(argv, paths[script], env))
-            empty[name].append(timed(argv, paths[nothing], env))
+            if "[" not in name:  # a kind alone shares its process's empty run
+                empty[name].append(timed(argv, paths[nothing], env))
 
     print(f"{count:,} patients; {args.commands} commands (find and open by turns); {args.rounds} rounds")
-    print(f"{'':24} {'median s':>9} {'start s':>8} {'commands/s':>11} {'per command':>12}")
+    print(f"{'':32} {'median s':>9} {'start s':>8} {'commands/s':>11} {'per command':>12}")
     rates = {}
     for name in runners:
-        total, start = statistics.median(times[name]), statistics.median(empty[name])
+        total, start = statistics.median(times[name]), statistics.median(empty[name.split(" [")[0]])
         rates[name] = args.commands / max(1e-9, total - start)
         print(
-            f"{name:24} {total:9.3f} {start:8.3f} {rates[name]:11.0f} "
+            f"{name:32} {total:9.3f} {start:8.3f} {rates[name]:11.0f} "
             f"{1e6 / rates[name]:9.0f} µs"
         )
     base = rates["sqlite3 shell"]
     for name in runners:
-        if name != "sqlite3 shell":
+        if name != "sqlite3 shell" and "[" not in name:
             print(f"{name}: {base / rates[name]:.2f}× the sqlite3 shell's time per command")
+    for kind in kinds:
+        base = rates[f"sqlite3 shell [{kind}]"]
+        for name in runners:
+            if name.endswith(f"[{kind}]") and not name.startswith("sqlite3"):
+                print(f"{name}: {base / rates[name]:.2f}× the sqlite3 shell's time per {kind}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ are what to read.
   start to the first prompt   Ward beside the sqlite3 shell and bash    goal <= 1.5x sqlite3
   the installed binary        its size beside the sqlite3 shell's       goal < 40 MB
   batch, fsync interval       per command beside the sqlite3 shell      goal <= 1.0x
+                              (and find alone, open alone: the mix's parts)
   batch, fsync always         per command beside the sqlite3 shell      goal <= 2.5x
   sign-on at 1,000,000        the password's Return to `ward>`          goal < 50 ms of records
   key echo                    beside bash --norc and the sqlite3 shell  no worse than before
@@ -129,6 +130,7 @@ def main():
     run_script(
         "Batch/compare_sqlite.py", "--ward", ward, *with_baseline, "--home", args.home,
         "--patients", args.patients, "--commands", 1000 if args.quick else 2000, "--rounds", 3 if args.quick else 5,
+        *([] if args.quick else ["--by-command"]),
     )
 
     heading("sign-on to the prompt at 1,000,000 patients, beside an empty home")
