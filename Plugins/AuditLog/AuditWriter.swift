@@ -123,9 +123,10 @@ public final class AuditWriter {
     /// The records of one command's accesses (a `find` lists up to 20 patients) would otherwise
     /// cost a lock, a check of the file's end, a write and, with `fsync = "always"`, two
     /// `fdatasync` calls each. Each record still has its own `seq` and hash; all have the time
-    /// the group was written (`AuditRecord.Envelope`). A crash in the middle of the write leaves the group's last line torn (the
-    /// lines before it are whole records, and verify checks them) or the head behind the log by
-    /// up to the group's size; verify reports neither as tampering, as for a single record.
+    /// the group was written (`AuditRecord.Envelope`). A crash in the middle of the write leaves
+    /// the group's last line torn (the lines before it are whole records, and verify checks
+    /// them) or the head behind the log by up to the group's size; verify reports neither as
+    /// tampering, as for a single record.
     ///
     /// - Returns: One `Written` per entry, in order; empty for no entries.
     @discardableResult
