@@ -142,7 +142,10 @@ def main():
     ] + [
         item
         for kind, (lines, sql) in split_by_kind(ward_lines, sql_lines).items()
-        for item in [(f"{kind}.ward", "\n".join(lines * 2) + "\n"), (f"{kind}.sql", ".mode list\n" + "\n".join(sql * 2) + "\n")]
+        for item in [
+            (f"{kind}.ward", "\n".join(lines * 2) + "\n"),
+            (f"{kind}.sql", ".mode list\n" + "\n".join(sql * 2) + "\n"),
+        ]
     ]:
         paths[name] = os.path.join(work, name)
         with open(paths[name], "w") as f:
